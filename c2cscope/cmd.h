@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command layer: one file per subcommand, each exporting
+ * cmd_<name>(argc, argv) and returning the process exit code (0 ok,
+ * 1 a check failed, 2 usage or input error). Only this layer prints.
+ */
+#ifndef C2C_CMD_H
+#define C2C_CMD_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+int cmd_layout(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_suggest(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
+
+/* "c2cscope CMD: MESSAGE" on stderr; returns EXIT_BAD_INPUT. */
+int cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Report an engine error (err->msg) for cmd; returns EXIT_BAD_INPUT. */
+int cmd_report_err(const char *cmd, const struct c2c_err *err);
+/* "c2cscope CMD: warning: MESSAGE" on stderr. */
+void cmd_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Parse a whole unsigned number (decimal, 0x hex) for option OPT; on error
+ * prints a message naming the option and returns -1.
+ */
+int cmd_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *out);
+
+/*
+ * Shared getopt_long loop: reset getopt state so a command can parse its
+ * argv from argv[0] = command name. Returns optstring-style result.
+ */
+void cmd_getopt_reset(void);
+
+/* Print the man-page-like usage of a command to stdout (--help). */
+#endif

@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf.data in and out. The reader streams events from a file (mmap) or a
+ * pipe; the writer produces file-mode perf.data that perf 6.1 reads.
+ * This header is the module's public face: the c2c model, the simulator's
+ * recorder and the PMU recorder all speak these structures.
+ *
+ * Contract (agreed between modules; extend, do not change meanings):
+ * - Functions return 0 (or 1 for "got one") or a negative errno and fill
+ *   struct c2c_err with "FILE: at 0xOFFSET: what was expected".
+ * - Strings and arrays inside a struct perf_event_rec stay valid until the
+ *   next perf_reader_next() call.
+ */
+#ifndef C2C_PERF_PERF_DATA_H
+#define C2C_PERF_PERF_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+/* One decoded PERF_RECORD_SAMPLE. Fields absent from sample_type are 0. */
+struct perf_sample {
+	uint32_t attr_index; /* which event (index into the reader's attrs) */
+	uint16_t cpumode; /* misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr; /* data address (PERF_SAMPLE_ADDR) */
+	uint64_t id;
+	uint64_t stream_id;
+	uint32_t cpu;
+	uint64_t period;
+	uint64_t weight; /* WEIGHT, or WEIGHT_STRUCT's var1_dw */
+	uint16_t weight_var2; /* WEIGHT_STRUCT var2_w (instruction latency) */
+	uint16_t weight_var3; /* WEIGHT_STRUCT var3_w */
+	uint64_t data_src;
+	uint64_t transaction;
+	uint64_t phys_addr;
+	uint64_t cgroup;
+	uint64_t data_page_size;
+	uint64_t code_page_size;
+	uint64_t nr_callchain;
+	const uint64_t *callchain;
+	uint32_t raw_size;
+	const void *raw;
+	uint64_t sample_type; /* of its attr, for "was this field present" */
+};
+
+struct perf_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	bool is_mmap2;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags;
+	uint8_t build_id[20];
+	uint8_t build_id_size; /* 0 unless MMAP2 carried a build id */
+	const char *filename;
+	uint16_t cpumode;
+};
+
+struct perf_comm {
+	uint32_t pid, tid;
+	const char *comm;
+	bool exec;
+};
+
+struct perf_task { /* FORK and EXIT */
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct perf_lost {
+	uint64_t id;
+	uint64_t lost;
+};
+
+enum perf_rec_kind {
+	PERF_REC_SAMPLE,
+	PERF_REC_MMAP, /* MMAP and MMAP2 */
+	PERF_REC_COMM,
+	PERF_REC_FORK,
+	PERF_REC_EXIT,
+	PERF_REC_LOST,
+	PERF_REC_LOST_SAMPLES,
+	PERF_REC_THROTTLE,
+	PERF_REC_UNTHROTTLE,
+	PERF_REC_FINISHED_ROUND,
+	PERF_REC_OTHER, /* understood and skipped (or unknown and counted) */
+};
+
+struct perf_event_rec {
+	enum perf_rec_kind kind;
+	uint32_t type; /* the raw record type */
+	uint64_t file_offset;
+	/* sample_id_all trailer of non-sample records (0 when absent) */
+	uint32_t pid, tid, cpu;
+	uint64_t time;
+	union {
+		struct perf_sample sample;
+		struct perf_mmap mmap;
+		struct perf_comm comm;
+		struct perf_task task;
+		struct perf_lost lost;
+	};
+};
+
+/* One event (perf_event_attr + its name from EVENT_DESC). */
+struct perf_attr_info {
+	uint32_t type;
+	uint64_t config, config1, config2;
+	uint64_t sample_type;
+	uint64_t read_format;
+	uint64_t sample_period; /* or frequency when freq */
+	bool freq;
+	bool sample_id_all;
+	bool precise_ip;
+	uint64_t sample_regs_user, sample_regs_intr;
+	uint32_t sample_stack_user;
+	const char *name; /* EVENT_DESC name, or NULL */
+	size_t nr_ids;
+	const uint64_t *ids;
+};
+
+struct perf_numa_node {
+	uint32_t node;
+	uint64_t mem_total, mem_free;
+	const char *cpus; /* "0-3,8" */
+};
+
+struct perf_build_id {
+	int32_t pid;
+	uint8_t id[20];
+	uint8_t size;
+	const char *filename;
+};
+
+/* Feature sections; NULL / 0 when the file lacks them. */
+struct perf_header_info {
+	bool pipe_mode;
+	bool needs_swap;
+	const char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid, *cmdline;
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	uint64_t total_mem;
+	size_t nr_numa_nodes;
+	const struct perf_numa_node *numa_nodes;
+	size_t nr_build_ids;
+	const struct perf_build_id *build_ids;
+	uint64_t clockid; /* CLOCKID feature; clockid_set tells presence */
+	bool clockid_set;
+	/* CPU_TOPOLOGY sibling lists */
+	size_t nr_core_siblings;
+	const char *const *core_siblings;
+	size_t nr_thread_siblings;
+	const char *const *thread_siblings;
+};
+
+struct perf_reader_stats {
+	uint64_t records;
+	uint64_t samples;
+	uint64_t unknown_records; /* types we do not know, skipped */
+	uint64_t lost; /* sum of LOST records */
+	uint64_t lost_samples;
+	uint64_t bytes; /* data bytes read */
+};
+
+struct perf_reader;
+
+/* path "-" reads a pipe-mode stream from stdin. */
+int perf_reader_open(const char *path, struct perf_reader **out, struct c2c_err *err);
+/*
+ * 1 with *ev filled, 0 at the end, negative on damage. After damage the
+ * reader stops; perf_reader_warning() says where and how much was read, so
+ * callers can warn and go on with what they have.
+ */
+int perf_reader_next(struct perf_reader *r, struct perf_event_rec *ev, struct c2c_err *err);
+const struct perf_header_info *perf_reader_header(const struct perf_reader *r);
+size_t perf_reader_nr_attrs(const struct perf_reader *r);
+const struct perf_attr_info *perf_reader_attr(const struct perf_reader *r, size_t i);
+const struct perf_reader_stats *perf_reader_stats(const struct perf_reader *r);
+/* Total data bytes (0 in pipe mode) and bytes consumed, for progress. */
+uint64_t perf_reader_data_size(const struct perf_reader *r);
+/* Non-fatal problems met so far, one per line ("" when none). */
+const char *perf_reader_warnings(const struct perf_reader *r);
+void perf_reader_close(struct perf_reader *r);
+
+/* --- Writer ----------------------------------------------------------- */
+
+struct perf_writer;
+
+struct perf_writer_event {
+	uint32_t type; /* PERF_TYPE_* */
+	uint64_t config, config1, config2;
+	uint64_t sample_type; /* which perf_sample fields are written */
+	uint64_t sample_period;
+	bool precise_ip;
+	const char *name; /* EVENT_DESC */
+};
+
+struct perf_writer_info {
+	const char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
+	const char *const *cmdline; /* NULL-terminated argv */
+	uint32_t nr_cpus_avail, nr_cpus_online;
+	size_t nr_numa_nodes;
+	const struct perf_numa_node *numa_nodes;
+};
+
+int perf_writer_open(const char *path, const struct perf_writer_event *events, size_t nr_events,
+		     struct perf_writer **out, struct c2c_err *err);
+int perf_writer_comm(struct perf_writer *w, const struct perf_comm *comm, uint64_t time);
+int perf_writer_mmap2(struct perf_writer *w, const struct perf_mmap *mmap, uint64_t time);
+int perf_writer_task(struct perf_writer *w, bool is_fork, const struct perf_task *task);
+/* sample->attr_index selects the event; fields outside its sample_type are ignored. */
+int perf_writer_sample(struct perf_writer *w, const struct perf_sample *sample);
+/* Remembers a build id for the BUILD_ID feature. */
+int perf_writer_build_id(struct perf_writer *w, const struct perf_build_id *bid);
+/* Writes FINISHED_ROUND, the features and the header; frees w. */
+int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info,
+		      struct c2c_err *err);
+
+#endif

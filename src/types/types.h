@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The type model: one in-memory representation of C types, loaded from DWARF
+ * (libdw) or BTF (libbpf). Everything above src/types/ works on these
+ * structures and never sees a Dwarf_Die or a struct btf.
+ *
+ * The model is read-only once loaded and owned by its struct type_db; all
+ * pointers stay valid until type_db_free().
+ */
+#ifndef C2C_TYPES_TYPES_H
+#define C2C_TYPES_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+#include "util/strbuf.h"
+
+enum type_kind {
+	TYPE_VOID,
+	TYPE_BASE, /* integer, char, bool, floating point */
+	TYPE_ENUM,
+	TYPE_POINTER,
+	TYPE_ARRAY,
+	TYPE_STRUCT,
+	TYPE_UNION,
+	TYPE_TYPEDEF,
+	TYPE_CONST,
+	TYPE_VOLATILE,
+	TYPE_RESTRICT,
+	TYPE_ATOMIC,
+	TYPE_FUNC, /* a function prototype (the target of a function pointer) */
+	TYPE_FWD, /* declared only: "struct foo;" */
+};
+
+enum base_encoding {
+	BASE_SIGNED,
+	BASE_UNSIGNED,
+	BASE_SIGNED_CHAR,
+	BASE_UNSIGNED_CHAR,
+	BASE_BOOL,
+	BASE_FLOAT,
+};
+
+struct type;
+
+struct type_member {
+	const char *name; /* NULL for an anonymous struct/union member */
+	const struct type *type;
+	/*
+	 * Byte offset of the member; for a bitfield, the offset of the byte
+	 * that holds its first bit (bit_offset / 8).
+	 */
+	uint64_t offset;
+	/* Bit offset from the start of the struct (little-endian numbering). */
+	uint64_t bit_offset;
+	uint32_t bit_size; /* bitfields only; 0 otherwise */
+	/* DW_AT_alignment / inferred forced alignment; 0 when natural. */
+	uint32_t alignment;
+};
+
+struct type_enumerator {
+	const char *name;
+	int64_t value;
+};
+
+struct type {
+	enum type_kind kind;
+	const char *name; /* NULL when anonymous; never "struct x", just "x" */
+	uint64_t size; /* bytes (arrays: whole array; pointers: 8; FUNC: 0) */
+	/*
+	 * Alignment the type was forced to (DW_AT_alignment on the type,
+	 * __attribute__((aligned)) visible in BTF offsets); 0 when natural.
+	 */
+	uint32_t alignment;
+	bool packed; /* inferred: some member sits below its natural alignment */
+
+	/* POINTER, ARRAY (element), TYPEDEF, qualifiers, FUNC (return; NULL = void) */
+	const struct type *target;
+
+	/* STRUCT, UNION */
+	uint32_t nr_members;
+	struct type_member *members;
+
+	/* ARRAY: one entry per dimension, 0 = flexible / unknown bound */
+	uint32_t nr_dims;
+	uint64_t *dims;
+
+	/* ENUM */
+	uint32_t nr_enumerators;
+	struct type_enumerator *enumerators;
+
+	/* FUNC */
+	uint32_t nr_params;
+	const struct type **params;
+	bool variadic;
+
+	/* BASE */
+	enum base_encoding encoding;
+
+	/* Declaration site, when DWARF has one (decl_file NULL otherwise). */
+	const char *decl_file;
+	uint32_t decl_line;
+};
+
+enum type_source {
+	TYPE_SOURCE_AUTO, /* DWARF when the file has it, else BTF */
+	TYPE_SOURCE_DWARF,
+	TYPE_SOURCE_BTF,
+};
+
+struct type_load_opts {
+	enum type_source source;
+	/*
+	 * When not NULL: a NULL-terminated list of struct/union names or
+	 * fnmatch() globs. Loaders may then skip every type not reachable from
+	 * a matching struct (that is what makes -C fast); type_db_nr_structs()
+	 * still lists only matching ones.
+	 */
+	const char *const *only;
+	/* Worker threads the DWARF loader may use (0: one per online cpu). */
+	unsigned int threads;
+};
+
+struct type_db;
+
+/*
+ * Load the types of FILE: an ELF file with DWARF (executable, shared object,
+ * relocatable object, separate debuginfo) or BTF (.BTF section), or a raw
+ * BTF file such as /sys/kernel/btf/vmlinux. Returns 0 or a negative errno
+ * with err describing the problem (missing file, not ELF, no debug info,
+ * corrupt DWARF/BTF).
+ */
+int type_db_load(const char *path, const struct type_load_opts *opts, struct type_db **out,
+		 struct c2c_err *err);
+/* The running kernel's BTF (/sys/kernel/btf/vmlinux). */
+int type_db_load_kernel(const struct type_load_opts *opts, struct type_db **out,
+			struct c2c_err *err);
+void type_db_free(struct type_db *db);
+
+/* Where the types came from: "DWARF" or "BTF". */
+const char *type_db_source(const struct type_db *db);
+const char *type_db_path(const struct type_db *db);
+
+/*
+ * Named structs and unions, deduplicated: a struct defined identically in
+ * many compilation units appears once; differing definitions of one name
+ * each appear (type_db_find_all lists them). Sorted by name, then by order
+ * of appearance.
+ */
+size_t type_db_nr_structs(const struct type_db *db);
+const struct type *type_db_struct(const struct type_db *db, size_t i);
+/* First struct or union with this name, or NULL. */
+const struct type *type_db_find(const struct type_db *db, const char *name);
+/* All distinct definitions of a name; returns how many, fills up to max. */
+size_t type_db_find_all(const struct type_db *db, const char *name, const struct type **out,
+			size_t max);
+/*
+ * Closest known struct name for "did you mean" (edit distance), or NULL when
+ * nothing is close.
+ */
+const char *type_db_suggest(const struct type_db *db, const char *name);
+
+/* --- Helpers every view uses ------------------------------------------- */
+
+/* Skip typedefs and qualifiers. */
+const struct type *type_strip(const struct type *t);
+/* Skip qualifiers only (keeps typedef names). */
+const struct type *type_strip_cv(const struct type *t);
+/* Natural alignment in bytes (forced alignment included). */
+uint32_t type_alignment(const struct type *t);
+/* Size in bytes following typedefs and qualifiers. */
+uint64_t type_size(const struct type *t);
+/* Whether the type is a struct or union (after stripping typedefs/cv). */
+bool type_is_aggregate(const struct type *t);
+/*
+ * C declaration of NAME (may be NULL) with type T, as pahole prints it:
+ * "struct list_head *         next", "int (*fn)(void *)", "char name[16]".
+ * Appends to sb. Anonymous aggregates print as "struct {...}".
+ */
+void type_format_decl(struct strbuf *sb, const struct type *t, const char *name);
+/* The type's name as C spells it: "struct list_head", "unsigned int", "u64". */
+void type_format_name(struct strbuf *sb, const struct type *t);
+
+#endif

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "util/hashmap.h"
+#include "util/strbuf.h"
+
+static void strbuf_grows_and_formats(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	assert_string_equal(sb.buf, "");
+	for (i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%d,", i % 10);
+	assert_int_equal(sb.len, 2000);
+	assert_memory_equal(sb.buf, "0,1,2,", 6);
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "ab");
+	strbuf_pad_to(&sb, 0, 5);
+	strbuf_addch(&sb, '|');
+	assert_string_equal(sb.buf, "ab   |");
+	strbuf_release(&sb);
+}
+
+static void hashmap_holds_many_keys(void **state)
+{
+	struct hashmap map;
+	uint64_t i, key;
+	size_t iter = 0, seen = 0;
+	void *val;
+
+	hashmap_init(&map);
+	for (i = 0; i < 10000; i++)
+		hashmap_put(&map, i * 64, (void *)(uintptr_t)(i + 1));
+	assert_int_equal(map.nr, 10000);
+	for (i = 0; i < 10000; i++)
+		assert_ptr_equal(hashmap_get(&map, i * 64), (void *)(uintptr_t)(i + 1));
+	assert_null(hashmap_get(&map, 1));
+	hashmap_put(&map, 0, (void *)(uintptr_t)7);
+	assert_int_equal(map.nr, 10000);
+	while (hashmap_next(&map, &iter, &key, &val))
+		seen++;
+	assert_int_equal(seen, 10000);
+	hashmap_release(&map);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(strbuf_grows_and_formats),
+		cmocka_unit_test(hashmap_holds_many_keys),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
