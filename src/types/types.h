@@ -162,6 +162,27 @@ size_t type_db_find_all(const struct type_db *db, const char *name, const struct
  */
 const char *type_db_suggest(const struct type_db *db, const char *name);
 
+/*
+ * The type a loader-specific reference names: the DWARF DIE's global offset
+ * (dwarf_dieoffset) for DWARF models, the BTF type id for BTF models. Lets
+ * src/attrib/ map a variable's type to the model without the model exposing
+ * libdw. NULL when unknown (or not loaded because of opts->only).
+ */
+const struct type *type_db_by_ref(const struct type_db *db, uint64_t ref);
+
+/* --- Building a model by hand (JSON baselines, tests) ------------------- */
+
+/* An empty model; source is "DWARF", "BTF" or "JSON". */
+struct type_db *type_db_new(const char *source, const char *path);
+/* A new zeroed type owned by db; name is copied (NULL for anonymous). */
+struct type *type_db_add(struct type_db *db, enum type_kind kind, const char *name);
+/* Give t n zeroed members (owned by db); returns them. */
+struct type_member *type_db_add_members(struct type_db *db, struct type *t, uint32_t n);
+/* A copy of s that lives as long as db. */
+const char *type_db_intern(struct type_db *db, const char *s);
+/* Index named structs/unions (dedupe, sort); call once after adding types. */
+void type_db_finish(struct type_db *db);
+
 /* --- Helpers every view uses ------------------------------------------- */
 
 /* Skip typedefs and qualifiers. */
