@@ -100,7 +100,8 @@ static int parse_option(struct layout_args *a, int c, const char *arg)
 		if (parse_number("--cacheline-size", arg, 4096, &v))
 			return -1;
 		if (v < 8 || (v & (v - 1)))
-			return cmd_error(CMD, "--cacheline-size: %s is not a power of two >= 8", arg),
+			return cmd_error(CMD, "--cacheline-size: %s is not a power of two >= 8",
+					 arg),
 			       -1;
 		a->cacheline_size = (unsigned int)v;
 		return 0;
@@ -212,8 +213,12 @@ static int select_pattern(const struct type_db *db, const char *pat, struct sele
 	return n ? 0 : -ENOENT;
 }
 
-static int select_structs(const struct type_db *db, const struct layout_args *a,
-			  const char *file, struct selection *sel)
+/*
+ * Fill sel from the -C patterns (all structs without -C). Returns 0, or
+ * the 1-based index of the first pattern that matched nothing.
+ */
+static size_t select_structs(const struct type_db *db, const struct layout_args *a,
+			     struct selection *sel)
 {
 	size_t i;
 
@@ -222,19 +227,36 @@ static int select_structs(const struct type_db *db, const struct layout_args *a,
 			select_add(sel, type_db_struct(db, i));
 		return 0;
 	}
-	for (i = 0; i < a->nr_patterns; i++) {
-		const char *hint;
-
-		if (!select_pattern(db, a->patterns[i], sel))
-			continue;
-		hint = is_glob(a->patterns[i]) ? NULL : type_db_suggest(db, a->patterns[i]);
-		if (hint)
-			return cmd_error(CMD, "%s: no struct or union '%s'; did you mean '%s'?",
-					 file, a->patterns[i], hint);
-		return cmd_error(CMD, "%s: no struct or union matches '%s'", file,
-				 a->patterns[i]);
-	}
+	for (i = 0; i < a->nr_patterns; i++)
+		if (select_pattern(db, a->patterns[i], sel))
+			return i + 1;
 	return 0;
+}
+
+/*
+ * Say that PATTERN matched nothing. The model was loaded with only the
+ * requested names, so load it whole to find a name that is close.
+ */
+static int no_match(const char *path, const struct layout_args *a, const char *pattern)
+{
+	struct type_load_opts lo = { .source = a->source };
+	const char *file = path ? path : "/sys/kernel/btf/vmlinux";
+	const char *hint = NULL;
+	struct type_db *db = NULL;
+	int ret;
+
+	if (is_glob(pattern))
+		return cmd_error(CMD, "%s: no struct or union matches '%s'", file, pattern);
+	ret = path ? type_db_load(path, &lo, &db, NULL) : type_db_load_kernel(&lo, &db, NULL);
+	if (!ret)
+		hint = type_db_suggest(db, pattern);
+	if (hint)
+		ret = cmd_error(CMD, "%s: no struct or union '%s'; did you mean '%s'?", file,
+				pattern, hint);
+	else
+		ret = cmd_error(CMD, "%s: no struct or union '%s'", file, pattern);
+	type_db_free(db);
+	return ret;
 }
 
 static bool enough_holes(const struct type *t, uint64_t min_holes)
@@ -286,8 +308,7 @@ static void print_text(const struct type_db *db, const struct layout_args *a,
 	strbuf_release(&sb);
 }
 
-static int print_json(const struct type_db *db, const struct layout_args *a,
-		      struct selection *sel)
+static int print_json(const struct type_db *db, const struct layout_args *a, struct selection *sel)
 {
 	struct layout_json_doc doc = {
 		.source = type_db_source(db),
@@ -321,15 +342,18 @@ static int layout_file(const char *path, const struct layout_args *a)
 	struct c2c_err err = { 0 };
 	struct selection sel = { 0 };
 	struct type_db *db;
+	size_t missing;
 	int ret;
 
 	ret = path ? type_db_load(path, &lo, &db, &err) : type_db_load_kernel(&lo, &db, &err);
 	if (ret)
 		return cmd_report_err(CMD, &err);
-	ret = select_structs(db, a, path ? path : type_db_path(db), &sel);
-	if (!ret && a->json)
+	missing = select_structs(db, a, &sel);
+	if (missing)
+		ret = no_match(path, a, a->patterns[missing - 1]);
+	else if (a->json)
 		ret = print_json(db, a, &sel);
-	else if (!ret)
+	else
 		print_text(db, a, &sel);
 	free(sel.v);
 	type_db_free(db);

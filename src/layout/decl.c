@@ -25,8 +25,8 @@ static const char *kind_prefix(enum type_kind kind)
 	}
 }
 
-static void format_ftype(struct strbuf *sb, const struct type *f, const char *name,
-			 bool is_pointer, int type_spacing);
+static void format_ftype(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
+			 int type_spacing);
 
 static void format_ptr_name(struct strbuf *sb, const struct type *t, const char *suffix)
 {
@@ -37,8 +37,7 @@ static void format_ptr_name(struct strbuf *sb, const struct type *t, const char 
 		strbuf_addf(sb, "void %s", suffix);
 		return;
 	}
-	if (target->kind == TYPE_CONST && target->target &&
-	    target->target->kind == TYPE_POINTER) {
+	if (target->kind == TYPE_CONST && target->target && target->target->kind == TYPE_POINTER) {
 		const_pointer = "const ";
 		target = target->target;
 	}
@@ -126,8 +125,8 @@ static void format_params(struct strbuf *sb, const struct type *f)
 }
 
 /* ftype__fprintf with is_prototype set: "RET<pad> (*NAME)(PARAMS)". */
-static void format_ftype(struct strbuf *sb, const struct type *f, const char *name,
-			 bool is_pointer, int type_spacing)
+static void format_ftype(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
+			 int type_spacing)
 {
 	struct strbuf ret = STRBUF_INIT;
 

@@ -29,7 +29,7 @@ expect_error "no debug info" \
 	"c2cscope layout: $TMP/nodebug.o has no DWARF or BTF: install the -dbgsym package for it or set DEBUGINFOD_URLS" \
 	"$TMP/nodebug.o"
 run_c2c 2 "$TMP/out" "$TMP/err" layout "$TMP/garbage.o"
-expect_contains "garbage ELF" "c2cscope layout: $TMP/garbage.o: " "$TMP/err"
+expect_contains "garbage ELF" "c2cscope layout: $TMP/garbage.o" "$TMP/err"
 expect_eq "garbage: one line" 1 "$(wc -l <"$TMP/err")"
 expect_error "directory" \
 	"c2cscope layout: $TMP: is a directory, not an ELF or BTF file" "$TMP"
@@ -39,6 +39,8 @@ expect_error "BTF asked of a DWARF-only file" \
 # Unknown names: a suggestion when one is close, and globs that match nothing.
 expect_error "unknown struct" \
 	"c2cscope layout: $TMP/s.o: no struct or union 'ss'; did you mean 's'?" -C ss "$TMP/s.o"
+expect_error "unknown, nothing close" \
+	"c2cscope layout: $TMP/s.o: no struct or union 'task_struct'" -C task_struct "$TMP/s.o"
 expect_error "unknown glob" \
 	"c2cscope layout: $TMP/s.o: no struct or union matches 'zz*'" -C 'zz*' "$TMP/s.o"
 

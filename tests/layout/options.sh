@@ -46,7 +46,7 @@ done
 
 # Globs select by fnmatch; -C may repeat.
 run_c2c 0 "$TMP/got" "$TMP/err" layout -s -C 'al_*' -C pk "$TMP/aligned.o"
-expect_eq "glob" "al_16 al_member al_type pk" "$(cut -f1 "$TMP/got" | sort | xargs)"
+expect_eq "glob" "al_16 al_member al_type al_typedef pk" "$(cut -f1 "$TMP/got" | sort | xargs)"
 
 # --groups: named bands with bytes used and lines spanned.
 run_c2c 0 "$TMP/got" "$TMP/err" layout --groups -C sock_like "$TMP/kernel_like.o"
