@@ -140,6 +140,7 @@ int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib 
 	hashmap_init(&a->strings);
 	hashmap_init(&a->by_pc);
 	hashmap_init(&a->by_addr);
+	hashmap_init(&a->extra_refs);
 	ret = open_elf(a, err);
 	if (ret)
 		goto out_free;
@@ -188,6 +189,7 @@ void attrib_close(struct attrib *a)
 		free(a->owned[i]);
 	free(a->owned);
 	hashmap_release(&a->strings);
+	hashmap_release(&a->extra_refs);
 	free(a->globals);
 	free(a->code);
 	free(a->sections);

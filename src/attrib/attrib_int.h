@@ -122,7 +122,9 @@ struct attrib {
 	unsigned int machine;
 	struct type_db *types;
 	bool own_types;
-	struct type_db *extra; /* pointer types the model lacks */
+	struct type_db *extra; /* types the model lacks (dwarf_types.c) */
+	struct hashmap extra_refs; /* DIE offset → type in extra */
+	const struct type *void_type;
 	struct decoder *dec;
 
 	struct code_section *code;
@@ -157,6 +159,7 @@ const uint8_t *attrib_code_at(const struct attrib *a, uint64_t pc, size_t *avail
 int globals_load(struct attrib *a, struct c2c_err *err);
 const struct global_var *globals_find(const struct attrib *a, uint64_t addr);
 const struct type *dwarf_die_type(struct attrib *a, Dwarf_Die *die);
+const struct type *dwarf_type_of_die(struct attrib *a, Dwarf_Die *tdie, int depth);
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
 ptrdiff_t func_insn_index(const struct func *f, uint64_t pc);
 struct func *func_get(struct attrib *a, uint64_t pc);

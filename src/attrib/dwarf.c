@@ -2,8 +2,8 @@
 /*
  * What src/attrib/ reads from DWARF itself: the addresses of global and
  * static variables, and, per function, where each variable and parameter
- * lives (register and pc ranges, inlined scopes included). Types always come
- * from the type model (type_db_by_ref on the type DIE's offset).
+ * lives (register and pc ranges, inlined scopes included). Types come from
+ * the type model (dwarf_types.c).
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -13,49 +13,6 @@
 #include "attrib/attrib_int.h"
 #include "util/xalloc.h"
 
-/* Model type of a type DIE; falls back to the struct's name when unknown. */
-static const struct type *type_of_die(struct attrib *a, Dwarf_Die *tdie, int depth)
-{
-	const struct type *t = type_db_by_ref(a->types, dwarf_dieoffset(tdie));
-	Dwarf_Attribute attr;
-	Dwarf_Die target;
-	const char *name;
-
-	if (t || depth > 8)
-		return t;
-	switch (dwarf_tag(tdie)) {
-	case DW_TAG_structure_type:
-	case DW_TAG_union_type:
-		name = dwarf_diename(tdie);
-		return name ? type_db_find(a->types, name) : NULL;
-	case DW_TAG_typedef:
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-	case DW_TAG_restrict_type:
-	case DW_TAG_atomic_type:
-		if (!dwarf_attr_integrate(tdie, DW_AT_type, &attr) ||
-		    !dwarf_formref_die(&attr, &target))
-			return NULL;
-		return type_of_die(a, &target, depth + 1);
-	case DW_TAG_pointer_type: {
-		struct type *p;
-
-		if (!dwarf_attr_integrate(tdie, DW_AT_type, &attr) ||
-		    !dwarf_formref_die(&attr, &target))
-			return NULL;
-		t = type_of_die(a, &target, depth + 1);
-		if (!t)
-			return NULL;
-		/* The model has the pointee but not this pointer: make one. */
-		p = type_db_add(a->extra, TYPE_POINTER, NULL);
-		p->size = 8;
-		p->target = t;
-		return p;
-	}
-	}
-	return NULL;
-}
-
 const struct type *dwarf_die_type(struct attrib *a, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
@@ -63,7 +20,7 @@ const struct type *dwarf_die_type(struct attrib *a, Dwarf_Die *die)
 
 	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &tdie))
 		return NULL;
-	return type_of_die(a, &tdie, 0);
+	return dwarf_type_of_die(a, &tdie, 0);
 }
 
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die)
@@ -174,6 +131,7 @@ static void globals_from_symtab(struct attrib *a, size_t *alloc)
 		data = elf_getdata(scn, NULL);
 		n = shdr.sh_size / shdr.sh_entsize;
 		for (i = 0; data && i < n; i++) {
+			struct global_var *g;
 			GElf_Sym sym;
 			const char *name;
 
@@ -182,7 +140,10 @@ static void globals_from_symtab(struct attrib *a, size_t *alloc)
 			    sym.st_shndx == SHN_UNDEF)
 				continue;
 			name = elf_strptr(a->elf, shdr.sh_link, sym.st_name);
-			if (name && !find_in(a, nr_sorted, sym.st_value))
+			g = (struct global_var *)find_in(a, nr_sorted, sym.st_value);
+			if (g && g->addr == sym.st_value && !g->size)
+				g->size = sym.st_size; /* DWARF knew no type: take ELF's size */
+			else if (name && !g)
 				add_global(a, alloc, sym.st_value, sym.st_size,
 					   attrib_intern(a, name), NULL);
 		}
