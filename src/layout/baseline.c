@@ -61,8 +61,7 @@ static int bad(struct loader *ld, const char *field, const char *what)
 			   ld->where.len && *field ? "." : "", field, what);
 }
 
-static int get_u64(struct loader *ld, json_t *obj, const char *field, bool required,
-		   uint64_t *out)
+static int get_u64(struct loader *ld, json_t *obj, const char *field, bool required, uint64_t *out)
 {
 	json_t *v = json_object_get(obj, field);
 
@@ -105,7 +104,9 @@ static const struct type *aggregate_named(struct loader *ld, const char *spellin
 	static const struct {
 		const char *prefix;
 		enum type_kind kind;
-	} kinds[] = { { "struct ", TYPE_STRUCT }, { "union ", TYPE_UNION }, { "enum ", TYPE_ENUM } };
+	} kinds[] = { { "struct ", TYPE_STRUCT },
+		      { "union ", TYPE_UNION },
+		      { "enum ", TYPE_ENUM } };
 	struct strbuf name = STRBUF_INIT;
 	const struct type *t = NULL;
 	size_t i;
@@ -132,6 +133,74 @@ static const struct type *aggregate_named(struct loader *ld, const char *spellin
 	return t;
 }
 
+static const struct type *spelled(struct loader *ld, const char *s, size_t len, uint64_t size,
+				  int depth);
+
+/* "char [2][16]": one ARRAY with every dimension, as DWARF has it. */
+static const struct type *array_spelled(struct loader *ld, const char *s, size_t len, uint64_t size,
+					int depth)
+{
+	uint64_t dims[8], elems = 1;
+	uint32_t n = 0, i;
+	struct type *t;
+	uint64_t *d;
+
+	while (len && s[len - 1] == ']' && n < 8) {
+		size_t open = len - 1;
+
+		while (open && s[open] != '[')
+			open--;
+		dims[n] = strtoull(s + open + 1, NULL, 10);
+		elems *= dims[n] ? dims[n] : 1;
+		n++;
+		len = open;
+		while (len && s[len - 1] == ' ')
+			len--;
+	}
+	t = placeholder(ld, TYPE_ARRAY, NULL, size);
+	d = type_db_add_dims(ld->db, t, n);
+	for (i = 0; i < n; i++)
+		d[i] = dims[n - 1 - i];
+	t->target = spelled(ld, s, len, size / elems, depth + 1);
+	return t;
+}
+
+/* "int (*)(void *, long)": a pointer to a function prototype. */
+static const struct type *func_pointer_spelled(struct loader *ld, const char *s, size_t len,
+					       uint64_t size, int depth)
+{
+	const char *star = memmem(s, len, "(*)(", 4), *p = star + 4, *end = s + len - 1;
+	struct type *ptr = placeholder(ld, TYPE_POINTER, NULL, size);
+	struct type *fn = placeholder(ld, TYPE_FUNC, NULL, 0);
+	const struct type **params;
+	uint32_t n = 0, i;
+	const char *q;
+
+	ptr->target = fn;
+	if (!(star - s == 4 && !memcmp(s, "void", 4)))
+		fn->target = spelled(ld, s, star - s, 0, depth + 1);
+	if (end - p == 4 && !memcmp(p, "void", 4))
+		return ptr;
+	for (q = p; q < end; q++)
+		n += *q == ',';
+	params = type_db_add_params(ld->db, fn, n + (end > p));
+	for (i = 0; p < end; i++) {
+		const char *comma = memchr(p, ',', end - p);
+		const char *stop = comma ? comma : end;
+
+		while (p < stop && *p == ' ')
+			p++;
+		if (stop - p == 3 && !memcmp(p, "...", 3)) {
+			fn->variadic = true;
+			fn->nr_params--;
+		} else {
+			params[i] = spelled(ld, p, stop - p, 0, depth + 1);
+		}
+		p = comma ? comma + 1 : end;
+	}
+	return ptr;
+}
+
 /* Rebuild a type from its C spelling: "struct x *", "char [16]", "u64". */
 static const struct type *spelled(struct loader *ld, const char *s, size_t len, uint64_t size,
 				  int depth)
@@ -147,17 +216,10 @@ static const struct type *spelled(struct loader *ld, const char *s, size_t len, 
 		t->target = spelled(ld, s, len - 1, 0, depth + 1);
 		return t;
 	}
-	if (depth < 16 && len > 2 && s[len - 1] == ']' && !memchr(s, '(', len)) {
-		const char *open = s + len - 1;
-		uint64_t dim;
-
-		while (open > s && *open != '[')
-			open--;
-		dim = strtoull(open + 1, NULL, 10);
-		t = placeholder(ld, TYPE_ARRAY, NULL, size);
-		t->target = spelled(ld, s, open - s, dim ? size / dim : 0, depth + 1);
-		return t;
-	}
+	if (depth < 16 && len > 2 && s[len - 1] == ']' && !memchr(s, '(', len))
+		return array_spelled(ld, s, len, size, depth);
+	if (depth < 16 && memmem(s, len, "(*)(", 4) && s[len - 1] == ')')
+		return func_pointer_spelled(ld, s, len, size, depth);
 	agg = aggregate_named(ld, s, len, size);
 	if (agg)
 		return agg;
@@ -192,9 +254,10 @@ static int load_member(struct loader *ld, json_t *jm, struct type_member *m)
 		return ret;
 	m->name = name ? type_db_intern(ld->db, name) : NULL;
 	m->type = spelled(ld, spelling, strlen(spelling), size, 0);
-	m->offset = offset;
 	m->bit_size = bit_size;
 	m->bit_offset = json_object_get(jm, "bit_offset") ? bit_offset : offset * 8;
+	/* the model's bitfield offset is the byte of its first bit, not the unit */
+	m->offset = bit_size ? m->bit_offset / 8 : offset;
 	m->alignment = forced;
 	return 0;
 }

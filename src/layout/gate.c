@@ -111,7 +111,11 @@ static void eval_size(struct eval *ev, const struct rule *r)
 	unsigned long long v = r->value;
 	size_t i;
 
-	gate_stats(ev->type, ev->cl, &s, &at);
+	if (gate_stats(ev->type, ev->cl, &s, &at)) {
+		strbuf_addstr(&ev->msg, "cannot analyse the layout");
+		set_status(ev, GATE_ERROR);
+		return;
+	}
 	if (r->kind == RULE_SIZE_LE && s.size > v)
 		strbuf_addf(&ev->msg, "size is %llu bytes, more than %llu",
 			    (unsigned long long)s.size, v);

@@ -31,8 +31,8 @@ struct gate_stats {
 };
 
 /* holes (may be NULL) gets the member after which each hole opens. */
-void gate_stats(const struct type *t, unsigned int cl, struct gate_stats *st,
-		struct gate_members *holes);
+int gate_stats(const struct type *t, unsigned int cl, struct gate_stats *st,
+	       struct gate_members *holes);
 
 /* A kernel cache-line group found from its markers in a struct's members. */
 struct gate_group {

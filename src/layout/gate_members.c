@@ -5,6 +5,7 @@
  * of anonymous structs and unions are visible by their own names, as in C.
  */
 #include "layout/gate_int.h"
+#include "layout/layout.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -265,48 +266,31 @@ size_t gate_find_groups(const struct type *t, struct gate_group **out)
 	return nr;
 }
 
-/* A member's bytes as pahole counts them: a bitfield fills its storage unit. */
-static void unit_extent(const struct type_member *m, uint64_t *start, uint64_t *end)
+/* The numbers the layout printer shows, so that rules and `layout` agree. */
+int gate_stats(const struct type *t, unsigned int cl, struct gate_stats *st,
+	       struct gate_members *holes)
 {
-	uint64_t unit = type_size(m->type);
-
-	if (m->bit_size && unit) {
-		*start = m->bit_offset / (unit * 8) * unit;
-		*end = (m->bit_offset + m->bit_size + unit * 8 - 1) / (unit * 8) * unit;
-	} else {
-		*start = m->offset;
-		*end = m->offset + type_size(m->type);
-	}
-}
-
-void gate_stats(const struct type *t, unsigned int cl, struct gate_stats *st,
-		struct gate_members *holes)
-{
-	uint64_t reach = 0;
-	int last = -1;
+	const struct layout_summary *sum;
+	struct layout *l;
 	uint32_t i;
+	int ret = layout_analyze(t, cl, &l, NULL);
 
 	memset(st, 0, sizeof(*st));
-	t = type_strip(t);
-	st->size = t->size;
-	st->cachelines = (t->size + cl - 1) / cl;
-	for (i = 0; i < t->nr_members; i++) {
-		uint64_t start, end;
+	if (ret)
+		return ret;
+	sum = layout_summary(l);
+	st->size = sum->size;
+	st->cachelines = sum->nr_cachelines;
+	st->holes = sum->nr_holes;
+	st->sum_holes = sum->sum_holes;
+	st->padding = sum->padding;
+	for (i = 0; holes && i < layout_nr_members(l); i++) {
+		const struct layout_member *lm = layout_member(l, i);
 
-		unit_extent(&t->members[i], &start, &end);
-		if (t->kind == TYPE_STRUCT && start > reach && last >= 0) {
-			struct gate_member gm = { 0 };
-
-			st->holes++;
-			st->sum_holes += start - reach;
-			gate_member_at(t, last, cl, &gm);
-			if (holes)
-				gate_members_add(holes, "", gm.name, gm.offset, gm.size, cl);
-			free(gm.name);
-		}
-		if (end > reach)
-			reach = end;
-		last = i;
+		if (lm->hole)
+			gate_members_add(holes, "", lm->name ? lm->name : "<anonymous>", lm->offset,
+					 lm->size, cl);
 	}
-	st->padding = t->kind == TYPE_STRUCT && t->size > reach ? t->size - reach : 0;
+	layout_free(l);
+	return 0;
 }

@@ -72,7 +72,7 @@ void gate_report_text(struct strbuf *sb, const struct gate_result *res,
 		if (o->status == GATE_FAIL && o->has_lines && opts->excerpt) {
 			struct strbuf ex = STRBUF_INIT;
 
-			opts->excerpt(&ex, o, res->cacheline_size);
+			opts->excerpt(&ex, o, res->cacheline_size, opts->excerpt_arg);
 			add_indented(sb, ex.buf, "    ");
 			strbuf_release(&ex);
 		}
@@ -93,11 +93,21 @@ void strbuf_add_xml(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '&': strbuf_addstr(sb, "&amp;"); break;
-		case '<': strbuf_addstr(sb, "&lt;"); break;
-		case '>': strbuf_addstr(sb, "&gt;"); break;
-		case '"': strbuf_addstr(sb, "&quot;"); break;
-		case '\'': strbuf_addstr(sb, "&apos;"); break;
+		case '&':
+			strbuf_addstr(sb, "&amp;");
+			break;
+		case '<':
+			strbuf_addstr(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(sb, "&gt;");
+			break;
+		case '"':
+			strbuf_addstr(sb, "&quot;");
+			break;
+		case '\'':
+			strbuf_addstr(sb, "&apos;");
+			break;
 		default:
 			/* XML 1.0 has no place for other control characters */
 			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
@@ -131,7 +141,7 @@ static void junit_case(struct strbuf *sb, const struct gate_outcome *o,
 	strbuf_add_xml(sb, o->message);
 	strbuf_addch(sb, '\n');
 	if (o->status == GATE_FAIL && o->has_lines && opts->excerpt) {
-		opts->excerpt(&rule, o, cl);
+		opts->excerpt(&rule, o, cl, opts->excerpt_arg);
 		strbuf_add_xml(sb, rule.buf);
 	}
 	strbuf_addf(sb, "</%s>\n    </testcase>\n", o->status == GATE_FAIL ? "failure" : "error");
@@ -270,11 +280,11 @@ int gate_report_json(struct strbuf *sb, const struct gate_result *res,
 
 	for (i = 0; i < res->nr; i++)
 		json_array_append_new(results, outcome_json(&res->outcomes[i]));
-	add_json(sb, json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:o}", "target", opts->target,
-			       "cacheline_size", (int)res->cacheline_size, "rules",
-			       (json_int_t)res->nr, "passed", (json_int_t)res->nr_pass, "failed",
-			       (json_int_t)res->nr_fail, "errors", (json_int_t)res->nr_error,
-			       "results", results));
+	add_json(sb,
+		 json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:o}", "target", opts->target,
+			   "cacheline_size", (int)res->cacheline_size, "rules", (json_int_t)res->nr,
+			   "passed", (json_int_t)res->nr_pass, "failed", (json_int_t)res->nr_fail,
+			   "errors", (json_int_t)res->nr_error, "results", results));
 	return 0;
 }
 
@@ -332,8 +342,7 @@ int gate_report_sarif(struct strbuf *sb, const struct gate_result *res,
 	add_json(sb, json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o}]}", "$schema",
 			       "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
 			       "runs", "tool", "driver", "name", "c2cscope", "version",
-			       PACKAGE_VERSION, "rules", sarif_rules(),
-			       "results", results));
+			       PACKAGE_VERSION, "rules", sarif_rules(), "results", results));
 	return 0;
 }
 #endif

@@ -12,11 +12,12 @@
 
 /* Appends the layout excerpt for an outcome (cache lines o->first_line..last_line). */
 typedef void (*gate_excerpt_fn)(struct strbuf *sb, const struct gate_outcome *o,
-				unsigned int cacheline_size);
+				unsigned int cacheline_size, void *arg);
 
 struct gate_report_opts {
 	const char *target; /* what was checked: a path or "kernel BTF" */
 	gate_excerpt_fn excerpt; /* NULL: no excerpts */
+	void *excerpt_arg;
 	bool show_passed; /* text: list the rules that hold too */
 };
 
@@ -29,11 +30,11 @@ void gate_report_text(struct strbuf *sb, const struct gate_result *res,
 		      const struct gate_report_opts *opts);
 /* JSON and SARIF return -ENOTSUP when built without jansson. */
 int gate_report_json(struct strbuf *sb, const struct gate_result *res,
-		      const struct gate_report_opts *opts);
+		     const struct gate_report_opts *opts);
 void gate_report_junit(struct strbuf *sb, const struct gate_result *res,
 		       const struct gate_report_opts *opts);
 int gate_report_sarif(struct strbuf *sb, const struct gate_result *res,
-		       const struct gate_report_opts *opts);
+		      const struct gate_report_opts *opts);
 /* "::error file=F,line=L,title=...::MESSAGE" lines (GITHUB_ACTIONS=true). */
 void gate_report_github(struct strbuf *sb, const struct gate_result *res);
 
