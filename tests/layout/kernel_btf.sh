@@ -10,8 +10,8 @@ vmlinux=/sys/kernel/btf/vmlinux
 [ -r "$vmlinux" ] || skip "no kernel BTF at $vmlinux"
 
 grep -q 'task_group' "$vmlinux" || skip "this kernel has no struct task_group"
-"$C2CSCOPE" layout -C task_group "$vmlinux" 2>&1 >/dev/null | grep -q 'loader is not built yet' &&
-	skip "the BTF loader is not built yet"
+"$C2CSCOPE" layout -C task_group "$vmlinux" >/dev/null 2>"$TMP/probe"
+grep -q 'loader is not built yet' "$TMP/probe" && skip "the BTF loader is not built yet"
 run_c2c 0 "$TMP/out" "$TMP/err" layout -C task_group --cacheline-size 64
 expect_eq "stderr" "" "$(cat "$TMP/err")"
 expect_contains "size" "/* size: 704, cachelines: 11, members: " "$TMP/out"
