@@ -35,21 +35,21 @@ d = json.load(open(sys.argv[1]))
 s = d["structs"][0]
 for m in s["members"]:
     if m["name"] == "r2":
-        m["offset"], m["bit_offset"], m["cacheline"] = 128, 1024, 2
+        m["offset"], m["bit_offset"], m["cacheline"] = 96, 768, 1
 s["members"] = [m for m in s["members"] if m["name"] != "__cacheline_group_end__write"]
 json.dump(d, open(sys.argv[2], "w"), indent=1)
 P
 run_c2c 1 "$TMP/out" "$TMP/err" check --kernel-groups "$TMP/broken.json"
 expect_contains "moved out" "<kernel-groups>: struct grp: kernel group read (__cacheline_group_begin__/end__ markers): VIOLATED
-    r2 (offset 128, line 2) lies outside group read [0, 16)" "$TMP/out"
-expect_contains "moved out, one line" "    r2 (offset 128, line 2) lies outside group read [0, 16)" "$TMP/out"
+    r2 (offset 96, line 1) lies outside group read [0, 16)" "$TMP/out"
+expect_contains "moved out, one line" "    r2 (offset 96, line 1) lies outside group read [0, 16)" "$TMP/out"
 expect_contains "no end" "    group write has __cacheline_group_begin__write but no __cacheline_group_end__write" "$TMP/out"
 expect_contains "summary" "2 rules checked against $TMP/broken.json: 0 hold, 2 violated" "$TMP/out"
 
 run_c2c 0 "$TMP/out" "$TMP/err" diff "$TMP/base.json" "$TMP/broken.json"
-expect_contains "diff moved" "    moved    r2: offset 8 (line 0) -> 128 (line 2)" "$TMP/out"
+expect_contains "diff moved" "    moved    r2: offset 8 (line 0) -> 96 (line 1)" "$TMP/out"
 expect_contains "diff removed" "    removed  __cacheline_group_end__write: offset 80 (line 1), size 0" "$TMP/out"
-expect_contains "diff group" "    group    read broken: r2 (offset 128, line 2) lies outside group read [0, 16)" "$TMP/out"
+expect_contains "diff group" "    group    read broken: r2 (offset 96, line 1) lies outside group read [0, 16)" "$TMP/out"
 expect_contains "diff group end" "    group    write broken: group write has __cacheline_group_begin__write but no __cacheline_group_end__write" "$TMP/out"
 # ELF against JSON, the other way round: groups that held in OLD only count
 run_c2c 0 "$TMP/out" "$TMP/err" diff "$TMP/broken.json" "$TMP/grp.o"
