@@ -106,6 +106,43 @@ static void enum_fprintf(struct strbuf *sb, const struct type *t, const struct p
  * their name (or their body when anonymous or expanded); name is appended
  * by the caller for those.
  */
+static bool prints_inline(const struct type *t, bool expand)
+{
+	return is_inline_kind(t) && (!t->name || (expand && t->kind != TYPE_ENUM));
+}
+
+/*
+ * pahole's DW_TAG_const_type case: "const " then the body of an anonymous
+ * aggregate, printed with the enclosing conf (its summary block and suffix
+ * included, the member's name not).
+ */
+static bool const_inline(struct strbuf *sb, const struct type *t, const struct pconf *c)
+{
+	struct pconf tc = *c;
+	const struct type *u = t;
+
+	while (u && u->kind == TYPE_CONST && u->target)
+		u = u->target;
+	if (u == t || !prints_inline(u, c->o->expand))
+		return false;
+	for (; t != u; t = t->target) {
+		strbuf_addstr(sb, "const ");
+		tc.type_spacing -= 6;
+	}
+	if (u->kind == TYPE_ENUM) {
+		enum_fprintf(sb, u, &tc);
+		if (tc.suffix)
+			strbuf_addf(sb, " %s", tc.suffix);
+		return true;
+	}
+	tc.type_spacing -= 8;
+	if (u->kind == TYPE_STRUCT)
+		class_fprintf(sb, u, &tc);
+	else
+		union_fprintf(sb, u, &tc);
+	return true;
+}
+
 static void type_fprintf(struct strbuf *sb, const struct type *t, const char *name,
 			 const struct pconf *c)
 {
@@ -119,7 +156,9 @@ static void type_fprintf(struct strbuf *sb, const struct type *t, const char *na
 			strbuf_addf(sb, " -> %s", t->name);
 		strbuf_addstr(sb, " */ ");
 	}
-	if (!is_inline_kind(t) || (t->name && !expand) || (t->kind == TYPE_ENUM && t->name)) {
+	if (const_inline(sb, t, c))
+		return;
+	if (!prints_inline(t, expand)) {
 		layout_format_decl(sb, t, name, c->type_spacing, &ctx);
 		return;
 	}
