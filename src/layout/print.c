@@ -158,6 +158,12 @@ static void type_fprintf(struct strbuf *sb, const struct type *t, const char *na
 	}
 	if (const_inline(sb, t, c))
 		return;
+	if (t && t->kind == TYPE_ARRAY && (expand || prints_inline(layout_array_elem(t), false))) {
+		/* array_type__fprintf: the element's type__fprintf, then "[N]" */
+		type_fprintf(sb, layout_array_elem(t), name, c);
+		layout_format_dims(sb, t, &ctx);
+		return;
+	}
 	if (!prints_inline(t, expand)) {
 		layout_format_decl(sb, t, name, c->type_spacing, &ctx);
 		return;

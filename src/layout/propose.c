@@ -178,8 +178,7 @@ static int cmp_line_field(const void *a, const void *b)
  * The (line, field) pairs of every hot field under the block offsets off[],
  * sorted by line. Returns how many.
  */
-static size_t hot_lines_of(const struct proposer *pr, const uint64_t *off,
-			   struct line_field *lf)
+static size_t hot_lines_of(const struct proposer *pr, const uint64_t *off, struct line_field *lf)
 {
 	size_t n = 0;
 	uint32_t i;
@@ -201,7 +200,7 @@ static size_t hot_lines_of(const struct proposer *pr, const uint64_t *off,
 }
 
 void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
-		     struct score *sc, uint64_t *off)
+	      struct score *sc, uint64_t *off)
 {
 	struct line_field *lf = pr->scratch_lf;
 	size_t n, i, j, start;
@@ -217,7 +216,8 @@ void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isol
 			size_t k;
 
 			for (k = start; k < i; k++)
-				sc->conflicts += pr->weight[lf[j].field * pr->nr_fields + lf[k].field];
+				sc->conflicts +=
+					pr->weight[lf[j].field * pr->nr_fields + lf[k].field];
 		}
 	}
 	sc->moves = count_moves(order, pr->nr_blocks);
@@ -329,7 +329,8 @@ void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 				    block_is_hot(pr, order[from]) != hot)
 					continue;
 				for (to = 0; to < n; to++) {
-					if (to == from || (to == n - 1 && pr->blocks[order[n - 1]].fixed_last))
+					if (to == from ||
+					    (to == n - 1 && pr->blocks[order[n - 1]].fixed_last))
 						continue;
 					memcpy(cand, order, n * sizeof(*cand));
 					move_elem(cand, from, to);

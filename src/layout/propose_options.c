@@ -80,22 +80,24 @@ static int check_identity(struct proposer *pr, struct c2c_err *err)
 	for (i = 0; i < pr->nr_blocks && !ret; i++) {
 		if (off[i] == pr->blocks[i].start)
 			continue;
-		ret = c2c_err_set(err, EINVAL,
-				  "struct %s: member %s sits at offset %llu where the alignment rules "
-				  "put it at %llu; refusing to re-lay a struct whose layout cannot be "
-				  "reproduced",
-				  pr->t->name ? pr->t->name : "(anonymous)",
-				  pr->t->members[pr->blocks[i].first].name ?
-					  pr->t->members[pr->blocks[i].first].name :
-					  "(anonymous)",
-				  (unsigned long long)pr->blocks[i].start, (unsigned long long)off[i]);
+		ret = c2c_err_set(
+			err, EINVAL,
+			"struct %s: member %s sits at offset %llu where the alignment rules "
+			"put it at %llu; refusing to re-lay a struct whose layout cannot be "
+			"reproduced",
+			pr->t->name ? pr->t->name : "(anonymous)",
+			pr->t->members[pr->blocks[i].first].name ?
+				pr->t->members[pr->blocks[i].first].name :
+				"(anonymous)",
+			(unsigned long long)pr->blocks[i].start, (unsigned long long)off[i]);
 	}
 	if (!ret && sc.size != pr->t->size)
-		ret = c2c_err_set(err, EINVAL,
-				  "struct %s: size %llu differs from the %llu the alignment rules give; "
-				  "refusing to re-lay it",
-				  pr->t->name ? pr->t->name : "(anonymous)",
-				  (unsigned long long)pr->t->size, (unsigned long long)sc.size);
+		ret = c2c_err_set(
+			err, EINVAL,
+			"struct %s: size %llu differs from the %llu the alignment rules give; "
+			"refusing to re-lay it",
+			pr->t->name ? pr->t->name : "(anonymous)", (unsigned long long)pr->t->size,
+			(unsigned long long)sc.size);
 	free(order);
 	free(off);
 	return ret;
@@ -151,8 +153,8 @@ static void predict_lines(const struct proposer *pr, const uint64_t *off, const 
 			if (mj->field < 0)
 				continue;
 			s2 = off[mj->block] + mj->rel;
-			if (s2 / pr->cl == s / pr->cl && field_conflict(&pr->fields[mj->field], f) &&
-			    s / pr->cl < nr_lines)
+			if (s2 / pr->cl == s / pr->cl &&
+			    field_conflict(&pr->fields[mj->field], f) && s / pr->cl < nr_lines)
 				lines[s / pr->cl].nr_conflicts++;
 		}
 	}
@@ -283,8 +285,8 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 
 			w->size = (b->size + pr->cl - 1) / pr->cl * pr->cl;
 			w->alignment = b->align < pr->cl ? pr->cl : 0;
-			copy_members(type_db_add_members(pr->db, w, cnt), &t->members[b->first], cnt,
-				     -(int64_t)b->start);
+			copy_members(type_db_add_members(pr->db, w, cnt), &t->members[b->first],
+				     cnt, -(int64_t)b->start);
 			mem->type = w;
 			mem->offset = off[order[k]];
 			mem->bit_offset = off[order[k]] * 8;
@@ -403,7 +405,8 @@ int propose(const struct type *t, const struct struct_profile *p, const struct p
 
 	t = type_strip(t);
 	if (!t || t->kind != TYPE_STRUCT)
-		return c2c_err_set(err, EINVAL, "%s is not a struct: only struct members can be reordered",
+		return c2c_err_set(err, EINVAL,
+				   "%s is not a struct: only struct members can be reordered",
 				   t && t->name ? t->name : "the type");
 	pr = xcalloc(1, sizeof(*pr));
 	pr->t = t;

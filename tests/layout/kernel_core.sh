@@ -15,16 +15,21 @@ for dir in ${C2CSCOPE_CACHE_DIR:-} /var/cache/c2cscope "${XDG_CACHE_HOME:-$HOME/
 done
 [ -n "$obj" ] || skip "no cached kernel/sched/core.o: samples/linux/verify.sh builds one"
 
-pahole "$obj" >"$TMP/want" 2>/dev/null
-run_c2c 0 "$TMP/got" "$TMP/err" layout --cacheline-size 64 "$obj"
-expect_eq "stderr" "" "$(cat "$TMP/err")"
-if python3 "$TOP_SRCDIR/tests/layout/pahole_split.py" "$TMP/want" "$TMP/got" \
-	"$TOP_SRCDIR/tests/layout/pahole-exceptions.txt" "core.o" >"$TMP/cmp"; then
-	ok
-else
-	fail "$(head -60 "$TMP/cmp")"
-fi
-expect_eq "blocks compared" 1 "$(grep -c 'pahole blocks, .* 0 problems' "$TMP/cmp")"
+# Plain, and with every named type expanded inline (-E).
+for opt in "" -E; do
+	# shellcheck disable=SC2086
+	pahole $opt "$obj" >"$TMP/want" 2>/dev/null
+	# shellcheck disable=SC2086
+	run_c2c 0 "$TMP/got" "$TMP/err" layout $opt --cacheline-size 64 "$obj"
+	expect_eq "stderr $opt" "" "$(cat "$TMP/err")"
+	if python3 "$TOP_SRCDIR/tests/layout/pahole_split.py" "$TMP/want" "$TMP/got" \
+		"$TOP_SRCDIR/tests/layout/pahole-exceptions.txt" "core.o $opt" >"$TMP/cmp"; then
+		ok
+	else
+		fail "$(head -60 "$TMP/cmp")"
+	fi
+	expect_eq "blocks compared $opt" 1 "$(grep -c ' 0 problems' "$TMP/cmp")"
+done
 
 run_c2c 0 "$TMP/tg" "$TMP/err" layout -C task_group --cacheline-size 64 "$obj"
 expect_contains "task_group size" "/* size: 704, cachelines: 11, members: " "$TMP/tg"
