@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Aggregation of samples into lines and rows, as perf c2c report does it
+ * (builtin-c2c.c: process_sample_event, c2c_he__set_cpu/_node,
+ * compute_stats), with hash maps instead of rb-trees.
+ */
+#include "c2c/c2c_model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+#define BITS_TO_WORDS(n) (((n) + 63) / 64)
+
+struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
+{
+	struct c2c_model *m = xcalloc(1, sizeof(*m));
+
+	m->opts = *opts;
+	m->line_size = opts->double_cl ? 128 : 64;
+	hashmap_init(&m->lines_by_hash);
+	hashmap_init(&m->rows_by_hash);
+	return m;
+}
+
+static void group_release(struct c2c_group *g)
+{
+	free(g->cpuset);
+	free(g->nodeset);
+}
+
+void c2c_model_free(struct c2c_model *m)
+{
+	size_t i, j;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr_lines; i++) {
+		struct c2c_line *l = m->lines[i];
+
+		for (j = 0; j < l->nr_rows; j++) {
+			group_release(&l->rows[j]->g);
+			free(l->rows[j]->node_stats);
+			free(l->rows[j]);
+		}
+		free(l->rows);
+		group_release(&l->g);
+		free(l);
+	}
+	free(m->lines);
+	hashmap_release(&m->lines_by_hash);
+	hashmap_release(&m->rows_by_hash);
+	free(m);
+}
+
+uint32_t c2c_metric(const struct c2c_stats *st, enum c2c_display d)
+{
+	switch (d) {
+	case C2C_DISPLAY_RMT:
+		return st->rmt_hitm;
+	case C2C_DISPLAY_LCL:
+		return st->lcl_hitm;
+	case C2C_DISPLAY_PEER:
+		return st->tot_peer;
+	case C2C_DISPLAY_TOT:
+	default:
+		return st->tot_hitm;
+	}
+}
+
+static void group_init(const struct c2c_model *m, struct c2c_group *g)
+{
+	g->cpuset = xcalloc(BITS_TO_WORDS(m->opts.nr_cpus) + 1, sizeof(uint64_t));
+	g->nodeset = xcalloc(BITS_TO_WORDS(m->opts.nr_nodes) + 1, sizeof(uint64_t));
+}
+
+/* mem2node: the node of a physical address, -1 when no range holds it. */
+static int node_of_phys(const struct c2c_model *m, uint64_t phys)
+{
+	size_t lo = 0, hi = m->opts.nr_mem;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->opts.mem[mid].end <= phys)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->opts.nr_mem && m->opts.mem[lo].start <= phys)
+		return (int)m->opts.mem[lo].node;
+	return -1;
+}
+
+static void group_add(struct c2c_model *m, struct c2c_group *g, const struct c2c_stats *one,
+		      const struct c2c_sample *s)
+{
+	int node;
+
+	c2c_stats_add(&g->stats, one);
+	if (s->cpu != UINT32_MAX && s->cpu < m->opts.nr_cpus)
+		g->cpuset[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+	/* c2c_he__set_node(): physical address -> node, and PA changes */
+	if (!s->phys_addr) {
+		g->paddr_zero = true;
+		return;
+	}
+	node = node_of_phys(m, s->phys_addr);
+	if (node < 0) {
+		m->unknown_node++;
+		return;
+	}
+	if ((uint32_t)node < m->opts.nr_nodes)
+		g->nodeset[node / 64] |= 1ULL << (node % 64);
+	if (g->paddr != s->phys_addr) {
+		g->paddr_cnt++;
+		g->paddr = s->phys_addr;
+	}
+}
+
+static void line_key_of(const struct c2c_model *m, const struct c2c_sample *s,
+			struct c2c_line_key *k)
+{
+	const struct as_map *map = s->dmap;
+
+	memset(k, 0, sizeof(*k));
+	k->cpumode = s->cpumode;
+	k->pid = -1;
+	k->cl = as_map_ip(map, s->addr) & ~(m->line_size - 1);
+	if (!map)
+		return;
+	k->mapped = true;
+	k->maj = map->maj;
+	k->min = map->min;
+	k->ino = map->ino;
+	k->ino_generation = map->ino_generation;
+	if (s->cpumode != AS_CPUMODE_KERNEL && as_map_is_private_anon(map))
+		k->pid = s->pid;
+}
+
+static bool line_key_eq(const struct c2c_line_key *a, const struct c2c_line_key *b)
+{
+	return a->cl == b->cl && a->pid == b->pid && a->cpumode == b->cpumode &&
+	       a->mapped == b->mapped && a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
+	       a->ino_generation == b->ino_generation;
+}
+
+static uint64_t line_key_hash(const struct c2c_line_key *k)
+{
+	uint64_t h = hash_u64(k->cl);
+
+	h = hash_u64(h ^ (uint64_t)k->pid ^ ((uint64_t)k->cpumode << 40) ^
+		     ((uint64_t)k->mapped << 48));
+	if (k->mapped)
+		h = hash_u64(h ^ k->ino ^ ((uint64_t)k->maj << 32 | k->min) ^ k->ino_generation);
+	return h;
+}
+
+static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_sample *s)
+{
+	struct c2c_line_key k;
+	struct c2c_line *l, *head;
+	uint64_t h;
+
+	line_key_of(m, s, &k);
+	if (m->last_line && line_key_eq(&m->last_line->key, &k))
+		return m->last_line;
+	h = line_key_hash(&k);
+	head = hashmap_get(&m->lines_by_hash, h);
+	for (l = head; l; l = l->hash_next)
+		if (line_key_eq(&l->key, &k))
+			return m->last_line = l;
+	l = xcalloc(1, sizeof(*l));
+	l->key = k;
+	l->addr = s->addr & ~(m->line_size - 1);
+	l->dmap = s->dmap;
+	group_init(m, &l->g);
+	l->hash_next = head;
+	hashmap_put(&m->lines_by_hash, h, l);
+	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + 1, sizeof(*m->lines));
+	m->lines[m->nr_lines++] = l;
+	return m->last_line = l;
+}
+
+static bool has_key(const struct c2c_model *m, enum c2c_key key)
+{
+	size_t i;
+
+	for (i = 0; i < m->opts.nr_keys; i++)
+		if (m->opts.keys[i] == key)
+			return true;
+	return false;
+}
+
+/* The row's key fields of a sample: those not coalesced on stay 0. */
+static void row_key_of(const struct c2c_model *m, const struct c2c_sample *s, struct c2c_row *r)
+{
+	r->offset = s->addr & (m->line_size - 1);
+	r->iaddr = has_key(m, C2C_KEY_IADDR) ? s->ip : 0;
+	r->pid = has_key(m, C2C_KEY_PID) ? s->pid : 0;
+	r->tid = has_key(m, C2C_KEY_TID) ? s->tid : 0;
+	r->dso_name = has_key(m, C2C_KEY_DSO) && s->imap ? s->imap->short_name : NULL;
+}
+
+static bool row_key_eq(const struct c2c_row *a, const struct c2c_row *b)
+{
+	if (a->offset != b->offset || a->iaddr != b->iaddr || a->pid != b->pid || a->tid != b->tid)
+		return false;
+	if (!a->dso_name || !b->dso_name)
+		return a->dso_name == b->dso_name;
+	return a->dso_name == b->dso_name || !strcmp(a->dso_name, b->dso_name);
+}
+
+static uint64_t row_key_hash(const struct c2c_line *l, const struct c2c_row *r)
+{
+	uint64_t h = hash_u64((uintptr_t)l ^ (r->offset << 56));
+
+	h = hash_u64(h ^ r->iaddr);
+	h = hash_u64(h ^ ((uint64_t)r->pid << 32 | r->tid));
+	if (r->dso_name)
+		h ^= hash_str(r->dso_name);
+	return h;
+}
+
+static struct c2c_row *row_get(struct c2c_model *m, struct c2c_line *l, const struct c2c_sample *s)
+{
+	struct c2c_row key, *r, *head;
+	uint64_t h;
+
+	row_key_of(m, s, &key);
+	h = row_key_hash(l, &key);
+	head = hashmap_get(&m->rows_by_hash, h);
+	for (r = head; r; r = r->hash_next)
+		if (r->line == l && row_key_eq(r, &key))
+			return r;
+	r = xcalloc(1, sizeof(*r));
+	r->offset = key.offset;
+	r->iaddr = key.iaddr;
+	r->pid = key.pid; /* shown only when a key, as perf shows he->thread */
+	r->tid = key.tid;
+	r->dso_name = key.dso_name;
+	r->cpumode = s->cpumode;
+	r->imap = s->imap;
+	r->offset_shown = as_map_ip(s->dmap, s->addr) & (m->line_size - 1);
+	r->line = l;
+	group_init(m, &r->g);
+	if (m->opts.node_stats)
+		r->node_stats = xcalloc(m->opts.nr_nodes + 1, sizeof(*r->node_stats));
+	r->hash_next = head;
+	hashmap_put(&m->rows_by_hash, h, r);
+	l->rows = xgrow(l->rows, &l->alloc_rows, l->nr_rows + 1, sizeof(*l->rows));
+	l->rows[l->nr_rows++] = r;
+	return r;
+}
+
+static void mean_update(struct c2c_mean *mean, uint64_t val)
+{
+	double delta;
+
+	mean->n++;
+	delta = (double)val - mean->mean;
+	mean->mean += delta / (double)mean->n;
+}
+
+double c2c_mean_value(const struct c2c_mean *mean)
+{
+	return mean->mean;
+}
+
+void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
+{
+	struct c2c_stats one = { 0 };
+	struct c2c_line *l;
+	struct c2c_row *r;
+	int bucket;
+
+	c2c_decode(&one, s->data_src, s->addr != 0, s->dmap && s->imap, m->opts.rules);
+	c2c_stats_add(&m->totals, &one);
+	l = line_get(m, s);
+	group_add(m, &l->g, &one, s);
+	r = row_get(m, l, s);
+	group_add(m, &r->g, &one, s);
+	if (r->node_stats) {
+		/* perf books a sample without a cpu on node 0 */
+		uint32_t cpu = s->cpu == UINT32_MAX ? 0 : s->cpu;
+		int node = m->opts.cpu2node && cpu < m->opts.nr_cpus ? m->opts.cpu2node[cpu] : -1;
+
+		if (node >= 0 && (uint32_t)node < m->opts.nr_nodes)
+			c2c_stats_add(&r->node_stats[node], &one);
+	}
+	if (s->cpu == UINT32_MAX)
+		m->warned_no_cpu++;
+	bucket = c2c_bucket_of(&one);
+	if (bucket >= 0)
+		mean_update(&r->cycles[bucket], s->weight);
+}
