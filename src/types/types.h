@@ -203,5 +203,13 @@ bool type_is_aggregate(const struct type *t);
 void type_format_decl(struct strbuf *sb, const struct type *t, const char *name);
 /* The type's name as C spells it: "struct list_head", "unsigned int", "u64". */
 void type_format_name(struct strbuf *sb, const struct type *t);
+/*
+ * Member I of struct/union PARENT declared as pahole prints it inside the
+ * struct (type_format_decl's spelling), except that a zero-length array
+ * dimension prints "[]" only for the last member of a struct with more than
+ * one member and "[0]" otherwise, as pahole does. Neither the bitfield width
+ * nor attributes are included; an anonymous member's name is "".
+ */
+void type_format_member(struct strbuf *sb, const struct type *parent, uint32_t i);
 
 #endif
