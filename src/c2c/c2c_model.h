@@ -55,6 +55,7 @@ struct c2c_model_opts {
 	const struct c2c_mem_range *mem; /* sorted by start; may be NULL */
 	size_t nr_mem;
 	bool node_stats; /* keep per-node counters for each row (-N -N display) */
+	bool no_source; /* no Source:Line column (--no-source) */
 };
 
 /* One sample as the model needs it, with its maps already looked up. */

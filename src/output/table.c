@@ -117,7 +117,7 @@ static void fit_groups(struct table *t)
 	while (i < t->nr_cols) {
 		size_t end = group_end(t, i), need;
 
-		need = t->cols[i].group ? strlen(t->cols[i].group) + 2 : 0;
+		need = t->cols[i].group ? strlen(t->cols[i].group) + 6 : 0;
 		if (need > span_width(t, i, end))
 			t->cols[end - 1].width += need - span_width(t, i, end);
 		i = end;
