@@ -25,10 +25,43 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
 	return m;
 }
 
-static void group_release(struct c2c_group *g)
+/*
+ * Lines and rows come from an arena: hundreds of thousands of small
+ * objects that live as long as the model, each with its cpu and node
+ * bitmaps right behind it (one allocation, one cache neighbourhood).
+ */
+#define ARENA_CHUNK (1U << 20)
+
+struct c2c_arena_chunk {
+	struct c2c_arena_chunk *next;
+	size_t used;
+	_Alignas(16) unsigned char mem[];
+};
+
+static void *arena_alloc(struct c2c_model *m, size_t size)
 {
-	free(g->cpuset);
-	free(g->nodeset);
+	struct c2c_arena_chunk *c = m->arena;
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (!c || c->used + size > ARENA_CHUNK) {
+		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+		c = xmalloc(sizeof(*c) + cap);
+		c->next = m->arena;
+		c->used = 0;
+		m->arena = c;
+	}
+	p = c->mem + c->used;
+	c->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+static size_t bitmap_bytes(const struct c2c_model *m)
+{
+	return (BITS_TO_WORDS(m->opts.nr_cpus) + BITS_TO_WORDS(m->opts.nr_nodes) + 2) *
+	       sizeof(uint64_t);
 }
 
 void c2c_model_free(struct c2c_model *m)
@@ -40,14 +73,15 @@ void c2c_model_free(struct c2c_model *m)
 	for (i = 0; i < m->nr_lines; i++) {
 		struct c2c_line *l = m->lines[i];
 
-		for (j = 0; j < l->nr_rows; j++) {
-			group_release(&l->rows[j]->g);
+		for (j = 0; j < l->nr_rows; j++)
 			free(l->rows[j]->node_stats);
-			free(l->rows[j]);
-		}
 		free(l->rows);
-		group_release(&l->g);
-		free(l);
+	}
+	while (m->arena) {
+		struct c2c_arena_chunk *next = m->arena->next;
+
+		free(m->arena);
+		m->arena = next;
 	}
 	free(m->lines);
 	hashmap_release(&m->lines_by_hash);
@@ -70,10 +104,11 @@ uint32_t c2c_metric(const struct c2c_stats *st, enum c2c_display d)
 	}
 }
 
-static void group_init(const struct c2c_model *m, struct c2c_group *g)
+/* The bitmaps sit right after the object that holds the group. */
+static void group_init(const struct c2c_model *m, struct c2c_group *g, void *bits)
 {
-	g->cpuset = xcalloc(BITS_TO_WORDS(m->opts.nr_cpus) + 1, sizeof(uint64_t));
-	g->nodeset = xcalloc(BITS_TO_WORDS(m->opts.nr_nodes) + 1, sizeof(uint64_t));
+	g->cpuset = bits;
+	g->nodeset = g->cpuset + BITS_TO_WORDS(m->opts.nr_cpus) + 1;
 }
 
 /* mem2node: the node of a physical address, -1 when no range holds it. */
@@ -94,11 +129,10 @@ static int node_of_phys(const struct c2c_model *m, uint64_t phys)
 	return -1;
 }
 
+/* One sample into a line or row: counters, cpu, node of the physical page. */
 static void group_add(struct c2c_model *m, struct c2c_group *g, const struct c2c_stats *one,
-		      const struct c2c_sample *s)
+		      const struct c2c_sample *s, int node)
 {
-	int node;
-
 	c2c_stats_add(&g->stats, one);
 	if (s->cpu != UINT32_MAX && s->cpu < m->opts.nr_cpus)
 		g->cpuset[s->cpu / 64] |= 1ULL << (s->cpu % 64);
@@ -107,11 +141,8 @@ static void group_add(struct c2c_model *m, struct c2c_group *g, const struct c2c
 		g->paddr_zero = true;
 		return;
 	}
-	node = node_of_phys(m, s->phys_addr);
-	if (node < 0) {
-		m->unknown_node++;
+	if (node < 0)
 		return;
-	}
 	if ((uint32_t)node < m->opts.nr_nodes)
 		g->nodeset[node / 64] |= 1ULL << (node % 64);
 	if (g->paddr != s->phys_addr) {
@@ -172,11 +203,11 @@ static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_sample *s
 	for (l = head; l; l = l->hash_next)
 		if (line_key_eq(&l->key, &k))
 			return m->last_line = l;
-	l = xcalloc(1, sizeof(*l));
+	l = arena_alloc(m, sizeof(*l) + bitmap_bytes(m));
 	l->key = k;
 	l->addr = s->addr & ~(m->line_size - 1);
 	l->dmap = s->dmap;
-	group_init(m, &l->g);
+	group_init(m, &l->g, l + 1);
 	l->hash_next = head;
 	hashmap_put(&m->lines_by_hash, h, l);
 	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + 1, sizeof(*m->lines));
@@ -235,7 +266,7 @@ static struct c2c_row *row_get(struct c2c_model *m, struct c2c_line *l, const st
 	for (r = head; r; r = r->hash_next)
 		if (r->line == l && row_key_eq(r, &key))
 			return r;
-	r = xcalloc(1, sizeof(*r));
+	r = arena_alloc(m, sizeof(*r) + bitmap_bytes(m));
 	r->offset = key.offset;
 	r->iaddr = key.iaddr;
 	r->pid = key.pid; /* shown only when a key, as perf shows he->thread */
@@ -245,7 +276,7 @@ static struct c2c_row *row_get(struct c2c_model *m, struct c2c_line *l, const st
 	r->imap = s->imap;
 	r->offset_shown = as_map_ip(s->dmap, s->addr) & (m->line_size - 1);
 	r->line = l;
-	group_init(m, &r->g);
+	group_init(m, &r->g, r + 1);
 	if (m->opts.node_stats)
 		r->node_stats = xcalloc(m->opts.nr_nodes + 1, sizeof(*r->node_stats));
 	r->hash_next = head;
@@ -274,14 +305,19 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 	struct c2c_stats one = { 0 };
 	struct c2c_line *l;
 	struct c2c_row *r;
-	int bucket;
+	int bucket, node = -1;
 
+	if (s->phys_addr) {
+		node = node_of_phys(m, s->phys_addr);
+		if (node < 0)
+			m->unknown_node++;
+	}
 	c2c_decode(&one, s->data_src, s->addr != 0, s->dmap && s->imap, m->opts.rules);
 	c2c_stats_add(&m->totals, &one);
 	l = line_get(m, s);
-	group_add(m, &l->g, &one, s);
+	group_add(m, &l->g, &one, s, node);
 	r = row_get(m, l, s);
-	group_add(m, &r->g, &one, s);
+	group_add(m, &r->g, &one, s, node);
 	if (r->node_stats) {
 		/* perf books a sample without a cpu on node 0 */
 		uint32_t cpu = s->cpu == UINT32_MAX ? 0 : s->cpu;

@@ -119,8 +119,11 @@ struct c2c_line {
 	bool displayed; /* passes the 0.1% filter (or --show-all) */
 };
 
+struct c2c_arena_chunk;
+
 struct c2c_model {
 	struct c2c_model_opts opts;
+	struct c2c_arena_chunk *arena; /* lines and rows live here */
 	uint64_t line_size;
 	struct c2c_stats totals;
 	struct c2c_stats shared_totals;
