@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c2c/c2c_order.h"
 #include "perf/perf_data.h"
 #include "util/progress.h"
 #include "util/xalloc.h"
@@ -120,8 +121,10 @@ static void add_sample(struct c2c_session *s, const struct perf_sample *ps)
 	s->nr_samples++;
 }
 
-static void handle(struct c2c_session *s, const struct perf_event_rec *ev)
+static void handle(void *ctx, const struct perf_event_rec *ev)
 {
+	struct c2c_session *s = ctx;
+
 	switch (ev->kind) {
 	case PERF_REC_SAMPLE:
 		add_sample(s, &ev->sample);
@@ -140,66 +143,149 @@ static void handle(struct c2c_session *s, const struct perf_event_rec *ev)
 	}
 }
 
-static int read_events(struct c2c_session *s, struct perf_reader *r, struct c2c_err *err)
+/* Whether every record carries a time: perf orders events only then. */
+static bool records_are_timed(struct perf_reader *r)
 {
+	size_t i, n = perf_reader_nr_attrs(r);
+
+	for (i = 0; i < n; i++) {
+		const struct perf_attr_info *a = perf_reader_attr(r, i);
+
+		if (!a->sample_id_all || !(a->sample_type & PERF_SAMPLE_TIME))
+			return false;
+	}
+	return n > 0;
+}
+
+static uint64_t time_of(const struct perf_event_rec *ev)
+{
+	return ev->kind == PERF_REC_SAMPLE ? ev->sample.time : ev->time;
+}
+
+static void add_reader_warnings(struct c2c_session *s, struct perf_reader *r)
+{
+	const char *w = perf_reader_warnings(r);
+
+	if (w && *w)
+		strbuf_addf(&s->warnings, "%s%s", w, w[strlen(w) - 1] == '\n' ? "" : "\n");
+}
+
+/*
+ * Records in file order while their times never go back (then perf's
+ * ordering changes nothing); -EAGAIN as soon as one does, for a second
+ * pass through perf's ordered queue (q != NULL).
+ */
+static int read_events(struct c2c_session *s, struct perf_reader *r, struct c2c_order *q,
+		       struct c2c_err *err)
+{
+	bool timed = records_are_timed(r);
 	struct perf_event_rec ev;
-	uint64_t n = 0;
+	uint64_t n = 0, last = 0;
 	int ret;
 
 	while ((ret = perf_reader_next(r, &ev, err)) == 1) {
-		handle(s, &ev);
 		if (s->opts.progress && !(++n & 0xffff))
 			progress_update(s->opts.progress, perf_reader_stats(r)->bytes);
+		if (!timed) {
+			handle(s, &ev);
+		} else if (q) {
+			if (ev.kind == PERF_REC_FINISHED_ROUND)
+				c2c_order_round(q, handle, s);
+			else if (ev.kind != PERF_REC_OTHER)
+				c2c_order_push(q, &ev, time_of(&ev));
+		} else if (ev.kind != PERF_REC_FINISHED_ROUND && ev.kind != PERF_REC_OTHER) {
+			if (time_of(&ev) < last)
+				return -EAGAIN;
+			last = time_of(&ev);
+			handle(s, &ev);
+		}
 	}
+	if (q)
+		c2c_order_flush(q, handle, s);
 	if (ret < 0) {
-		const char *w = perf_reader_warnings(r);
-
 		if (!s->nr_samples)
 			return ret; /* nothing usable: err says where */
 		strbuf_addf(&s->warnings, "%s\n", err->msg);
-		if (w && *w)
-			strbuf_addf(&s->warnings, "%s%s", w, w[strlen(w) - 1] == '\n' ? "" : "\n");
+		add_reader_warnings(s, r);
 		strbuf_addf(&s->warnings,
 			    "reporting the %" PRIu64 " samples read before the damage\n",
 			    s->nr_samples);
 		c2c_err_clear(err);
-	} else {
-		const char *w = perf_reader_warnings(r);
-
-		if (w && *w)
-			strbuf_addf(&s->warnings, "%s%s", w, w[strlen(w) - 1] == '\n' ? "" : "\n");
+		return 0;
 	}
+	add_reader_warnings(s, r);
 	return 0;
+}
+
+static int open_reader(struct c2c_session *s, struct perf_reader **r, struct c2c_err *err)
+{
+	int ret = perf_reader_open(s->opts.path, r, err);
+
+	if (ret)
+		return ret;
+	s->spaces = addr_spaces_new();
+	s->model = c2c_model_new(&s->opts.model);
+	return 0;
+}
+
+/* Forget what a first pass read, for the ordered second pass. */
+static void reset_pass(struct c2c_session *s)
+{
+	c2c_model_free(s->model);
+	addr_spaces_free(s->spaces);
+	s->model = NULL;
+	s->spaces = NULL;
+	s->nr_samples = 0;
+	strbuf_reset(&s->warnings);
+}
+
+static int load(struct c2c_session *s, struct c2c_err *err)
+{
+	struct perf_reader *r;
+	struct c2c_order *q;
+	int ret = open_reader(s, &r, err);
+
+	if (ret)
+		return ret;
+	setup_topology(s, perf_reader_header(r));
+	setup_events(s, r);
+	c2c_model_free(s->model);
+	s->model = c2c_model_new(&s->opts.model);
+	ret = read_events(s, r, NULL, err);
+	perf_reader_close(r);
+	if (ret != -EAGAIN)
+		return ret;
+	/* times go back: a second pass, through perf's ordered queue */
+	reset_pass(s);
+	if ((ret = open_reader(s, &r, err)))
+		return ret;
+	q = c2c_order_new();
+	ret = read_events(s, r, q, err);
+	c2c_order_free(q);
+	perf_reader_close(r);
+	if (!ret)
+		strbuf_addstr(&s->warnings,
+			      "records are not in time order: sorted them as perf does\n");
+	return ret;
 }
 
 int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **out,
 		     struct c2c_err *err)
 {
 	struct c2c_session *s = xcalloc(1, sizeof(*s));
-	struct perf_reader *r;
 	int ret;
 
 	s->opts = *opts;
 	strbuf_init(&s->warnings, 0);
-	ret = perf_reader_open(opts->path, &r, err);
+	s->symbols = sym_resolver_new(&s->opts.symbols);
+	ret = load(s, err);
 	if (ret) {
 		c2c_session_free(s);
 		return ret;
 	}
-	setup_topology(s, perf_reader_header(r));
-	setup_events(s, r);
-	s->spaces = addr_spaces_new();
-	s->model = c2c_model_new(&s->opts.model);
-	s->symbols = sym_resolver_new(&s->opts.symbols);
-	ret = read_events(s, r, err);
-	if (!ret && s->model->warned_no_cpu)
+	if (s->model->warned_no_cpu)
 		strbuf_addf(&s->warnings, "%" PRIu64 " samples have no cpu\n",
 			    s->model->warned_no_cpu);
-	perf_reader_close(r);
-	if (ret) {
-		c2c_session_free(s);
-		return ret;
-	}
 	c2c_model_finish(s->model);
 	if (s->model->unknown_node)
 		strbuf_addf(&s->warnings,

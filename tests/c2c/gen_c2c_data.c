@@ -4,7 +4,7 @@
  * mix of data-source classes, written through perf_writer_*. Used by the
  * report tests (compared against perf c2c report) and by bench/report.sh.
  *
- *   gen_c2c_data [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] OUT
+ *   gen_c2c_data [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] OUT
  *
  * One process (pid 1000, threads 1000-1003 on cpus 0-3; cpus 0-1 are node
  * 0, 2-3 node 1). Code addresses are eight functions of this program,
@@ -12,7 +12,9 @@
  * Data lives in a [heap] mapping: LINES cache lines, the first LINES/50
  * (at least 1) "hot" lines take every HITM and peer access. -P adds
  * physical addresses (node 0 for even lines, node 1 for odd ones); -q
- * writes a FINISHED_ROUND every 10000 samples.
+ * writes a FINISHED_ROUND every 10000 samples; -x writes the samples of
+ * each pair in reverse time order (as per-cpu buffers do), so that readers
+ * must sort them as perf does.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -244,7 +246,7 @@ static void setup_events(struct perf_writer_event *ev, bool phys)
 						   .name = "cpu/mem-stores/P" };
 }
 
-static struct perf_sample make_sample(long i, uint64_t lines, const struct kind *k)
+static struct perf_sample make_sample(long i, uint64_t lines, const struct kind *k, bool swap)
 {
 	uint64_t hot = lines / 50 ? lines / 50 : 1;
 	uint64_t line = rnd() % (k->hot ? hot : lines), off = (rnd() % 8) * 8;
@@ -254,7 +256,7 @@ static struct perf_sample make_sample(long i, uint64_t lines, const struct kind 
 		.ip = (uint64_t)(uintptr_t)fns[(line + off / 8 + (uint64_t)k->event) % 8],
 		.pid = PID,
 		.tid = tid,
-		.time = 1000000 + (uint64_t)i * 100,
+		.time = 1000000 + (uint64_t)(swap ? i ^ 1 : i) * 100,
 		.addr = HEAP_START + line * 64 + off,
 		.cpu = tid - PID,
 		.period = 4000,
@@ -288,13 +290,13 @@ int main(int argc, char **argv)
 					 .numa_nodes = nodes };
 	struct perf_writer_event ev[2];
 	long n = 20000, lines = 200, i;
-	bool phys = false, rounds = false;
+	bool phys = false, rounds = false, swap = false;
 	struct perf_writer *w;
 	struct c2c_err err;
 	int opt, ret;
 
 	rng_state = 0x9e3779b97f4a7c15ULL;
-	while ((opt = getopt(argc, argv, "n:l:s:Pq")) != -1) {
+	while ((opt = getopt(argc, argv, "n:l:s:Pqx")) != -1) {
 		if (opt == 'n')
 			n = atol(optarg);
 		else if (opt == 'l')
@@ -305,12 +307,14 @@ int main(int argc, char **argv)
 			phys = true;
 		else if (opt == 'q')
 			rounds = true;
+		else if (opt == 'x')
+			swap = true;
 		else
 			return 2;
 	}
 	if (optind >= argc || n < 0 || lines < 1) {
 		fprintf(stderr,
-			"usage: gen_c2c_data [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] OUT\n");
+			"usage: gen_c2c_data [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] OUT\n");
 		return 2;
 	}
 	setup_kinds();
@@ -321,7 +325,7 @@ int main(int argc, char **argv)
 	}
 	ret = write_task(w);
 	for (i = 0; i < n && !ret; i++) {
-		struct perf_sample s = make_sample(i, (uint64_t)lines, pick_kind());
+		struct perf_sample s = make_sample(i, (uint64_t)lines, pick_kind(), swap);
 
 		ret = perf_writer_sample(w, &s);
 		if (!ret && rounds && i % 10000 == 9999)
