@@ -47,14 +47,13 @@ static void *arena_alloc(struct c2c_model *m, size_t size)
 	if (!c || c->used + size > ARENA_CHUNK) {
 		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 
-		c = xmalloc(sizeof(*c) + cap);
+		c = xcalloc(1, sizeof(*c) + cap); /* fresh pages are zero */
 		c->next = m->arena;
 		c->used = 0;
 		m->arena = c;
 	}
 	p = c->mem + c->used;
 	c->used += size;
-	memset(p, 0, size);
 	return p;
 }
 
@@ -130,24 +129,53 @@ static int node_of_phys(const struct c2c_model *m, uint64_t phys)
 }
 
 /* One sample into a line or row: counters, cpu, node of the physical page. */
+/* c2c_he__set_node(): the node of the physical address, and PA changes. */
+static void group_set_node(struct c2c_model *m, struct c2c_group *g, uint64_t phys, int node,
+			   bool set_bit)
+{
+	if (!phys) {
+		g->paddr_zero = true;
+		return;
+	}
+	if (node < 0)
+		return;
+	if (set_bit && (uint32_t)node < m->opts.nr_nodes)
+		g->nodeset[node / 64] |= 1ULL << (node % 64);
+	if (g->paddr != phys) {
+		g->paddr_cnt++;
+		g->paddr = phys;
+	}
+}
+
 static void group_add(struct c2c_model *m, struct c2c_group *g, const struct c2c_stats *one,
 		      const struct c2c_sample *s, int node)
 {
 	c2c_stats_add(&g->stats, one);
 	if (s->cpu != UINT32_MAX && s->cpu < m->opts.nr_cpus)
 		g->cpuset[s->cpu / 64] |= 1ULL << (s->cpu % 64);
-	/* c2c_he__set_node(): physical address -> node, and PA changes */
-	if (!s->phys_addr) {
-		g->paddr_zero = true;
-		return;
-	}
-	if (node < 0)
-		return;
-	if ((uint32_t)node < m->opts.nr_nodes)
-		g->nodeset[node / 64] |= 1ULL << (node % 64);
-	if (g->paddr != s->phys_addr) {
-		g->paddr_cnt++;
-		g->paddr = s->phys_addr;
+	group_set_node(m, g, s->phys_addr, node, true);
+}
+
+/* A line's counters, cpus and nodes: the sums of its rows'. */
+void c2c_model_sum_lines(struct c2c_model *m)
+{
+	size_t i, j, w, cpu_words = BITS_TO_WORDS(m->opts.nr_cpus);
+	size_t node_words = BITS_TO_WORDS(m->opts.nr_nodes);
+
+	memset(&m->totals, 0, sizeof(m->totals));
+	for (i = 0; i < m->nr_lines; i++) {
+		struct c2c_line *l = m->lines[i];
+
+		for (j = 0; j < l->nr_rows; j++) {
+			const struct c2c_group *rg = &l->rows[j]->g;
+
+			c2c_stats_add(&l->g.stats, &rg->stats);
+			for (w = 0; w < cpu_words; w++)
+				l->g.cpuset[w] |= rg->cpuset[w];
+			for (w = 0; w < node_words; w++)
+				l->g.nodeset[w] |= rg->nodeset[w];
+		}
+		c2c_stats_add(&m->totals, &l->g.stats);
 	}
 }
 
@@ -189,22 +217,20 @@ static uint64_t line_key_hash(const struct c2c_line_key *k)
 	return h;
 }
 
-static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_sample *s)
+static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_pending *p)
 {
-	struct c2c_line_key k;
+	const struct c2c_sample *s = &p->s;
 	struct c2c_line *l, *head;
-	uint64_t h;
+	uint64_t h = p->line_hash;
 
-	line_key_of(m, s, &k);
-	if (m->last_line && line_key_eq(&m->last_line->key, &k))
+	if (m->last_line && line_key_eq(&m->last_line->key, &p->line_key))
 		return m->last_line;
-	h = line_key_hash(&k);
 	head = hashmap_get(&m->lines_by_hash, h);
 	for (l = head; l; l = l->hash_next)
-		if (line_key_eq(&l->key, &k))
+		if (line_key_eq(&l->key, &p->line_key))
 			return m->last_line = l;
 	l = arena_alloc(m, sizeof(*l) + bitmap_bytes(m));
-	l->key = k;
+	l->key = p->line_key;
 	l->addr = s->addr & ~(m->line_size - 1);
 	l->dmap = s->dmap;
 	group_init(m, &l->g, l + 1);
@@ -244,9 +270,9 @@ static bool row_key_eq(const struct c2c_row *a, const struct c2c_row *b)
 	return a->dso_name == b->dso_name || !strcmp(a->dso_name, b->dso_name);
 }
 
-static uint64_t row_key_hash(const struct c2c_line *l, const struct c2c_row *r)
+static uint64_t row_key_hash(uint64_t line_hash, const struct c2c_row *r)
 {
-	uint64_t h = hash_u64((uintptr_t)l ^ (r->offset << 56));
+	uint64_t h = hash_u64(line_hash ^ (r->offset << 56));
 
 	h = hash_u64(h ^ r->iaddr);
 	h = hash_u64(h ^ ((uint64_t)r->pid << 32 | r->tid));
@@ -255,23 +281,23 @@ static uint64_t row_key_hash(const struct c2c_line *l, const struct c2c_row *r)
 	return h;
 }
 
-static struct c2c_row *row_get(struct c2c_model *m, struct c2c_line *l, const struct c2c_sample *s)
+static struct c2c_row *row_get(struct c2c_model *m, struct c2c_line *l, const struct c2c_pending *p)
 {
-	struct c2c_row key, *r, *head;
-	uint64_t h;
+	const struct c2c_sample *s = &p->s;
+	const struct c2c_row *key = &p->row_key;
+	struct c2c_row *r, *head;
+	uint64_t h = p->row_hash;
 
-	row_key_of(m, s, &key);
-	h = row_key_hash(l, &key);
 	head = hashmap_get(&m->rows_by_hash, h);
 	for (r = head; r; r = r->hash_next)
-		if (r->line == l && row_key_eq(r, &key))
+		if (r->line == l && row_key_eq(r, key))
 			return r;
 	r = arena_alloc(m, sizeof(*r) + bitmap_bytes(m));
-	r->offset = key.offset;
-	r->iaddr = key.iaddr;
-	r->pid = key.pid; /* shown only when a key, as perf shows he->thread */
-	r->tid = key.tid;
-	r->dso_name = key.dso_name;
+	r->offset = key->offset;
+	r->iaddr = key->iaddr;
+	r->pid = key->pid; /* shown only when a key, as perf shows he->thread */
+	r->tid = key->tid;
+	r->dso_name = key->dso_name;
 	r->cpumode = s->cpumode;
 	r->imap = s->imap;
 	r->offset_shown = as_map_ip(s->dmap, s->addr) & (m->line_size - 1);
@@ -300,8 +326,9 @@ double c2c_mean_value(const struct c2c_mean *mean)
 	return mean->mean;
 }
 
-void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
+static void add_now(struct c2c_model *m, const struct c2c_pending *p)
 {
+	const struct c2c_sample *s = &p->s;
 	struct c2c_stats one = { 0 };
 	struct c2c_line *l;
 	struct c2c_row *r;
@@ -313,22 +340,92 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 			m->unknown_node++;
 	}
 	c2c_decode(&one, s->data_src, s->addr != 0, s->dmap && s->imap, m->opts.rules);
-	c2c_stats_add(&m->totals, &one);
-	l = line_get(m, s);
-	group_add(m, &l->g, &one, s, node);
-	r = row_get(m, l, s);
+	l = line_get(m, p);
+	group_set_node(m, &l->g, s->phys_addr, node, false);
+	r = row_get(m, l, p);
 	group_add(m, &r->g, &one, s, node);
 	if (r->node_stats) {
 		/* perf books a sample without a cpu on node 0 */
 		uint32_t cpu = s->cpu == UINT32_MAX ? 0 : s->cpu;
-		int node = m->opts.cpu2node && cpu < m->opts.nr_cpus ? m->opts.cpu2node[cpu] : -1;
+		int cnode = m->opts.cpu2node && cpu < m->opts.nr_cpus ? m->opts.cpu2node[cpu] : -1;
 
-		if (node >= 0 && (uint32_t)node < m->opts.nr_nodes)
-			c2c_stats_add(&r->node_stats[node], &one);
+		if (cnode >= 0 && (uint32_t)cnode < m->opts.nr_nodes)
+			c2c_stats_add(&r->node_stats[cnode], &one);
 	}
 	if (s->cpu == UINT32_MAX)
 		m->warned_no_cpu++;
 	bucket = c2c_bucket_of(&one);
 	if (bucket >= 0)
 		mean_update(&r->cycles[bucket], s->weight);
+}
+
+/* The first slot a key probes: fetched early, the lookup later hits cache. */
+static const void *slot_hint(const struct hashmap *map, uint64_t key)
+{
+	size_t i;
+
+	if (!map->cap)
+		return NULL;
+	i = (size_t)hash_u64(key) & (map->cap - 1);
+	return map->vals[i];
+}
+
+static void prefetch_slot(const struct hashmap *map, uint64_t key)
+{
+	size_t i;
+
+	if (!map->cap)
+		return;
+	i = (size_t)hash_u64(key) & (map->cap - 1);
+	__builtin_prefetch(&map->keys[i]);
+	__builtin_prefetch(&map->vals[i]);
+}
+
+/* Lines and rows span several cache lines: fetch them all. */
+static void prefetch_span(const void *p, size_t size)
+{
+	const char *c = p;
+	size_t off;
+
+	if (!p)
+		return;
+	for (off = 0; off < size; off += 64)
+		__builtin_prefetch(c + off, 1);
+}
+
+/*
+ * Samples go through a short FIFO so that the memory they will touch is
+ * fetched ahead: hash slots when they enter, the line and row they point
+ * at a few samples later, the work when they leave. The order of the work
+ * is the order of the samples, so results do not change.
+ */
+void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
+{
+	struct c2c_pending *p = &m->pending[m->pending_head % C2C_PENDING];
+
+	if (m->pending_head - m->pending_tail == C2C_PENDING)
+		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
+	p->s = *s;
+	line_key_of(m, s, &p->line_key);
+	p->line_hash = line_key_hash(&p->line_key);
+	row_key_of(m, s, &p->row_key);
+	p->row_hash = row_key_hash(p->line_hash, &p->row_key);
+	prefetch_slot(&m->lines_by_hash, p->line_hash);
+	prefetch_slot(&m->rows_by_hash, p->row_hash);
+	m->pending_head++;
+	if (m->pending_head - m->pending_tail > C2C_PENDING / 2) {
+		const struct c2c_pending *q =
+			&m->pending[(m->pending_head - C2C_PENDING / 2) % C2C_PENDING];
+		const void *line = slot_hint(&m->lines_by_hash, q->line_hash);
+		const void *row = slot_hint(&m->rows_by_hash, q->row_hash);
+
+		prefetch_span(line, 64);
+		prefetch_span(row, sizeof(struct c2c_row) + bitmap_bytes(m));
+	}
+}
+
+void c2c_model_drain(struct c2c_model *m)
+{
+	while (m->pending_tail != m->pending_head)
+		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
 }

@@ -82,33 +82,39 @@ struct c2c_line_key {
 
 /* What lines and rows share: counters, cpus, nodes, physical addresses. */
 struct c2c_group {
-	struct c2c_stats stats;
+	uint64_t paddr, paddr_cnt; /* first: lines touch only these per sample */
+	bool paddr_zero;
 	uint64_t *cpuset; /* nr_cpus bits */
 	uint64_t *nodeset; /* nr_nodes bits, from physical addresses */
-	uint64_t paddr, paddr_cnt;
-	bool paddr_zero;
+	struct c2c_stats stats;
 };
 
 /* One row of a line's distribution: offset x coalesce keys. */
 struct c2c_row {
+	/* the key, first: a lookup reads one cache line */
+	struct c2c_row *hash_next;
+	struct c2c_line *line;
+	uint64_t offset; /* of the virtual address */
+	uint64_t iaddr;
+	uint32_t pid, tid;
+	const char *dso_name; /* key for -c dso: the object's short name or NULL */
 	struct c2c_group g;
 	struct c2c_mean cycles[C2C_NR_BUCKETS];
 	struct c2c_stats *node_stats; /* nr_nodes, when opts.node_stats */
-	uint64_t offset; /* of the virtual address (the key) */
 	uint64_t offset_shown; /* of the map-relative address of the first sample */
-	uint64_t iaddr;
-	uint32_t pid, tid;
 	uint16_t cpumode;
 	const struct as_map *imap; /* of the first sample: symbol, object */
-	const char *dso_name; /* key for -c dso: the object's short name or NULL */
-	struct c2c_line *line;
-	struct c2c_row *hash_next;
 	bool valid; /* shown in the Pareto (has stores or the display metric) */
 };
 
+/*
+ * A line. Per sample only its key and physical-address tracking are
+ * touched (one cache line); its counters, cpus and nodes are the sums of
+ * its rows', made by c2c_model_finish.
+ */
 struct c2c_line {
-	struct c2c_group g;
 	struct c2c_line_key key;
+	struct c2c_group g;
 	uint64_t addr; /* line of the first sample's virtual address (shown) */
 	const struct as_map *dmap; /* of the first sample */
 	struct c2c_row **rows; /* sorted as perf sorts them after finish */
@@ -120,6 +126,16 @@ struct c2c_line {
 };
 
 struct c2c_arena_chunk;
+
+/* A sample waiting its turn, with its keys computed (c2c_model_add). */
+struct c2c_pending {
+	struct c2c_sample s;
+	struct c2c_line_key line_key;
+	struct c2c_row row_key;
+	uint64_t line_hash, row_hash;
+};
+
+#define C2C_PENDING 32
 
 struct c2c_model {
 	struct c2c_model_opts opts;
@@ -137,12 +153,18 @@ struct c2c_model {
 	struct c2c_line *last_line; /* cache: samples often hit the same line */
 	uint64_t warned_no_cpu;
 	uint64_t unknown_node; /* samples whose physical address has no node */
+	struct c2c_pending pending[C2C_PENDING];
+	uint64_t pending_head, pending_tail;
 };
 
 struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts);
 void c2c_model_free(struct c2c_model *m);
 void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s);
-/* Shared-line totals, sort, 0.1% filter, line numbers, row order. */
+/* Finish the samples still queued inside (c2c_model_finish does it too). */
+void c2c_model_drain(struct c2c_model *m);
+/* Lines' counters from their rows (part of c2c_model_finish). */
+void c2c_model_sum_lines(struct c2c_model *m);
+/* Line sums, shared-line totals, sort, 0.1% filter, line numbers, row order. */
 void c2c_model_finish(struct c2c_model *m);
 
 /* The display metric of a set of counters (tot/rmt/lcl HITM or peer). */

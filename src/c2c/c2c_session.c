@@ -283,10 +283,10 @@ int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **o
 		c2c_session_free(s);
 		return ret;
 	}
+	c2c_model_finish(s->model);
 	if (s->model->warned_no_cpu)
 		strbuf_addf(&s->warnings, "%" PRIu64 " samples have no cpu\n",
 			    s->model->warned_no_cpu);
-	c2c_model_finish(s->model);
 	if (s->model->unknown_node)
 		strbuf_addf(&s->warnings,
 			    "%" PRIu64 " samples have a physical address in no memory node\n",

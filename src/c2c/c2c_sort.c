@@ -147,6 +147,8 @@ void c2c_model_finish(struct c2c_model *m)
 
 	if (m->finished)
 		return;
+	c2c_model_drain(m);
+	c2c_model_sum_lines(m);
 	m->finished = true;
 	for (i = 0; i < m->nr_lines; i++) {
 		struct c2c_line *l = m->lines[i];
