@@ -29,9 +29,15 @@ struct pk {
 	long l;
 } __attribute__((packed));
 
+/*
+ * A packed member is only visible in DWARF through its offset: were i at a
+ * naturally aligned offset, nothing would tell that the struct's alignment
+ * is 1 (pahole cannot tell either). Here it sits at 16 + 1.
+ */
 struct pk_member {
 	char c;
 	struct pk inner;
+	char d;
 	int i __attribute__((packed));
 };
 
