@@ -197,6 +197,20 @@ struct type_member *type_db_add_members(struct type_db *db, struct type *t, uint
 	return t->members;
 }
 
+uint64_t *type_db_add_dims(struct type_db *db, struct type *t, uint32_t n)
+{
+	t->dims = n ? type_db_alloc(db, (size_t)n * sizeof(*t->dims)) : NULL;
+	t->nr_dims = n;
+	return t->dims;
+}
+
+const struct type **type_db_add_params(struct type_db *db, struct type *t, uint32_t n)
+{
+	t->params = n ? type_db_alloc(db, (size_t)n * sizeof(*t->params)) : NULL;
+	t->nr_params = n;
+	return t->params;
+}
+
 void type_db_set_ref(struct type_db *db, uint64_t ref, const struct type *t)
 {
 	hashmap_put(&db->refs, ref, (void *)t);

@@ -178,6 +178,10 @@ struct type_db *type_db_new(const char *source, const char *path);
 struct type *type_db_add(struct type_db *db, enum type_kind kind, const char *name);
 /* Give t n zeroed members (owned by db); returns them. */
 struct type_member *type_db_add_members(struct type_db *db, struct type *t, uint32_t n);
+/* Give an ARRAY n zeroed dimensions (owned by db); returns them. */
+uint64_t *type_db_add_dims(struct type_db *db, struct type *t, uint32_t n);
+/* Give a FUNC n parameter slots (owned by db); returns them. */
+const struct type **type_db_add_params(struct type_db *db, struct type *t, uint32_t n);
 /* A copy of s that lives as long as db. */
 const char *type_db_intern(struct type_db *db, const char *s);
 /* Index named structs/unions (dedupe, sort); call once after adding types. */
