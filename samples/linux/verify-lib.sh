@@ -68,21 +68,24 @@ have_c2c() {
 }
 
 # layout_of FILE OUT: task_group's layout, pahole-style; FILE "" is the
-# running kernel's BTF.
+# running kernel's BTF. c2cscope layout when it can, else pahole; the tool
+# used is left in layout_tool for the log.
+layout_tool=
 layout_of() {
 	local file=$1 out=$2
-	if have_c2c layout; then
-		"$c2c" layout -C task_group ${file:+"$file"} >"$out" 2>"$out.err"
-	else
-		pahole -C task_group "${file:-/sys/kernel/btf/vmlinux}" 2>"$out.err" |
-			grep -v 'Unknown kind' >"$out"
+	if have_c2c layout && "$c2c" layout -C task_group ${file:+"$file"} >"$out" 2>"$out.err" &&
+		grep -q '^struct task_group {' "$out"; then
+		layout_tool="c2cscope layout"
+		return 0
 	fi
+	if have_c2c layout; then
+		layout_tool="pahole (c2cscope layout: $(head -1 "$out.err"))"
+	else
+		layout_tool="pahole (c2cscope layout not built yet)"
+	fi
+	pahole -C task_group "${file:-/sys/kernel/btf/vmlinux}" 2>"$out.err" |
+		grep -v 'Unknown kind' >"$out"
 	grep -q '^struct task_group {' "$out"
-}
-
-# The tool that printed layouts, for the log.
-layout_tool() {
-	if have_c2c layout; then echo "c2cscope layout"; else echo "pahole (c2cscope layout not built yet)"; fi
 }
 
 # offset_of LAYOUT MEMBER / size_of LAYOUT: read pahole-style text.
@@ -136,24 +139,27 @@ fallback_check() {
 }
 
 # check_of FILE OUT: run the rules on FILE ("" = running kernel); returns
-# the check's exit status (0 pass, 1 violated, 2 error).
+# the check's exit status (0 pass, 1 violated, 2 error) and leaves the tool
+# used in check_tool. Where c2cscope check cannot read the running kernel
+# yet, the audit says why and falls back to the script's own rule reader.
+check_tool=
 check_of() {
-	local file=$1 out=$2 rc=0
+	local file=$1 out=$2 rc=0 why="c2cscope check not built yet"
 	if have_c2c check; then
+		check_tool="c2cscope check"
 		if [ -n "$file" ]; then
 			"$c2c" check --rules "$rules" "$file" >"$out" 2>&1 || rc=$?
-		else
-			"$c2c" check --rules "$rules" --kernel >"$out" 2>&1 || rc=$?
+			return $rc
 		fi
-	else
-		layout_of "$file" "$out.layout" || return 2
-		fallback_check "$out.layout" >"$out" 2>&1 || rc=$?
+		"$c2c" check --rules "$rules" --kernel >"$out" 2>&1 || rc=$?
+		[ $rc -ne 2 ] && return $rc
+		why="c2cscope check --kernel: $(head -1 "$out")"
+		rc=0
 	fi
+	check_tool="the script's own rule reader ($why)"
+	layout_of "$file" "$out.layout" || return 2
+	fallback_check "$out.layout" >"$out" 2>&1 || rc=$?
 	return $rc
-}
-
-check_tool() {
-	if have_c2c check; then echo "c2cscope check"; else echo "the script's own rule reader (c2cscope check not built yet)"; fi
 }
 
 # ------------------------------------------------------------------ verdicts
@@ -175,19 +181,19 @@ analyse_object() {
 		cat "$work/layout-$name.txt.err" >&2
 		return 1
 	}
-	say "$name: struct task_group $(size_of "$work/layout-$name.txt") bytes; $(key_offsets "$work/layout-$name.txt") ($(layout_tool))"
+	say "$name: struct task_group $(size_of "$work/layout-$name.txt") bytes; $(key_offsets "$work/layout-$name.txt") ($layout_tool)"
 	check_of "$obj" "$work/check-$name.txt" || rc=$?
 	sed 's/^/    /' "$work/check-$name.txt"
 	if [ "$want" = fail ]; then
 		if [ $rc -eq 1 ] && grep -q 'load_avg' "$work/check-$name.txt" &&
 			grep -q 'rt_se' "$work/check-$name.txt" && grep -q 'rt_rq' "$work/check-$name.txt"; then
-			say "$name: the rules fail, naming rt_se and rt_rq on load_avg's line, as expected ($(check_tool))"
+			say "$name: the rules fail, naming rt_se and rt_rq on load_avg's line, as expected ($check_tool)"
 			ok=1
 		else
 			say "$name: expected the rules to fail naming rt_se and rt_rq (exit 1), got exit $rc"
 		fi
 	elif [ $rc -eq 0 ]; then
-		say "$name: the rules pass ($(check_tool))"
+		say "$name: the rules pass ($check_tool)"
 		ok=1
 	else
 		say "$name: expected the rules to pass, got exit $rc"
@@ -245,8 +251,8 @@ audit_running_kernel() {
 	check_of "" "$work/check-running.txt" || rc=$?
 	sed 's/^/    /' "$work/check-running.txt"
 	case $rc in
-	0) say "audit: running kernel $release passes the rules" ;;
-	1) say "audit: running kernel $release violates the rules (informational)" ;;
+	0) say "audit: running kernel $release passes the rules ($check_tool)" ;;
+	1) say "audit: running kernel $release violates the rules, informational ($check_tool)" ;;
 	*) say "audit: could not check the running kernel (exit $rc)" ;;
 	esac
 	return 0
