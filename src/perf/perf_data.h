@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/perf_event.h> /* PERF_SAMPLE_*, PERF_MEM_*, PERF_RECORD_* */
 
 #include "util/err.h"
 
@@ -207,6 +208,20 @@ struct perf_writer_info {
 	const struct perf_numa_node *numa_nodes;
 };
 
+/*
+ * Writer rules (see writer.c for what perf c2c report needs):
+ * - Every event gets one id and PERF_SAMPLE_IDENTIFIER; sample->id is
+ *   ignored. sample_type may hold IDENTIFIER, IP, TID, TIME, ADDR, ID,
+ *   STREAM_ID, CPU, PERIOD, CALLCHAIN, RAW, WEIGHT or WEIGHT_STRUCT,
+ *   DATA_SRC, TRANSACTION, PHYS_ADDR, CGROUP, DATA/CODE_PAGE_SIZE.
+ * - cpumode 0 in a sample or mmap is written as PERF_RECORD_MISC_USER.
+ * - Sample cpus must be < nr_cpus_avail (perf c2c indexes bitmaps with them).
+ * - Data addresses outside every MMAP2 are counted by perf c2c as
+ *   "No Page Map Rejects"; map the heap/data regions to avoid that.
+ * - open writes the host kernel's map ([kernel.kallsyms]_text) first, as
+ *   perf record does; info may be NULL: uname/sysconf give the defaults and
+ *   one NUMA node holds all cpus.
+ */
 int perf_writer_open(const char *path, const struct perf_writer_event *events, size_t nr_events,
 		     struct perf_writer **out, struct c2c_err *err);
 int perf_writer_comm(struct perf_writer *w, const struct perf_comm *comm, uint64_t time);
@@ -216,8 +231,24 @@ int perf_writer_task(struct perf_writer *w, bool is_fork, const struct perf_task
 int perf_writer_sample(struct perf_writer *w, const struct perf_sample *sample);
 /* Remembers a build id for the BUILD_ID feature. */
 int perf_writer_build_id(struct perf_writer *w, const struct perf_build_id *bid);
+/*
+ * A FINISHED_ROUND record: tells perf that every record after it is later
+ * than every record before it (perf sorts by time within rounds). Optional:
+ * close writes one; callers that write in time order may call it every few
+ * thousand samples to bound perf's memory.
+ */
+int perf_writer_finished_round(struct perf_writer *w);
 /* Writes FINISHED_ROUND, the features and the header; frees w. */
 int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info,
 		      struct c2c_err *err);
+
+/* Closes and frees w without finishing the file (after an error). */
+void perf_writer_abort(struct perf_writer *w);
+
+/*
+ * The GNU build id of an ELF file (its NT_GNU_BUILD_ID note): 0 with id and
+ * *size filled, -ENOENT when the file has none, other -errno on errors.
+ */
+int perf_build_id_of_file(const char *path, uint8_t id[20], uint8_t *size, struct c2c_err *err);
 
 #endif

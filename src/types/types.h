@@ -178,6 +178,10 @@ struct type_db *type_db_new(const char *source, const char *path);
 struct type *type_db_add(struct type_db *db, enum type_kind kind, const char *name);
 /* Give t n zeroed members (owned by db); returns them. */
 struct type_member *type_db_add_members(struct type_db *db, struct type *t, uint32_t n);
+/* Give an ARRAY n zeroed dimensions (owned by db); returns them. */
+uint64_t *type_db_add_dims(struct type_db *db, struct type *t, uint32_t n);
+/* Give a FUNC n parameter slots (owned by db); returns them. */
+const struct type **type_db_add_params(struct type_db *db, struct type *t, uint32_t n);
 /* A copy of s that lives as long as db. */
 const char *type_db_intern(struct type_db *db, const char *s);
 /* Index named structs/unions (dedupe, sort); call once after adding types. */
@@ -203,5 +207,13 @@ bool type_is_aggregate(const struct type *t);
 void type_format_decl(struct strbuf *sb, const struct type *t, const char *name);
 /* The type's name as C spells it: "struct list_head", "unsigned int", "u64". */
 void type_format_name(struct strbuf *sb, const struct type *t);
+/*
+ * Member I of struct/union PARENT declared as pahole prints it inside the
+ * struct (type_format_decl's spelling), except that a zero-length array
+ * dimension prints "[]" only for the last member of a struct with more than
+ * one member and "[0]" otherwise, as pahole does. Neither the bitfield width
+ * nor attributes are included; an anonymous member's name is "".
+ */
+void type_format_member(struct strbuf *sb, const struct type *parent, uint32_t i);
 
 #endif

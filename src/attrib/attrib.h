@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Field attribution: from a sampled (code address, data address) pair to the
+ * variable, struct type and field the instruction touched.
+ *
+ * Addresses are binary-relative: the ELF virtual addresses of the file opened
+ * with attrib_open(). Callers holding runtime addresses map them first with
+ * attrib_load_bias() (from one mmap of the file) and subtract the bias.
+ *
+ * Resolution order for one query:
+ *   1. the data address falls inside a global or static variable
+ *      (DWARF DW_OP_addr, else the ELF symbol table): the variable's type
+ *      and the offset inside it name the field ("buf1.reader2");
+ *   2. otherwise the instruction at pc is decoded (capstone), its memory
+ *      operand's base register is matched against the DWARF variables and
+ *      parameters living in that register at pc (location lists, inlined
+ *      scopes), or tracked back through the basic block (register moves,
+ *      loads of a typed pointer's member, lea, rip-relative globals); the
+ *      pointee type and the displacement name the field ("p->cfs.period").
+ * A query that does not resolve says why (enum attrib_reason); every query
+ * counts exactly once in the per-reason statistics.
+ */
+#ifndef C2C_ATTRIB_ATTRIB_H
+#define C2C_ATTRIB_ATTRIB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "types/types.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+
+enum attrib_reason {
+	ATTRIB_OK,
+	ATTRIB_NO_SYMBOL, /* pc outside every function the debug info knows */
+	ATTRIB_NO_INSN, /* no code bytes at pc, or they do not decode */
+	ATTRIB_NO_MEM_OPERAND, /* the instruction does not access memory */
+	ATTRIB_STACK, /* a stack access (frame/stack pointer based) */
+	ATTRIB_NO_VARIABLE, /* nothing typed is known to live in the base register */
+	ATTRIB_NO_TYPE, /* the variable's type is unknown or not a pointer to data */
+	ATTRIB_OUTSIDE_TYPE, /* the offset falls outside the type (or in padding) */
+	ATTRIB_UNKNOWN_INDEX, /* an index register no array of the type explains */
+	ATTRIB_NR_REASONS,
+};
+
+enum attrib_kind {
+	ATTRIB_KIND_NONE,
+	ATTRIB_KIND_GLOBAL, /* a global or static variable, from the data address */
+	ATTRIB_KIND_POINTER, /* through a typed pointer, from the instruction */
+};
+
+struct attrib_result {
+	enum attrib_reason reason;
+	enum attrib_kind kind;
+	/*
+	 * The variable: the global ("args"), or the pointer variable or
+	 * parameter ("tg"); NULL when the pointer was tracked through
+	 * registers without a named variable, or when nothing resolved.
+	 */
+	const char *var;
+	/*
+	 * The innermost struct or union that holds the accessed field (for
+	 * "args[3].SX" the element struct of args); NULL when the object is
+	 * not an aggregate or nothing resolved.
+	 */
+	const struct type *type;
+	/* Byte offset of the access inside *type. */
+	uint64_t offset;
+	/*
+	 * The field inside *type: "reader2", "cfs_bandwidth.period",
+	 * "hist[]" (index unknown), "x+2" (inside a scalar); "" for none.
+	 */
+	const char *field;
+	/* Everything together for display: "args[3].SX", "tg->cfs_bandwidth.period". */
+	const char *path;
+	/* The function the pc is in (DWARF name), NULL when unknown. */
+	const char *func;
+};
+
+struct attrib_opts {
+	/*
+	 * A type model of the same file, loaded by the caller (borrowed, must
+	 * outlive the attrib). NULL: attrib_open loads the full DWARF model.
+	 */
+	struct type_db *types;
+};
+
+struct attrib;
+
+/*
+ * Open an ELF file with DWARF (executable or shared object). Fails when the
+ * file is missing, not ELF, or has no DWARF.
+ */
+int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib **out,
+		struct c2c_err *err);
+void attrib_close(struct attrib *a);
+
+/*
+ * Attribute one sample. pc and addr are binary-relative; addr 0 means
+ * unknown. The result lives as long as the attrib (results are cached per
+ * unique pc and per global data address). Never NULL.
+ */
+const struct attrib_result *attrib_resolve(struct attrib *a, uint64_t pc, uint64_t addr);
+
+/* The reason as a short word for --stats: "ok", "no-symbol", ... */
+const char *attrib_reason_name(enum attrib_reason reason);
+/* Queries per reason since attrib_open; they add up to the query count. */
+void attrib_stats(const struct attrib *a, uint64_t counts[ATTRIB_NR_REASONS]);
+/* Distinct pcs and instructions decoded so far (for --stats). */
+uint64_t attrib_nr_unique_pcs(const struct attrib *a);
+
+/* "x86_64" or "aarch64". */
+const char *attrib_arch(const struct attrib *a);
+
+/*
+ * The load bias of the file from one of its mmaps (start address and file
+ * offset of the mapping): runtime address - bias = binary-relative address,
+ * for every segment (.bss included). -ENOENT when no PT_LOAD segment covers
+ * pgoff.
+ */
+int attrib_load_bias(const struct attrib *a, uint64_t map_start, uint64_t pgoff, uint64_t *bias);
+
+/*
+ * Where an address that no variable claims lies: appends "[heap]+0x40" for
+ * an anonymous or special mapping (name, offset from its start), or, when a
+ * is the opened file, "libfoo.so .bss+0x18" from the section holding vaddr
+ * (the binary-relative address). a may be NULL.
+ */
+void attrib_format_mapping(struct strbuf *sb, const struct attrib *a, const char *map_name,
+			   uint64_t map_offset, uint64_t vaddr);
+
+/*
+ * The path of the field at OFFSET inside type t, appended to sb: "b.c",
+ * "[3].SX", "arr[2]", "x+2" (inside a scalar member at offset 2). Anonymous
+ * struct/union members add no name, as in C. Returns 0, or -ERANGE when the
+ * offset is outside the type or falls in padding (sb then holds what was
+ * walked).
+ */
+int type_field_path(const struct type *t, uint64_t offset, struct strbuf *sb);
+
+#endif

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals of src/attrib/: instruction decoding, DWARF locations, tracking. */
+#ifndef C2C_ATTRIB_ATTRIB_INT_H
+#define C2C_ATTRIB_ATTRIB_INT_H
+
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "attrib/attrib.h"
+#include "util/hashmap.h"
+
+/* ---- field paths ------------------------------------------------------ */
+
+struct field_walk {
+	struct strbuf *sb;
+	uint32_t access_size; /* 0: unknown; picks between union members */
+	/* An index register scales by this (0: none): its array shows "[]". */
+	uint64_t index_scale;
+	/* Out: the innermost named struct/union crossed and where its field starts. */
+	const struct type *container;
+	uint64_t container_offset;
+	size_t field_pos;
+};
+
+int field_walk_run(struct field_walk *w, const struct type *t, uint64_t offset);
+
+/* ---- instructions ----------------------------------------------------- */
+
+#define REG_NONE (-1)
+#define NR_DWARF_REGS 64
+
+enum insn_op {
+	INSN_OTHER,
+	INSN_MOV_REG, /* dst = src (full width) */
+	INSN_LOAD, /* dst = 8 bytes at the memory operand */
+	INSN_LEA, /* dst = address of the memory operand */
+	INSN_ADD_IMM, /* dst += imm (in disp) */
+	INSN_SCALE_IMM, /* dst = src * imm (in disp): shl, imul */
+	INSN_CALL,
+	INSN_JUMP, /* any branch; target when direct */
+	INSN_RET,
+};
+
+struct insn {
+	uint64_t pc;
+	uint8_t len;
+	uint8_t op; /* enum insn_op */
+	bool mem_access; /* reads or writes memory through its memory operand */
+	bool nop;
+	int8_t base, index; /* DWARF register numbers, REG_NONE */
+	int8_t dst, src;
+	uint8_t scale;
+	uint8_t mem_size;
+	bool pc_relative; /* base is the program counter: disp is an address */
+	bool unconditional; /* INSN_JUMP only */
+	int64_t disp;
+	uint64_t writes; /* bitmask of DWARF registers written */
+	uint64_t target;
+};
+
+struct decoder;
+
+int decoder_open(struct decoder **out, unsigned int machine);
+void decoder_close(struct decoder *d);
+/* Decode the instruction at pc from code[len]; returns its length or 0. */
+size_t decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+		      struct insn *out);
+/* DWARF numbers of the stack and frame pointer registers. */
+int decoder_sp(const struct decoder *d);
+int decoder_fp(const struct decoder *d);
+
+/* ---- DWARF: globals and the variables of a function ---------------------- */
+
+struct global_var {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+	const struct type *type; /* NULL when unknown */
+};
+
+/* One (pc range, register) where a variable's value is reg + bias. */
+struct var_loc {
+	uint64_t lo, hi;
+	int reg;
+	int64_t bias; /* value = reg + bias */
+	uint32_t depth; /* scope nesting: deeper = more specific */
+	const char *name;
+	const struct type *type; /* the variable's type (a pointer, we hope) */
+};
+
+/* A function: one contiguous code range of a DWARF subprogram. */
+struct func {
+	uint64_t lo, hi;
+	const char *name;
+	struct insn *insns;
+	size_t nr_insns;
+	bool *leader; /* per insn: starts a basic block */
+	struct var_loc *locs;
+	size_t nr_locs;
+};
+
+/* ---- the attrib object ------------------------------------------------- */
+
+struct code_section {
+	uint64_t addr, size;
+	const uint8_t *data;
+};
+
+struct elf_section {
+	uint64_t addr, size;
+	const char *name;
+};
+
+struct attrib {
+	char *path;
+	int fd;
+	Elf *elf;
+	Dwarf *dwarf;
+	unsigned int machine;
+	struct type_db *types;
+	bool own_types;
+	struct type_db *extra; /* types the model lacks (dwarf_types.c) */
+	struct hashmap extra_refs; /* DIE offset → type in extra */
+	const struct type *void_type;
+	struct decoder *dec;
+
+	struct code_section *code;
+	size_t nr_code;
+	struct elf_section *sections; /* allocated sections, for mapping names */
+	size_t nr_sections;
+	GElf_Phdr *loads;
+	size_t nr_loads;
+
+	struct global_var *globals; /* sorted by addr */
+	size_t nr_globals;
+
+	struct func **funcs; /* sorted by lo */
+	size_t nr_funcs, alloc_funcs;
+	struct hashmap by_pc; /* pc → struct attrib_result (pointer path) */
+	struct hashmap by_addr; /* data address → struct attrib_result (globals) */
+	const struct attrib_result *last; /* one-entry cache before the maps */
+	uint64_t last_pc, last_addr;
+
+	struct hashmap strings; /* hash → interned string */
+	char **owned;
+	size_t nr_owned, alloc_owned;
+
+	uint64_t stats[ATTRIB_NR_REASONS];
+	uint64_t nr_pcs;
+};
+
+const char *attrib_intern(struct attrib *a, const char *s);
+const uint8_t *attrib_code_at(const struct attrib *a, uint64_t pc, size_t *avail);
+
+/* dwarf.c */
+int globals_load(struct attrib *a, struct c2c_err *err);
+const struct global_var *globals_find(const struct attrib *a, uint64_t addr);
+const struct type *dwarf_die_type(struct attrib *a, Dwarf_Die *die);
+const struct type *dwarf_type_of_die(struct attrib *a, Dwarf_Die *tdie, int depth);
+const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
+ptrdiff_t func_insn_index(const struct func *f, uint64_t pc);
+struct func *func_get(struct attrib *a, uint64_t pc);
+void func_free(struct func *f);
+
+/* track.c: the type a register holds before the instruction at index i. */
+struct reg_type {
+	const struct type *type; /* the object pointed to */
+	int64_t offset; /* the register points this far inside it */
+	const char *var; /* the variable that names it, or NULL */
+	bool global; /* the object is the global var */
+};
+int track_reg(struct attrib *a, struct func *f, size_t i, int reg, struct reg_type *out, int depth);
+/* The factor an index register is known to be a multiple of (shl, imul), or 1. */
+uint64_t track_index_stride(const struct func *f, size_t i, int reg);
+
+#endif

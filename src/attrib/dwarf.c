@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What src/attrib/ reads from DWARF itself: the addresses of global and
+ * static variables, and, per function, where each variable and parameter
+ * lives (register and pc ranges, inlined scopes included). Types come from
+ * the type model (dwarf_types.c).
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrib/attrib_int.h"
+#include "util/xalloc.h"
+
+const struct type *dwarf_die_type(struct attrib *a, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die tdie;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &tdie))
+		return NULL;
+	return dwarf_type_of_die(a, &tdie, 0);
+}
+
+const char *attrib_die_name(struct attrib *a, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
+
+	return name ? attrib_intern(a, name) : NULL;
+}
+
+/* ---- globals ------------------------------------------------------------ */
+
+static void add_global(struct attrib *a, size_t *alloc, uint64_t addr, uint64_t size,
+		       const char *name, const struct type *type)
+{
+	struct global_var *g;
+
+	a->globals = xgrow(a->globals, alloc, a->nr_globals + 1, sizeof(*a->globals));
+	g = &a->globals[a->nr_globals++];
+	g->addr = addr;
+	g->size = size;
+	g->name = name;
+	g->type = type;
+}
+
+static void global_from_die(struct attrib *a, Dwarf_Die *die, size_t *alloc)
+{
+	Dwarf_Attribute attr, addr_attr;
+	const struct type *t;
+	Dwarf_Addr addr;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(die, DW_AT_location, &attr) || dwarf_getlocation(&attr, &expr, &len) != 0)
+		return;
+	/* TLS (form_tls_address) and registers are not global data. */
+	if (len != 1)
+		return;
+	if (expr[0].atom == DW_OP_addr) {
+		addr = expr[0].number;
+	} else if (expr[0].atom == DW_OP_addrx || expr[0].atom == DW_OP_GNU_addr_index) {
+		/* DWARF 5 (clang's default): an index into .debug_addr. */
+		if (dwarf_getlocation_attr(&attr, expr, &addr_attr) != 0 ||
+		    dwarf_formaddr(&addr_attr, &addr) != 0)
+			return;
+	} else {
+		return;
+	}
+	t = dwarf_die_type(a, die);
+	add_global(a, alloc, addr, t ? type_size(t) : 0, attrib_die_name(a, die), t);
+}
+
+static void globals_walk(struct attrib *a, Dwarf_Die *parent, size_t *alloc, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 32 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_variable:
+			global_from_die(a, &child, alloc);
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+		case DW_TAG_namespace:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+			globals_walk(a, &child, alloc, depth + 1);
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static const struct global_var *find_in(const struct attrib *a, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->globals[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (addr <
+	    a->globals[lo - 1].addr + (a->globals[lo - 1].size ? a->globals[lo - 1].size : 1))
+		return &a->globals[lo - 1];
+	return NULL;
+}
+
+static void globals_from_symtab(struct attrib *a, size_t *alloc)
+{
+	size_t nr_sorted = a->nr_globals;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(a->elf, scn))) {
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = shdr.sh_size / shdr.sh_entsize;
+		for (i = 0; data && i < n; i++) {
+			struct global_var *g;
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, i, &sym) ||
+			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_value ||
+			    sym.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(a->elf, shdr.sh_link, sym.st_name);
+			g = (struct global_var *)find_in(a, nr_sorted, sym.st_value);
+			if (g && g->addr == sym.st_value && !g->size)
+				g->size = sym.st_size; /* DWARF knew no type: take ELF's size */
+			else if (name && !g)
+				add_global(a, alloc, sym.st_value, sym.st_size,
+					   attrib_intern(a, name), NULL);
+		}
+	}
+}
+
+static int global_cmp(const void *x, const void *y)
+{
+	const struct global_var *a = x, *b = y;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	/* Typed first: the duplicate after it is dropped. */
+	return (b->type != NULL) - (a->type != NULL);
+}
+
+static void globals_sort(struct attrib *a)
+{
+	size_t i, n = 0;
+
+	qsort(a->globals, a->nr_globals, sizeof(*a->globals), global_cmp);
+	for (i = 0; i < a->nr_globals; i++)
+		if (!n || a->globals[n - 1].addr != a->globals[i].addr)
+			a->globals[n++] = a->globals[i];
+	a->nr_globals = n;
+}
+
+int globals_load(struct attrib *a, struct c2c_err *err)
+{
+	Dwarf_Off off = 0, next;
+	size_t hdr, alloc = 0;
+
+	while (dwarf_nextcu(a->dwarf, off, &next, &hdr, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(a->dwarf, off + hdr, &cu))
+			globals_walk(a, &cu, &alloc, 0);
+		off = next;
+	}
+	globals_sort(a);
+	globals_from_symtab(a, &alloc);
+	globals_sort(a);
+	return 0;
+}
+
+const struct global_var *globals_find(const struct attrib *a, uint64_t addr)
+{
+	return find_in(a, a->nr_globals, addr);
+}

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One function at a time, on demand: its code range (from the DWARF
+ * subprogram holding the pc), its instructions and basic-block leaders, and
+ * the (pc range, register) locations of every variable and parameter in its
+ * scopes, inlined subroutines included.
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrib/attrib_int.h"
+#include "util/xalloc.h"
+
+struct loc_list {
+	struct func *f;
+	size_t alloc;
+};
+
+/* reg + bias when the expression computes a register's value plus a constant. */
+static bool expr_reg(const Dwarf_Op *e, size_t n, int *reg, int64_t *bias)
+{
+	if (n == 1 && e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31) {
+		*reg = e[0].atom - DW_OP_reg0;
+		*bias = 0;
+		return true;
+	}
+	if (n == 1 && e[0].atom == DW_OP_regx) {
+		*reg = (int)e[0].number;
+		*bias = 0;
+		return true;
+	}
+	if (n == 2 && e[1].atom == DW_OP_stack_value && e[0].atom >= DW_OP_breg0 &&
+	    e[0].atom <= DW_OP_breg31) {
+		*reg = e[0].atom - DW_OP_breg0;
+		*bias = (int64_t)e[0].number;
+		return true;
+	}
+	if (n == 2 && e[1].atom == DW_OP_stack_value && e[0].atom == DW_OP_bregx) {
+		*reg = (int)e[0].number;
+		*bias = (int64_t)e[0].number2;
+		return true;
+	}
+	return false;
+}
+
+static void add_loc(struct loc_list *l, uint64_t lo, uint64_t hi, int reg, int64_t bias,
+		    uint32_t depth, const char *name, const struct type *type)
+{
+	struct func *f = l->f;
+	struct var_loc *v;
+
+	if (hi <= f->lo || lo >= f->hi || reg < 0 || reg >= NR_DWARF_REGS)
+		return;
+	f->locs = xgrow(f->locs, &l->alloc, f->nr_locs + 1, sizeof(*f->locs));
+	v = &f->locs[f->nr_locs++];
+	*v = (struct var_loc){ .lo = lo,
+			       .hi = hi,
+			       .reg = reg,
+			       .bias = bias,
+			       .depth = depth,
+			       .name = name,
+			       .type = type };
+}
+
+static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf_Die *scope,
+		     uint32_t depth)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Attribute attr;
+	const struct type *type = NULL;
+	const char *name = NULL;
+	bool typed = false;
+	ptrdiff_t off = 0;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr))
+		return;
+	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0) {
+		Dwarf_Addr lo, hi;
+		ptrdiff_t roff = 0;
+		int64_t bias;
+		int reg;
+
+		if (!expr_reg(expr, len, &reg, &bias))
+			continue;
+		if (!typed) {
+			type = dwarf_die_type(a, var);
+			name = attrib_die_name(a, var);
+			typed = true;
+		}
+		if (start != 0 || end != (Dwarf_Addr)-1) {
+			add_loc(l, start, end, reg, bias, depth, name, type);
+			continue;
+		}
+		/* A single location: valid wherever its scope is. */
+		while ((roff = dwarf_ranges(scope, roff, &base, &lo, &hi)) > 0)
+			add_loc(l, lo, hi, reg, bias, depth, name, type);
+	}
+}
+
+static void scope_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *scope, uint32_t depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(scope, &child) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_variable:
+		case DW_TAG_formal_parameter:
+			var_locs(a, l, &child, scope, depth);
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+			scope_locs(a, l, &child, depth + 1);
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The subprogram DIE (searched through namespaces/classes) holding pc. */
+static bool find_subprogram(Dwarf_Die *parent, uint64_t pc, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+			if (dwarf_haspc(&child, pc) == 1) {
+				*out = child;
+				return true;
+			}
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+			if (find_subprogram(&child, pc, out, depth + 1))
+				return true;
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static bool find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hdr;
+
+	if (dwarf_addrdie(a->dwarf, pc, cu))
+		return true;
+	/* No .debug_aranges entry: try every unit. */
+	while (dwarf_nextcu(a->dwarf, off, &next, &hdr, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(a->dwarf, off + hdr, cu) && dwarf_haspc(cu, pc) == 1)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+static void func_decode(struct attrib *a, struct func *f)
+{
+	size_t avail, alloc = 0, i;
+	const uint8_t *code = attrib_code_at(a, f->lo, &avail);
+	uint64_t pc = f->lo;
+
+	if (!code || !a->dec)
+		return;
+	if (avail > f->hi - f->lo)
+		avail = f->hi - f->lo;
+	while (pc < f->hi) {
+		struct insn in;
+		size_t n =
+			decoder_decode(a->dec, code + (pc - f->lo), avail - (pc - f->lo), pc, &in);
+
+		if (!n)
+			break;
+		f->insns = xgrow(f->insns, &alloc, f->nr_insns + 1, sizeof(*f->insns));
+		f->insns[f->nr_insns++] = in;
+		pc += n;
+	}
+	f->leader = xcalloc(f->nr_insns + 1, sizeof(*f->leader));
+	if (f->nr_insns)
+		f->leader[0] = true;
+	for (i = 0; i < f->nr_insns; i++) {
+		const struct insn *in = &f->insns[i];
+		ptrdiff_t t;
+
+		if (in->op != INSN_JUMP && in->op != INSN_RET)
+			continue;
+		f->leader[i + 1] = true;
+		if (in->target >= f->lo && in->target < f->hi &&
+		    (t = func_insn_index(f, in->target)) >= 0)
+			f->leader[t] = true;
+	}
+}
+
+ptrdiff_t func_insn_index(const struct func *f, uint64_t pc)
+{
+	size_t lo = 0, hi = f->nr_insns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->insns[mid].pc == pc)
+			return mid;
+		if (f->insns[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static struct func *func_build(struct attrib *a, uint64_t pc)
+{
+	Dwarf_Die cu, sub;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	struct loc_list l;
+	struct func *f;
+
+	if (!find_cu(a, pc, &cu) || !find_subprogram(&cu, pc, &sub, 0))
+		return NULL;
+	f = xcalloc(1, sizeof(*f));
+	while ((off = dwarf_ranges(&sub, off, &base, &lo, &hi)) > 0) {
+		if (pc >= lo && pc < hi) {
+			f->lo = lo;
+			f->hi = hi;
+			break;
+		}
+	}
+	if (f->hi <= f->lo) {
+		free(f);
+		return NULL;
+	}
+	f->name = attrib_die_name(a, &sub);
+	func_decode(a, f);
+	l = (struct loc_list){ .f = f };
+	scope_locs(a, &l, &sub, 0);
+	return f;
+}
+
+void func_free(struct func *f)
+{
+	if (!f)
+		return;
+	free(f->insns);
+	free(f->leader);
+	free(f->locs);
+	free(f);
+}
+
+/* Functions are kept sorted by start address for the range search. */
+struct func *func_get(struct attrib *a, uint64_t pc)
+{
+	size_t lo = 0, hi = a->nr_funcs;
+	struct func *f;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->funcs[mid]->lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && pc < a->funcs[lo - 1]->hi)
+		return a->funcs[lo - 1];
+	f = func_build(a, pc);
+	if (!f)
+		return NULL;
+	a->funcs = xgrow(a->funcs, &a->alloc_funcs, a->nr_funcs + 1, sizeof(*a->funcs));
+	memmove(&a->funcs[lo + 1], &a->funcs[lo], (a->nr_funcs - lo) * sizeof(*a->funcs));
+	a->funcs[lo] = f;
+	a->nr_funcs++;
+	return f;
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/* One query: the data address against the globals, else the instruction at pc. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "attrib/attrib_int.h"
+#include "util/xalloc.h"
+
+static struct attrib_result *result_new(enum attrib_reason reason)
+{
+	struct attrib_result *r = xcalloc(1, sizeof(*r));
+
+	r->reason = reason;
+	r->field = "";
+	r->path = "";
+	return r;
+}
+
+/* Where a field walk of an indexed access starts: "p[]", "p[1]", "p->". */
+static void pointer_prefix(struct strbuf *sb, struct field_walk *w, const struct type *t,
+			   int64_t *off, const char *var)
+{
+	uint64_t size = type_size(t);
+
+	if (size && (uint64_t)*off >= size && type_is_aggregate(t)) {
+		strbuf_addf(sb, "[%llu]", (unsigned long long)(*off / size));
+		*off %= size;
+	} else if (w->index_scale && size && w->index_scale % size == 0 &&
+		   type_strip(t)->kind != TYPE_ARRAY) {
+		strbuf_addstr(sb, "[]");
+		w->index_scale = 0;
+	} else if (var && type_is_aggregate(t)) {
+		strbuf_addstr(sb, "->");
+	} else if (var) {
+		strbuf_reset(sb);
+		strbuf_addf(sb, "*%s", var);
+	}
+}
+
+/*
+ * Name the field at off inside an object of type t. var names the object
+ * (a global) or a pointer to it (pointer = true); in is the instruction, when
+ * known, for the access size and index register.
+ */
+static void walk_object(struct attrib *a, struct attrib_result *r, const struct type *t,
+			int64_t off, const char *var, bool pointer, const struct insn *in,
+			uint64_t index_stride)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct field_walk w = { .sb = &sb };
+	int ret;
+
+	r->kind = pointer ? ATTRIB_KIND_POINTER : ATTRIB_KIND_GLOBAL;
+	r->var = var;
+	if (in) {
+		w.access_size = in->mem_size;
+		w.index_scale = in->index != REG_NONE ? in->scale * index_stride : 0;
+	}
+	if (var)
+		strbuf_addstr(&sb, var);
+	if (off < 0) {
+		r->reason = ATTRIB_OUTSIDE_TYPE;
+		goto out;
+	}
+	if (pointer)
+		pointer_prefix(&sb, &w, t, &off, var);
+	ret = field_walk_run(&w, t, off);
+	r->reason = !ret ? ATTRIB_OK : ret == -ENOENT ? ATTRIB_UNKNOWN_INDEX : ATTRIB_OUTSIDE_TYPE;
+	r->type = w.container;
+	r->offset = w.container ? w.container_offset : (uint64_t)off;
+	r->path = attrib_intern(a, sb.buf);
+	r->field = r->path + (w.field_pos <= sb.len ? w.field_pos : sb.len);
+	if (ret && r->type == NULL)
+		r->type = type_is_aggregate(t) ? type_strip(t) : NULL;
+out:
+	if (r->reason != ATTRIB_OK && var)
+		r->path = attrib_intern(a, sb.buf);
+	strbuf_release(&sb);
+}
+
+static enum attrib_reason track_error(int ret)
+{
+	return ret == -EINVAL ? ATTRIB_NO_TYPE : ATTRIB_NO_VARIABLE;
+}
+
+static bool sets_frame_pointer(const struct attrib *a, const struct func *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_insns && i < 16; i++)
+		if (f->insns[i].op == INSN_MOV_REG && f->insns[i].dst == decoder_fp(a->dec) &&
+		    f->insns[i].src == decoder_sp(a->dec))
+			return true;
+	return false;
+}
+
+/* An access to a fixed address (rip-relative or absolute). */
+static void resolve_fixed(struct attrib *a, struct attrib_result *r, const struct insn *in)
+{
+	const struct global_var *g = globals_find(a, (uint64_t)in->disp);
+
+	if (!g) {
+		r->reason = ATTRIB_NO_VARIABLE;
+	} else if (!g->type) {
+		r->reason = ATTRIB_NO_TYPE;
+		r->var = g->name;
+	} else {
+		walk_object(a, r, g->type, in->disp - g->addr, g->name, false, in, 1);
+	}
+}
+
+static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
+{
+	struct func *f = func_get(a, pc);
+	struct attrib_result *r;
+	const struct insn *in;
+	struct reg_type rt;
+	ptrdiff_t i;
+	int ret;
+
+	if (!f)
+		return result_new(ATTRIB_NO_SYMBOL);
+	if (!a->dec)
+		return result_new(ATTRIB_NO_INSN);
+	i = func_insn_index(f, pc);
+	if (i < 0)
+		return result_new(ATTRIB_NO_INSN);
+	in = &f->insns[i];
+	if (!in->mem_access)
+		return result_new(ATTRIB_NO_MEM_OPERAND);
+	r = result_new(ATTRIB_OK);
+	if (in->pc_relative || (in->base == REG_NONE && in->index == REG_NONE)) {
+		resolve_fixed(a, r, in);
+		return r;
+	}
+	if (in->base == decoder_sp(a->dec)) {
+		r->reason = ATTRIB_STACK;
+		return r;
+	}
+	ret = in->base == REG_NONE ? -ENOENT : track_reg(a, f, i, in->base, &rt, 0);
+	if (ret) {
+		r->reason = track_error(ret);
+		if (ret == -ENOENT && in->base == decoder_fp(a->dec) && sets_frame_pointer(a, f))
+			r->reason = ATTRIB_STACK;
+		return r;
+	}
+	walk_object(a, r, rt.type, rt.offset + in->disp, rt.var, !rt.global, in,
+		    in->index != REG_NONE ? track_index_stride(f, i, in->index) : 1);
+	return r;
+}
+
+static struct attrib_result *resolve_global(struct attrib *a, const struct global_var *g,
+					    uint64_t addr)
+{
+	struct attrib_result *r = result_new(ATTRIB_OK);
+
+	if (g->type) {
+		walk_object(a, r, g->type, addr - g->addr, g->name, false, NULL, 1);
+		return r;
+	}
+	r->reason = ATTRIB_NO_TYPE;
+	r->kind = ATTRIB_KIND_GLOBAL;
+	r->var = g->name;
+	return r;
+}
+
+static const struct attrib_result *lookup(struct attrib *a, uint64_t pc, uint64_t addr)
+{
+	const struct global_var *g = addr ? globals_find(a, addr) : NULL;
+	struct attrib_result *r;
+
+	if (g) {
+		r = hashmap_get(&a->by_addr, addr);
+		if (!r) {
+			r = resolve_global(a, g, addr);
+			hashmap_put(&a->by_addr, addr, r);
+		}
+		return r;
+	}
+	r = hashmap_get(&a->by_pc, pc);
+	if (!r) {
+		r = pc ? resolve_pc(a, pc) : result_new(ATTRIB_NO_SYMBOL);
+		hashmap_put(&a->by_pc, pc, r);
+	}
+	return r;
+}
+
+const struct attrib_result *attrib_resolve(struct attrib *a, uint64_t pc, uint64_t addr)
+{
+	const struct attrib_result *r;
+
+	if (a->last && a->last_pc == pc && a->last_addr == addr) {
+		r = a->last;
+	} else {
+		r = lookup(a, pc, addr);
+		a->last = r;
+		a->last_pc = pc;
+		a->last_addr = addr;
+	}
+	a->stats[r->reason]++;
+	return r;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Inside the layout gate: member resolution shared by its files. */
+#ifndef C2C_LAYOUT_GATE_INT_H
+#define C2C_LAYOUT_GATE_INT_H
+
+#include "layout/gate.h"
+#include "util/strbuf.h"
+
+struct gate_members {
+	struct gate_member *v;
+	size_t nr, alloc;
+};
+
+void gate_set_lines(struct gate_member *gm, unsigned int cl);
+/* Resolve "a.b" in root; -ENOENT with a reason appended to why. */
+int gate_resolve(const struct type *root, const char *path, unsigned int cl,
+		 struct gate_member *out, struct strbuf *why);
+void gate_members_add(struct gate_members *list, const char *prefix, const char *name,
+		      uint64_t offset, uint64_t size, unsigned int cl);
+void gate_members_release(struct gate_members *list);
+/* Members (with bytes) that are not PATH, inside it or around it. */
+void gate_neighbours(struct gate_members *list, const struct type *root, const char *path,
+		     unsigned int cl);
+
+/* Top-level member i of t ("<anonymous>" when it has no name). */
+void gate_member_at(const struct type *t, uint32_t i, unsigned int cl, struct gate_member *out);
+
+/* Size, lines, holes and tail padding as pahole counts them. */
+struct gate_stats {
+	uint64_t size, cachelines, holes, sum_holes, padding;
+};
+
+/* holes (may be NULL) gets the member after which each hole opens. */
+int gate_stats(const struct type *t, unsigned int cl, struct gate_stats *st,
+	       struct gate_members *holes);
+
+/* A kernel cache-line group found from its markers in a struct's members. */
+struct gate_group {
+	const char *name;
+	int begin, end; /* member indexes of the markers; -1 when missing */
+	int nr_begin, nr_end; /* how many of each (more than one is an error) */
+	uint64_t start, stop; /* offsetofend(begin), offsetof(end) */
+};
+
+/* The groups of t's top-level members, in order of their first marker. */
+size_t gate_find_groups(const struct type *t, struct gate_group **out);
+
+#endif

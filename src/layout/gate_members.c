@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Members as rules see them: a path ("a.b") resolved to its absolute bytes,
+ * and the list of members that could share a cache line with it. Members
+ * of anonymous structs and unions are visible by their own names, as in C.
+ */
+#include "layout/gate_int.h"
+#include "layout/layout.h"
+#include "util/xalloc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The bytes a member covers, relative to its parent's start. */
+static void member_extent(const struct type_member *m, uint64_t *start, uint64_t *size)
+{
+	if (m->bit_size) {
+		*start = m->bit_offset / 8;
+		*size = (m->bit_offset + m->bit_size + 7) / 8 - *start;
+	} else {
+		*start = m->offset;
+		*size = type_size(m->type);
+	}
+}
+
+static bool is_anonymous_aggregate(const struct type_member *m)
+{
+	return !m->name && type_is_aggregate(m->type);
+}
+
+/* Find NAME among t's members, looking into anonymous members too. */
+static const struct type_member *find_member(const struct type *t, const char *name, size_t len,
+					     uint64_t *base, int depth)
+{
+	uint32_t i;
+
+	t = type_strip(t);
+	if (!t || (t->kind != TYPE_STRUCT && t->kind != TYPE_UNION) || depth > 32)
+		return NULL;
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+
+		if (m->name && strlen(m->name) == len && !memcmp(m->name, name, len))
+			return m;
+	}
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i], *found;
+		uint64_t inner = *base + t->members[i].offset;
+
+		if (!is_anonymous_aggregate(m))
+			continue;
+		found = find_member(m->type, name, len, &inner, depth + 1);
+		if (found) {
+			*base = inner;
+			return found;
+		}
+	}
+	return NULL;
+}
+
+void gate_set_lines(struct gate_member *gm, unsigned int cl)
+{
+	gm->first_line = gm->offset / cl;
+	gm->last_line = gm->size ? (gm->offset + gm->size - 1) / cl : gm->first_line;
+}
+
+/* The member PATH names, and the offset of the struct that holds it. */
+static const struct type_member *lookup(const struct type *root, const char *path, uint64_t *parent,
+					struct strbuf *why)
+{
+	const struct type *t = root;
+	const char *seg = path;
+	uint64_t base = 0;
+
+	for (;;) {
+		const char *dot = strchr(seg, '.');
+		size_t len = dot ? (size_t)(dot - seg) : strlen(seg);
+		const struct type_member *m = find_member(t, seg, len, &base, 0);
+
+		if (!m) {
+			strbuf_addf(why, "no member '%.*s' in ", (int)len, seg);
+			type_format_name(why, t);
+			return NULL;
+		}
+		if (!dot) {
+			*parent = base;
+			return m;
+		}
+		if (!type_is_aggregate(m->type)) {
+			strbuf_addf(why, "'%.*s' in '%s' is not a struct or union", (int)len, seg,
+				    path);
+			return NULL;
+		}
+		base += m->offset;
+		t = m->type;
+		seg = dot + 1;
+	}
+}
+
+int gate_resolve(const struct type *root, const char *path, unsigned int cl,
+		 struct gate_member *out, struct strbuf *why)
+{
+	uint64_t parent, start, size;
+	const struct type_member *m = lookup(root, path, &parent, why);
+
+	if (!m)
+		return -ENOENT;
+	member_extent(m, &start, &size);
+	out->name = xstrdup(path);
+	out->offset = parent + start;
+	out->size = size;
+	gate_set_lines(out, cl);
+	return 0;
+}
+
+void gate_members_add(struct gate_members *list, const char *prefix, const char *name,
+		      uint64_t offset, uint64_t size, unsigned int cl)
+{
+	struct gate_member *gm;
+	struct strbuf sb = STRBUF_INIT;
+
+	list->v = xgrow(list->v, &list->alloc, list->nr + 1, sizeof(*list->v));
+	gm = &list->v[list->nr++];
+	strbuf_addf(&sb, "%s%s", prefix, name);
+	gm->name = strbuf_detach(&sb, NULL);
+	gm->offset = offset;
+	gm->size = size;
+	gate_set_lines(gm, cl);
+}
+
+void gate_members_release(struct gate_members *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++)
+		free(list->v[i].name);
+	free(list->v);
+	memset(list, 0, sizeof(*list));
+}
+
+/* Every named member of t at base, anonymous aggregates expanded. */
+static void flatten(struct gate_members *list, const struct type *t, uint64_t base,
+		    const char *prefix, unsigned int cl, int depth)
+{
+	uint32_t i;
+
+	t = type_strip(t);
+	if (!t || depth > 32)
+		return;
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+		uint64_t start, size;
+
+		if (is_anonymous_aggregate(m)) {
+			flatten(list, m->type, base + m->offset, prefix, cl, depth + 1);
+			continue;
+		}
+		if (!m->name)
+			continue;
+		member_extent(m, &start, &size);
+		gate_members_add(list, prefix, m->name, base + start, size, cl);
+	}
+}
+
+static bool is_path_prefix(const char *prefix, const char *path)
+{
+	size_t n = strlen(prefix);
+
+	return !strncmp(prefix, path, n) && (path[n] == '.' || !path[n]);
+}
+
+/*
+ * The members that could share a line with PATH: the struct's own members
+ * and, for a nested path, the members of each struct on the way, minus
+ * PATH, what contains it and what it contains.
+ */
+void gate_neighbours(struct gate_members *list, const struct type *root, const char *path,
+		     unsigned int cl)
+{
+	struct gate_members all = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	const char *dot;
+	size_t i;
+
+	flatten(&all, root, 0, "", cl, 0);
+	for (dot = strchr(path, '.'); dot; dot = strchr(dot + 1, '.')) {
+		const struct type_member *m;
+		uint64_t parent;
+
+		strbuf_reset(&sb);
+		strbuf_add(&sb, path, dot - path);
+		m = lookup(root, sb.buf, &parent, &sb);
+		if (!m)
+			break;
+		strbuf_reset(&sb);
+		strbuf_add(&sb, path, dot - path + 1);
+		flatten(&all, m->type, parent + m->offset, sb.buf, cl, 0);
+	}
+	for (i = 0; i < all.nr; i++) {
+		struct gate_member *gm = &all.v[i];
+
+		if (!gm->size || is_path_prefix(gm->name, path) || is_path_prefix(path, gm->name))
+			continue;
+		gate_members_add(list, "", gm->name, gm->offset, gm->size, cl);
+	}
+	gate_members_release(&all);
+	strbuf_release(&sb);
+}
+
+void gate_member_at(const struct type *t, uint32_t i, unsigned int cl, struct gate_member *out)
+{
+	const struct type_member *m = &type_strip(t)->members[i];
+	uint64_t start, size;
+
+	member_extent(m, &start, &size);
+	out->name = xstrdup(m->name ? m->name : "<anonymous>");
+	out->offset = start;
+	out->size = size;
+	gate_set_lines(out, cl);
+}
+
+static struct gate_group *group_get(struct gate_group **v, size_t *nr, const char *name)
+{
+	size_t i, alloc = *nr;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*v)[i].name, name))
+			return &(*v)[i];
+	*v = xgrow(*v, &alloc, *nr + 1, sizeof(**v));
+	memset(&(*v)[*nr], 0, sizeof(**v));
+	(*v)[*nr].name = name;
+	(*v)[*nr].begin = -1;
+	(*v)[*nr].end = -1;
+	return &(*v)[(*nr)++];
+}
+
+size_t gate_find_groups(const struct type *t, struct gate_group **out)
+{
+	const size_t nb = strlen(GATE_GROUP_BEGIN), ne = strlen(GATE_GROUP_END);
+	struct gate_group *v = NULL, *g;
+	size_t nr = 0;
+	uint32_t i;
+
+	t = type_strip(t);
+	for (i = 0; t && i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+
+		if (!m->name)
+			continue;
+		if (!strncmp(m->name, GATE_GROUP_BEGIN, nb) && m->name[nb]) {
+			g = group_get(&v, &nr, m->name + nb);
+			if (!g->nr_begin++) {
+				g->begin = i;
+				g->start = m->offset + type_size(m->type);
+			}
+		} else if (!strncmp(m->name, GATE_GROUP_END, ne) && m->name[ne]) {
+			g = group_get(&v, &nr, m->name + ne);
+			if (!g->nr_end++) {
+				g->end = i;
+				g->stop = m->offset;
+			}
+		}
+	}
+	*out = v;
+	return nr;
+}
+
+/* The numbers the layout printer shows, so that rules and `layout` agree. */
+int gate_stats(const struct type *t, unsigned int cl, struct gate_stats *st,
+	       struct gate_members *holes)
+{
+	const struct layout_summary *sum;
+	struct layout *l;
+	uint32_t i;
+	int ret = layout_analyze(t, cl, &l, NULL);
+
+	memset(st, 0, sizeof(*st));
+	if (ret)
+		return ret;
+	sum = layout_summary(l);
+	st->size = sum->size;
+	st->cachelines = sum->nr_cachelines;
+	st->holes = sum->nr_holes;
+	st->sum_holes = sum->sum_holes;
+	st->padding = sum->padding;
+	for (i = 0; holes && i < layout_nr_members(l); i++) {
+		const struct layout_member *lm = layout_member(l, i);
+
+		if (lm->hole)
+			gate_members_add(holes, "", lm->name ? lm->name : "<anonymous>", lm->offset,
+					 lm->size, cl);
+	}
+	layout_free(l);
+	return 0;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals shared by layout.c, print.c, decl.c and json.c. */
+#ifndef C2C_LAYOUT_LAYOUT_INT_H
+#define C2C_LAYOUT_LAYOUT_INT_H
+
+#include "layout/layout.h"
+
+struct layout {
+	const struct type *type;
+	unsigned int cacheline_size;
+	struct layout_summary sum;
+	struct layout_member *members;
+	struct layout_group *groups;
+	uint32_t nr_groups;
+};
+
+/* pahole's member geometry: storage-unit offset, size and bit position. */
+void layout_member_geometry(const struct type_member *m, uint64_t *offset, uint64_t *size,
+			    uint32_t *bitfield_offset);
+
+/*
+ * pahole's natural alignment: pointers 8, base types and enums their size,
+ * arrays their element's, aggregates the largest of their members' (forced
+ * alignments ignored); never 0.
+ */
+uint32_t layout_natural_alignment(const struct type *t);
+
+/*
+ * Holes of a struct as pahole's class__find_holes computes them. members
+ * may be NULL (only the summary's hole/padding fields are filled).
+ */
+void layout_find_holes(const struct type *t, struct layout_member *members,
+		       struct layout_summary *sum);
+
+/* pahole's class__infer_packed_attributes for struct t (false for unions). */
+bool layout_infer_packed(const struct type *t);
+
+/* Tail padding of a struct type (0 for anything else). */
+uint64_t layout_struct_padding(const struct type *t);
+
+/*
+ * Append the member declaration "TYPE<pad> NAME" the way pahole 1.24 does,
+ * TYPE padded to type_spacing. Returns the number of characters appended.
+ * For inline (anonymous or --expand) aggregates, print.c handles the body.
+ */
+struct decl_ctx {
+	bool first_member, last_member, union_member;
+};
+size_t layout_format_decl(struct strbuf *sb, const struct type *t, const char *name,
+			  int type_spacing, const struct decl_ctx *ctx);
+/* pahole's tag__name: the type's name alone ("const char  *", "int"). */
+void layout_format_type_name(struct strbuf *sb, const struct type *t);
+
+#endif

@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf.data writer: file mode, host byte order, one id per event.
+ *
+ * Layout: file header (104 bytes), the events' ids, the attrs
+ * (perf_event_attr of size 128 + the {offset,size} of its ids), the data,
+ * then the feature table and the feature sections. The header is written
+ * last, when the data size and the feature bits are known.
+ *
+ * What perf 6.1 needs so that `perf report`, `perf script` and
+ * `perf c2c report` read our files without a word on stderr (checked
+ * against tools/perf/builtin-c2c.c and util/header.c of 6.1, and by
+ * tests/perf/writer_perf.sh, which runs them):
+ * - perf c2c report matches NO event by name or attr: every sample of every
+ *   event is classified from its data_src, addr, weight, cpu and phys_addr;
+ *   EVENT_DESC names are only printed ("Events" in "c2c details"). perf's own
+ *   `perf c2c record` uses "cpu/mem-loads,ldlat=30/P" (type PERF_TYPE_RAW
+ *   on Intel, config 0x1cd, config1 = ldlat) and "cpu/mem-stores/P"
+ *   (config 0x82d0), sample_type IP|TID|TIME|ADDR|ID|CPU|PERIOD|DATA_SRC|
+ *   WEIGHT (+PHYS_ADDR with --phys-data); writing the same names keeps the
+ *   report familiar but is not required.
+ * - NUMA_TOPOLOGY and NRCPUS: setup_nodes() fails ("Failed setup nodes")
+ *   without NUMA_TOPOLOGY; every cpu listed in a node and every sample's
+ *   cpu must be < nr_cpus_avail (perf indexes bitmaps of that size with
+ *   them, unchecked).
+ * - MEM_TOPOLOGY: without it mem2node__init() warns "No memory nodes, is
+ *   CONFIG_MEMORY_HOTPLUG enabled?". A sample with a non-zero phys_addr
+ *   outside every memory node makes it warn "failed to find node". We
+ *   always write one, by default node i covering its mem_total bytes after
+ *   node i-1's.
+ * - PERF_SAMPLE_CPU in every event, or c2c warns "no sample cpu value".
+ * - Several events need the same id position in every sample and trailer:
+ *   we add PERF_SAMPLE_IDENTIFIER to every event, and all events share
+ *   sample_id_all.
+ * - perf c2c report refuses pipe mode: the writer only writes files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perf/perf_data.h"
+#include "perf/perf_format.h"
+#include "perf/writer_int.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define WRITER_BUF_SIZE (256 * 1024)
+#define WRITER_ID_BASE 1000
+
+/* sample_type bits the writer can fill from struct perf_sample */
+#define WRITER_SAMPLE_MASK                                                                   \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |       \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT | \
+	 PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |        \
+	 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |           \
+	 PERF_SAMPLE_CODE_PAGE_SIZE)
+
+static void writer_flush(struct perf_writer *w)
+{
+	size_t done = 0;
+
+	while (done < w->buf_len && !w->werr) {
+		ssize_t n = write(w->fd, w->buf + done, w->buf_len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			w->werr = n < 0 ? errno : EIO;
+		else
+			done += n;
+	}
+	w->buf_len = 0;
+}
+
+/* Append a finished record (or any bytes) to the data section. */
+void writer_emit(struct perf_writer *w, const void *data, size_t len)
+{
+	if (w->buf_len + len > WRITER_BUF_SIZE)
+		writer_flush(w);
+	if (len > WRITER_BUF_SIZE) {
+		ssize_t n = write(w->fd, data, len);
+
+		if (n != (ssize_t)len && !w->werr)
+			w->werr = n < 0 ? errno : EIO;
+	} else {
+		memcpy(w->buf + w->buf_len, data, len);
+		w->buf_len += len;
+	}
+	w->data_size += len;
+}
+
+void put_u64(struct strbuf *sb, uint64_t v)
+{
+	strbuf_add(sb, &v, sizeof(v));
+}
+
+void put_u32(struct strbuf *sb, uint32_t v)
+{
+	strbuf_add(sb, &v, sizeof(v));
+}
+
+/* NUL-terminated and zero-padded to a multiple of align. */
+void put_padded_str(struct strbuf *sb, const char *s, size_t align)
+{
+	size_t len = strlen(s) + 1;
+	size_t padded = (len + align - 1) / align * align;
+
+	strbuf_add(sb, s, len);
+	strbuf_addchars(sb, 0, padded - len);
+}
+
+static void record_begin(struct strbuf *sb, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header hdr = { .type = type, .misc = misc };
+
+	strbuf_reset(sb);
+	strbuf_add(sb, &hdr, sizeof(hdr));
+}
+
+static int record_end(struct perf_writer *w, struct strbuf *sb)
+{
+	struct perf_event_header *hdr = (void *)sb->buf;
+
+	if (sb->len > UINT16_MAX)
+		return -E2BIG;
+	hdr->size = sb->len;
+	writer_emit(w, sb->buf, sb->len);
+	return w->werr ? -w->werr : 0;
+}
+
+/* sample_id_all trailer of a non-sample record, as event 0 describes it. */
+static void put_id_trailer(struct perf_writer *w, struct strbuf *sb, uint32_t pid, uint32_t tid,
+			   uint64_t time)
+{
+	uint64_t st = w->events[0].sample_type;
+
+	if (st & PERF_SAMPLE_TID) {
+		put_u32(sb, pid);
+		put_u32(sb, tid);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		put_u64(sb, time);
+	if (st & PERF_SAMPLE_ID)
+		put_u64(sb, w->events[0].id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		put_u64(sb, w->events[0].id);
+	if (st & PERF_SAMPLE_CPU)
+		put_u64(sb, 0);
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		put_u64(sb, w->events[0].id);
+}
+
+static void writer_note_time(struct perf_writer *w, uint64_t time)
+{
+	if (!w->nr_timed || time < w->first_time)
+		w->first_time = time;
+	if (!w->nr_timed || time > w->last_time)
+		w->last_time = time;
+	w->nr_timed++;
+}
+
+static uint16_t cpumode_or_user(uint16_t cpumode)
+{
+	cpumode &= PERF_RECORD_MISC_CPUMODE_MASK;
+	return cpumode ? cpumode : PERF_RECORD_MISC_USER;
+}
+
+int perf_writer_comm(struct perf_writer *w, const struct perf_comm *comm, uint64_t time)
+{
+	struct strbuf *sb = &w->rec;
+
+	record_begin(sb, PERF_RECORD_COMM, comm->exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+	put_u32(sb, comm->pid);
+	put_u32(sb, comm->tid);
+	put_padded_str(sb, comm->comm ? comm->comm : "", sizeof(uint64_t));
+	put_id_trailer(w, sb, comm->pid, comm->tid, time);
+	return record_end(w, sb);
+}
+
+int perf_writer_mmap2(struct perf_writer *w, const struct perf_mmap *m, uint64_t time)
+{
+	struct strbuf *sb = &w->rec;
+	uint16_t misc = cpumode_or_user(m->cpumode);
+
+	if (m->build_id_size > sizeof(m->build_id))
+		return -EINVAL;
+	if (m->build_id_size)
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	if (m->prot && !(m->prot & 4 /* PROT_EXEC */))
+		misc |= PERF_RECORD_MISC_MMAP_DATA;
+	record_begin(sb, PERF_RECORD_MMAP2, misc);
+	put_u32(sb, m->pid);
+	put_u32(sb, m->tid);
+	put_u64(sb, m->start);
+	put_u64(sb, m->len);
+	put_u64(sb, m->pgoff);
+	if (m->build_id_size) {
+		uint8_t bid[24] = { m->build_id_size };
+
+		memcpy(bid + 4, m->build_id, m->build_id_size);
+		strbuf_add(sb, bid, sizeof(bid));
+	} else {
+		put_u32(sb, m->maj);
+		put_u32(sb, m->min);
+		put_u64(sb, m->ino);
+		put_u64(sb, m->ino_generation);
+	}
+	put_u32(sb, m->prot);
+	put_u32(sb, m->flags);
+	put_padded_str(sb, m->filename ? m->filename : "", sizeof(uint64_t));
+	put_id_trailer(w, sb, m->pid, m->tid, time);
+	return record_end(w, sb);
+}
+
+/* The host kernel's _text and _etext, or x86-64's usual ones when hidden. */
+static void kernel_text_range(uint64_t *start, uint64_t *end)
+{
+	unsigned long long addr;
+	char line[512], type, name[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	*start = 0;
+	*end = 0;
+	while (f && !*end && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_text"))
+			*start = addr;
+		else if (!strcmp(name, "_etext"))
+			*end = addr;
+	}
+	if (f)
+		fclose(f);
+	if (!*start || *end <= *start) {
+		*start = 0xffffffff81000000ULL;
+		*end = *start + 0x1000000;
+	}
+}
+
+/*
+ * The kernel map perf record synthesizes first: without one, perf report
+ * warns "Kernel address maps (/proc/{kallsyms,modules}) were restricted".
+ */
+static int write_kernel_mmap(struct perf_writer *w)
+{
+	struct strbuf *sb = &w->rec;
+	uint64_t start, end;
+
+	kernel_text_range(&start, &end);
+	record_begin(sb, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	put_u32(sb, (uint32_t)-1);
+	put_u32(sb, 0);
+	put_u64(sb, start);
+	put_u64(sb, end - start);
+	put_u64(sb, start); /* pgoff: the address of _text, perf's ref_reloc_sym */
+	put_padded_str(sb, "[kernel.kallsyms]_text", sizeof(uint64_t));
+	put_id_trailer(w, sb, (uint32_t)-1, 0, 0);
+	return record_end(w, sb);
+}
+
+int perf_writer_task(struct perf_writer *w, bool is_fork, const struct perf_task *t)
+{
+	struct strbuf *sb = &w->rec;
+
+	record_begin(sb, is_fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0);
+	put_u32(sb, t->pid);
+	put_u32(sb, t->ppid);
+	put_u32(sb, t->tid);
+	put_u32(sb, t->ptid);
+	put_u64(sb, t->time);
+	put_id_trailer(w, sb, t->pid, t->tid, t->time);
+	return record_end(w, sb);
+}
+
+int perf_writer_finished_round(struct perf_writer *w)
+{
+	struct strbuf *sb = &w->rec;
+
+	record_begin(sb, PERF_REC_USER_FINISHED_ROUND, 0);
+	return record_end(w, sb);
+}
+
+static void put_sample_head(struct strbuf *sb, const struct writer_event *e,
+			    const struct perf_sample *s)
+{
+	uint64_t st = e->sample_type;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		put_u64(sb, e->id);
+	if (st & PERF_SAMPLE_IP)
+		put_u64(sb, s->ip);
+	if (st & PERF_SAMPLE_TID) {
+		put_u32(sb, s->pid);
+		put_u32(sb, s->tid);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		put_u64(sb, s->time);
+	if (st & PERF_SAMPLE_ADDR)
+		put_u64(sb, s->addr);
+	if (st & PERF_SAMPLE_ID)
+		put_u64(sb, e->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		put_u64(sb, s->stream_id ? s->stream_id : e->id);
+	if (st & PERF_SAMPLE_CPU) {
+		put_u32(sb, s->cpu);
+		put_u32(sb, 0);
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		put_u64(sb, s->period);
+}
+
+static void put_sample_tail(struct strbuf *sb, uint64_t st, const struct perf_sample *s)
+{
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		put_u64(sb, s->nr_callchain);
+		strbuf_add(sb, s->callchain, s->nr_callchain * sizeof(uint64_t));
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		/* u32 size + data, padded so that the pair ends u64-aligned */
+		uint32_t size = (s->raw_size + 4 + 7) / 8 * 8 - 4;
+
+		put_u32(sb, size);
+		strbuf_add(sb, s->raw, s->raw_size);
+		strbuf_addchars(sb, 0, size - s->raw_size);
+	}
+	if (st & PERF_SAMPLE_WEIGHT_STRUCT)
+		put_u64(sb, (s->weight & 0xffffffffULL) | (uint64_t)s->weight_var2 << 32 |
+				    (uint64_t)s->weight_var3 << 48);
+	else if (st & PERF_SAMPLE_WEIGHT)
+		put_u64(sb, s->weight);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		put_u64(sb, s->data_src);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		put_u64(sb, s->transaction);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		put_u64(sb, s->phys_addr);
+	if (st & PERF_SAMPLE_CGROUP)
+		put_u64(sb, s->cgroup);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		put_u64(sb, s->data_page_size);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		put_u64(sb, s->code_page_size);
+}
+
+int perf_writer_sample(struct perf_writer *w, const struct perf_sample *s)
+{
+	struct strbuf *sb = &w->rec;
+	const struct writer_event *e;
+
+	if (s->attr_index >= w->nr_events)
+		return -EINVAL;
+	if ((s->callchain == NULL && s->nr_callchain) || (s->raw == NULL && s->raw_size))
+		return -EINVAL;
+	e = &w->events[s->attr_index];
+	record_begin(sb, PERF_RECORD_SAMPLE, cpumode_or_user(s->cpumode));
+	put_sample_head(sb, e, s);
+	put_sample_tail(sb, e->sample_type, s);
+	if (e->sample_type & PERF_SAMPLE_TIME)
+		writer_note_time(w, s->time);
+	w->nr_samples++;
+	return record_end(w, sb);
+}
+
+int perf_writer_build_id(struct perf_writer *w, const struct perf_build_id *bid)
+{
+	struct perf_build_id *copy;
+
+	if (bid->size > sizeof(bid->id) || !bid->filename)
+		return -EINVAL;
+	w->build_ids = xgrow(w->build_ids, &w->alloc_build_ids, w->nr_build_ids + 1,
+			     sizeof(*w->build_ids));
+	copy = &w->build_ids[w->nr_build_ids++];
+	*copy = *bid;
+	copy->filename = xstrdup(bid->filename);
+	return 0;
+}
+
+/* perf_event_attr of size 128, host order. */
+static void fill_attr(uint8_t *attr, const struct writer_event *e, bool first)
+{
+	uint32_t size = PERF_ATTR_SIZE_WRITTEN;
+	uint64_t flags = ATTR_FLAG_SAMPLE_ID_ALL;
+
+	if (first)
+		flags |= ATTR_FLAG_MMAP | ATTR_FLAG_COMM | ATTR_FLAG_TASK | ATTR_FLAG_MMAP2 |
+			 ATTR_FLAG_COMM_EXEC | ATTR_FLAG_MMAP_DATA;
+	if (e->ev.precise_ip)
+		flags |= 2ULL << ATTR_FLAG_PRECISE_SHIFT;
+	memcpy(attr + ATTR_OFF_TYPE, &e->ev.type, 4);
+	memcpy(attr + ATTR_OFF_SIZE, &size, 4);
+	memcpy(attr + ATTR_OFF_CONFIG, &e->ev.config, 8);
+	memcpy(attr + ATTR_OFF_PERIOD, &e->ev.sample_period, 8);
+	memcpy(attr + ATTR_OFF_SAMPLE_TYPE, &e->sample_type, 8);
+	memcpy(attr + ATTR_OFF_FLAGS, &flags, 8);
+	memcpy(attr + ATTR_OFF_CONFIG1, &e->ev.config1, 8);
+	memcpy(attr + ATTR_OFF_CONFIG2, &e->ev.config2, 8);
+}
+
+/* ids, then the attrs pointing at them; sets attrs_offset and data_offset. */
+static int write_attrs(struct perf_writer *w, struct c2c_err *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t id_off = PERF_FILE_HEADER_SIZE;
+	size_t i;
+	int ret = 0;
+
+	strbuf_addchars(&sb, 0, PERF_FILE_HEADER_SIZE);
+	for (i = 0; i < w->nr_events; i++)
+		put_u64(&sb, w->events[i].id);
+	w->attrs_offset = sb.len;
+	w->attr_bytes = xcalloc(w->nr_events, PERF_ATTR_SIZE_WRITTEN);
+	for (i = 0; i < w->nr_events; i++) {
+		uint8_t *attr = w->attr_bytes + i * PERF_ATTR_SIZE_WRITTEN;
+
+		fill_attr(attr, &w->events[i], i == 0);
+		strbuf_add(&sb, attr, PERF_ATTR_SIZE_WRITTEN);
+		put_u64(&sb, id_off + i * sizeof(uint64_t));
+		put_u64(&sb, sizeof(uint64_t));
+	}
+	w->data_offset = sb.len;
+	if (write(w->fd, sb.buf, sb.len) != (ssize_t)sb.len)
+		ret = c2c_err_set(err, errno ? errno : EIO, "%s: cannot write header: %s", w->path,
+				  strerror(errno ? errno : EIO));
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int check_events(const char *path, const struct perf_writer_event *events, size_t nr,
+			struct c2c_err *err)
+{
+	size_t i;
+
+	if (nr == 0)
+		return c2c_err_set(err, EINVAL, "%s: no events to write", path);
+	for (i = 0; i < nr; i++) {
+		uint64_t bad = events[i].sample_type & ~WRITER_SAMPLE_MASK;
+
+		if (bad)
+			return c2c_err_set(
+				err, EINVAL,
+				"%s: event %zu: sample_type 0x%llx not supported by the writer",
+				path, i, (unsigned long long)bad);
+	}
+	return 0;
+}
+
+int perf_writer_open(const char *path, const struct perf_writer_event *events, size_t nr_events,
+		     struct perf_writer **out, struct c2c_err *err)
+{
+	struct perf_writer *w;
+	size_t i;
+	int ret;
+
+	ret = check_events(path, events, nr_events, err);
+	if (ret)
+		return ret;
+	w = xcalloc(1, sizeof(*w));
+	w->path = xstrdup(path);
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		ret = c2c_err_set(err, errno, "%s: cannot create: %s", path, strerror(errno));
+		free(w->path);
+		free(w);
+		return ret;
+	}
+	w->buf = xmalloc(WRITER_BUF_SIZE);
+	w->nr_events = nr_events;
+	w->events = xcalloc(nr_events, sizeof(*w->events));
+	for (i = 0; i < nr_events; i++) {
+		w->events[i].ev = events[i];
+		w->events[i].ev.name = xstrdup(events[i].name ? events[i].name : "unknown");
+		w->events[i].sample_type = events[i].sample_type | PERF_SAMPLE_IDENTIFIER;
+		w->events[i].id = WRITER_ID_BASE + i;
+	}
+	strbuf_init(&w->rec, 256);
+	ret = write_attrs(w, err);
+	if (!ret && write_kernel_mmap(w))
+		ret = c2c_err_set(err, w->werr, "%s: cannot write: %s", path, strerror(w->werr));
+	if (ret) {
+		perf_writer_abort(w);
+		return ret;
+	}
+	*out = w;
+	return 0;
+}
+
+void perf_writer_abort(struct perf_writer *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	for (i = 0; i < w->nr_events; i++)
+		free((char *)w->events[i].ev.name);
+	for (i = 0; i < w->nr_build_ids; i++)
+		free((char *)w->build_ids[i].filename);
+	free(w->build_ids);
+	free(w->events);
+	free(w->attr_bytes);
+	strbuf_release(&w->rec);
+	free(w->buf);
+	free(w->path);
+	free(w);
+}
+
+static int write_header(struct perf_writer *w, const uint64_t *feat_bits)
+{
+	uint64_t hdr[PERF_FILE_HEADER_SIZE / 8] = { 0 };
+
+	hdr[0] = PERF_MAGIC2;
+	hdr[1] = PERF_FILE_HEADER_SIZE;
+	hdr[2] = PERF_ATTR_SIZE_WRITTEN + 16;
+	hdr[3] = w->attrs_offset;
+	hdr[4] = w->nr_events * (PERF_ATTR_SIZE_WRITTEN + 16);
+	hdr[5] = w->data_offset;
+	hdr[6] = w->data_size;
+	/* hdr[7..8]: event_types, unused */
+	memcpy(&hdr[9], feat_bits, 32);
+	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
+		return errno ? errno : EIO;
+	return 0;
+}
+
+int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info,
+		      struct c2c_err *err)
+{
+	uint64_t feat_bits[4] = { 0 };
+	int ret = 0;
+
+	perf_writer_finished_round(w);
+	writer_flush(w);
+	if (!w->werr)
+		w->werr = writer_write_features(w, info, feat_bits);
+	if (!w->werr)
+		w->werr = write_header(w, feat_bits);
+	if (w->werr)
+		ret = c2c_err_set(err, w->werr, "%s: cannot write: %s", w->path, strerror(w->werr));
+	perf_writer_abort(w);
+	return ret;
+}

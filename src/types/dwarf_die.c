@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DIE → type conversion. Only what layouts need is read: named structs and
+ * unions and, transitively, the types of their members. Every converted DIE
+ * is remembered under its offset in the db's reference map, which doubles
+ * as the memo that breaks cycles (struct list_head *next).
+ */
+#include <dwarf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "types/dwarf_internal.h"
+
+#define ALT_REF_BIT (1ULL << 63)
+
+static uint64_t die_ref(const struct dwarf_cu_ctx *ctx, Dwarf_Die *die)
+{
+	uint64_t off = dwarf_dieoffset(die);
+
+	if (die->cu && dwarf_cu_getdwarf(die->cu) != ctx->dbg)
+		off |= ALT_REF_BIT;
+	return off;
+}
+
+static bool attr_udata(Dwarf_Die *die, unsigned int at, uint64_t *val)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w;
+
+	if (!dwarf_attr(die, at, &attr) || dwarf_formudata(&attr, &w))
+		return false;
+	*val = w;
+	return true;
+}
+
+static bool attr_sdata(Dwarf_Die *die, unsigned int at, int64_t *val)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Sword w;
+
+	if (!dwarf_attr(die, at, &attr) || dwarf_formsdata(&attr, &w))
+		return false;
+	*val = w;
+	return true;
+}
+
+static const char *die_name(struct dwarf_cu_ctx *ctx, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+
+	return name ? type_db_intern(ctx->db, name) : NULL;
+}
+
+/* The DIE's DW_AT_type, or false for void. */
+static bool die_type_die(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr(die, DW_AT_type, &attr) && dwarf_formref_die(&attr, out);
+}
+
+static const struct type *die_target(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, bool full)
+{
+	Dwarf_Die tdie;
+
+	if (!die_type_die(die, &tdie))
+		return NULL;
+	return dwarf_die_to_type(ctx, &tdie, full);
+}
+
+static void die_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
+{
+	uint64_t line;
+	const char *file;
+
+	if (!ctx->want_decl)
+		return;
+	file = dwarf_decl_file(die);
+	if (file)
+		t->decl_file = type_db_intern(ctx->db, file);
+	if (attr_udata(die, DW_AT_decl_line, &line))
+		t->decl_line = (uint32_t)line;
+}
+
+static enum base_encoding base_encoding(Dwarf_Die *die)
+{
+	uint64_t enc = 0;
+
+	attr_udata(die, DW_AT_encoding, &enc);
+	switch (enc) {
+	case DW_ATE_boolean:
+		return BASE_BOOL;
+	case DW_ATE_float:
+	case DW_ATE_complex_float:
+	case DW_ATE_imaginary_float:
+	case DW_ATE_decimal_float:
+		return BASE_FLOAT;
+	case DW_ATE_signed_char:
+		return BASE_SIGNED_CHAR;
+	case DW_ATE_unsigned_char:
+		return BASE_UNSIGNED_CHAR;
+	case DW_ATE_unsigned:
+	case DW_ATE_UTF:
+		return BASE_UNSIGNED;
+	default:
+		return BASE_SIGNED;
+	}
+}
+
+static int member_location(Dwarf_Die *die, uint64_t *off)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *expr;
+	size_t len;
+	Dwarf_Word w;
+
+	*off = 0;
+	if (!dwarf_attr(die, DW_AT_data_member_location, &attr))
+		return 0; /* union members */
+	if (!dwarf_formudata(&attr, &w)) {
+		*off = w;
+		return 0;
+	}
+	if (dwarf_getlocation(&attr, &expr, &len) == 0 && len == 1 &&
+	    (expr[0].atom == DW_OP_plus_uconst || expr[0].atom == DW_OP_constu)) {
+		*off = expr[0].number;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Bit offset of a bitfield from the start of the struct, little-endian
+ * numbering. DWARF 5 (and clang) give DW_AT_data_bit_offset directly; DWARF
+ * 2-4 give DW_AT_bit_offset counted from the most significant bit of a
+ * storage unit of DW_AT_byte_size bytes at DW_AT_data_member_location.
+ */
+static uint64_t bitfield_offset(Dwarf_Die *die, const struct type *type, uint64_t loc,
+				uint64_t bit_size)
+{
+	uint64_t dbo, storage;
+	int64_t msb_off;
+
+	if (attr_udata(die, DW_AT_data_bit_offset, &dbo))
+		return dbo;
+	if (!attr_sdata(die, DW_AT_bit_offset, &msb_off))
+		return loc * 8;
+	if (!attr_udata(die, DW_AT_byte_size, &storage))
+		storage = type_size(type);
+	return (uint64_t)((int64_t)(loc * 8 + storage * 8) - msb_off - (int64_t)bit_size);
+}
+
+static int convert_member(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type_member *m)
+{
+	uint64_t loc, bit_size = 0, align = 0;
+
+	m->name = die_name(ctx, die);
+	m->type = die_target(ctx, die, true);
+	if (member_location(die, &loc))
+		return -EINVAL;
+	if (attr_udata(die, DW_AT_bit_size, &bit_size) && bit_size) {
+		m->bit_size = (uint32_t)bit_size;
+		m->bit_offset = bitfield_offset(die, m->type, loc, bit_size);
+		m->offset = m->bit_offset / 8;
+	} else {
+		m->offset = loc;
+		m->bit_offset = loc * 8;
+	}
+	if (attr_udata(die, DW_AT_alignment, &align))
+		m->alignment = (uint32_t)align;
+	return 0;
+}
+
+static uint32_t count_children(Dwarf_Die *die, int tag)
+{
+	Dwarf_Die child;
+	uint32_t n = 0;
+
+	if (dwarf_child(die, &child))
+		return 0;
+	do {
+		if (dwarf_tag(&child) == tag)
+			n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+/* pahole's inference: a member below its natural alignment, or a size that
+ * is not a multiple of the alignment the members ask for, means packed. */
+static bool infer_packed(const struct type *t)
+{
+	uint32_t i, max_align = 1;
+
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+		uint32_t a = type_alignment(m->type);
+
+		if (m->alignment > a)
+			a = m->alignment;
+		if (a > max_align)
+			max_align = a;
+		if (!m->bit_size && a && m->offset % a)
+			return true;
+	}
+	if (t->alignment > max_align)
+		max_align = t->alignment;
+	return t->nr_members && t->size % max_align;
+}
+
+static int convert_aggregate(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
+{
+	Dwarf_Die child;
+	uint32_t n = count_children(die, DW_TAG_member), i = 0;
+	uint64_t align;
+
+	if (attr_udata(die, DW_AT_alignment, &align))
+		t->alignment = (uint32_t)align;
+	die_decl(ctx, die, t);
+	type_db_add_members(ctx->db, t, n);
+	if (!n || dwarf_child(die, &child))
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_member || i >= n)
+			continue;
+		if (dwarf_hasattr(&child, DW_AT_external)) { /* C++ static member */
+			t->nr_members--;
+			continue;
+		}
+		if (convert_member(ctx, &child, &t->members[i++]))
+			return c2c_err_set(ctx->err, EINVAL,
+					   "%s: DIE 0x%llx: member with an unsupported location",
+					   ctx->path, (unsigned long long)dwarf_dieoffset(&child));
+	} while (dwarf_siblingof(&child, &child) == 0);
+	t->nr_members = i;
+	t->packed = infer_packed(t);
+	return 0;
+}
+
+static void convert_enum(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
+{
+	Dwarf_Die child;
+	uint32_t n = count_children(die, DW_TAG_enumerator), i = 0;
+
+	die_decl(ctx, die, t);
+	if (!n || dwarf_child(die, &child))
+		return;
+	t->enumerators = type_db_alloc(ctx->db, n * sizeof(*t->enumerators));
+	do {
+		Dwarf_Attribute attr;
+		Dwarf_Sword s;
+
+		if (dwarf_tag(&child) != DW_TAG_enumerator || i >= n)
+			continue;
+		t->enumerators[i].name = die_name(ctx, &child);
+		if (dwarf_attr(&child, DW_AT_const_value, &attr) && !dwarf_formsdata(&attr, &s))
+			t->enumerators[i].value = s;
+		i++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	t->nr_enumerators = i;
+}
+
+static void convert_array(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
+{
+	Dwarf_Die child;
+	uint32_t n = count_children(die, DW_TAG_subrange_type), i = 0;
+	uint64_t total = 1, byte_size;
+
+	t->target = die_target(ctx, die, true);
+	if (n && !dwarf_child(die, &child)) {
+		t->dims = type_db_alloc(ctx->db, n * sizeof(*t->dims));
+		do {
+			uint64_t count = 0, upper, lower = 0;
+			int64_t supper;
+
+			if (dwarf_tag(&child) != DW_TAG_subrange_type || i >= n)
+				continue;
+			if (attr_udata(&child, DW_AT_count, &count)) {
+				/* count as given */
+			} else if (attr_sdata(&child, DW_AT_upper_bound, &supper) && supper < 0) {
+				count = 0; /* gcc's [0]: upper bound -1 */
+			} else if (attr_udata(&child, DW_AT_upper_bound, &upper)) {
+				attr_udata(&child, DW_AT_lower_bound, &lower);
+				count = upper >= lower ? upper - lower + 1 : 0;
+			}
+			t->dims[i++] = count;
+			total *= count;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	t->nr_dims = i;
+	if (attr_udata(die, DW_AT_byte_size, &byte_size))
+		t->size = byte_size;
+	else
+		t->size = i ? total * type_size(t->target) : 0;
+}
+
+static void convert_func(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
+{
+	Dwarf_Die child;
+	uint32_t n = count_children(die, DW_TAG_formal_parameter), i = 0;
+
+	t->target = die_target(ctx, die, false);
+	if (dwarf_child(die, &child))
+		return;
+	if (n)
+		t->params = type_db_alloc(ctx->db, n * sizeof(*t->params));
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_unspecified_parameters)
+			t->variadic = true;
+		else if (tag == DW_TAG_formal_parameter && i < n)
+			t->params[i++] = die_target(ctx, &child, false);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	t->nr_params = i;
+}
+
+static enum type_kind kind_of_tag(int tag, Dwarf_Die *die)
+{
+	switch (tag) {
+	case DW_TAG_base_type:
+		return TYPE_BASE;
+	case DW_TAG_enumeration_type:
+		return dwarf_hasattr(die, DW_AT_declaration) ? TYPE_FWD : TYPE_ENUM;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_ptr_to_member_type:
+		return TYPE_POINTER;
+	case DW_TAG_array_type:
+		return TYPE_ARRAY;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		if (dwarf_hasattr(die, DW_AT_declaration))
+			return TYPE_FWD;
+		return tag == DW_TAG_union_type ? TYPE_UNION : TYPE_STRUCT;
+	case DW_TAG_typedef:
+		return TYPE_TYPEDEF;
+	case DW_TAG_const_type:
+		return TYPE_CONST;
+	case DW_TAG_volatile_type:
+		return TYPE_VOLATILE;
+	case DW_TAG_restrict_type:
+		return TYPE_RESTRICT;
+	case DW_TAG_atomic_type:
+		return TYPE_ATOMIC;
+	case DW_TAG_subroutine_type:
+		return TYPE_FUNC;
+	default:
+		return TYPE_VOID;
+	}
+}
+
+static void fill_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
+{
+	uint64_t size = 0;
+
+	if (attr_udata(die, DW_AT_byte_size, &size))
+		t->size = size;
+	switch (t->kind) {
+	case TYPE_BASE:
+		t->encoding = base_encoding(die);
+		break;
+	case TYPE_ENUM:
+		convert_enum(ctx, die, t);
+		break;
+	case TYPE_POINTER:
+		if (!t->size)
+			t->size = ctx->addr_size;
+		t->target = die_target(ctx, die, false);
+		break;
+	case TYPE_ARRAY:
+		convert_array(ctx, die, t);
+		break;
+	case TYPE_STRUCT:
+	case TYPE_UNION:
+		if (convert_aggregate(ctx, die, t))
+			ctx->failed = true;
+		break;
+	case TYPE_FUNC:
+		convert_func(ctx, die, t);
+		break;
+	case TYPE_TYPEDEF:
+	case TYPE_CONST:
+	case TYPE_VOLATILE:
+	case TYPE_RESTRICT:
+	case TYPE_ATOMIC:
+		t->target = die_target(ctx, die, true);
+		break;
+	default:
+		break;
+	}
+}
+
+static char shallow_done;
+
+/*
+ * FULL: a struct met through a pointer only needs its name when loading a
+ * subset (-C); everything else is converted completely.
+ */
+const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, bool full)
+{
+	uint64_t ref = die_ref(ctx, die);
+	struct type *t = (struct type *)type_db_by_ref(ctx->db, ref);
+
+	full = full || !ctx->lazy_pointees;
+	if (t) {
+		if (!full || hashmap_get(&ctx->shallow, ref) != t)
+			return t;
+		hashmap_put(&ctx->shallow, ref, &shallow_done);
+	} else {
+		t = type_db_add_raw(ctx->db, kind_of_tag(dwarf_tag(die), die), die_name(ctx, die));
+		type_db_set_ref(ctx->db, ref, t);
+		if (!full && (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION)) {
+			uint64_t size = 0;
+
+			attr_udata(die, DW_AT_byte_size, &size);
+			t->size = size;
+			hashmap_put(&ctx->shallow, ref, t);
+			return t;
+		}
+	}
+	if (ctx->depth >= DWARF_MAX_DEPTH) {
+		ctx->failed = true;
+		c2c_err_set(ctx->err, ELOOP, "%s: DIE 0x%llx: types nest too deeply", ctx->path,
+			    (unsigned long long)dwarf_dieoffset(die));
+		return t;
+	}
+	ctx->depth++;
+	fill_type(ctx, die, t);
+	ctx->depth--;
+	return t;
+}

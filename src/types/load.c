@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * type_db_load: decide what FILE is (raw BTF, ELF with DWARF, ELF with only
+ * .BTF) and hand it to the right loader, with one clear error otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "types/types_internal.h"
+
+#define BTF_MAGIC 0xeB9F
+#define KERNEL_BTF "/sys/kernel/btf/vmlinux"
+
+struct file_kind {
+	bool raw_btf;
+	bool elf;
+	bool has_dwarf; /* .debug_info (or compressed .zdebug_info) */
+	bool has_btf; /* .BTF */
+	bool has_debuglink; /* .gnu_debuglink / build-id: debug info may live elsewhere */
+};
+
+static void scan_sections(Elf *elf, struct file_kind *k)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (!name)
+			continue;
+		if (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info"))
+			k->has_dwarf = shdr.sh_type != SHT_NOBITS;
+		else if (!strcmp(name, ".BTF"))
+			k->has_btf = shdr.sh_type != SHT_NOBITS;
+		else if (!strcmp(name, ".gnu_debuglink") || !strcmp(name, ".note.gnu.build-id"))
+			k->has_debuglink = true;
+	}
+}
+
+static int probe_file(const char *path, struct file_kind *k, struct c2c_err *err)
+{
+	unsigned char magic[4] = { 0 };
+	struct stat st;
+	Elf *elf;
+	int fd;
+	ssize_t n;
+
+	memset(k, 0, sizeof(*k));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return c2c_err_set(err, EISDIR, "%s: is a directory, not an ELF or BTF file", path);
+	}
+	n = pread(fd, magic, sizeof(magic), 0);
+	if (n >= 2 && (magic[0] | magic[1] << 8) == BTF_MAGIC) {
+		k->raw_btf = true;
+		close(fd);
+		return 0;
+	}
+	if (n < 4 || memcmp(magic, ELFMAG, SELFMAG)) {
+		close(fd);
+		return c2c_err_set(err, ENOEXEC, "%s: not an ELF file or raw BTF (bad magic)",
+				   path);
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return c2c_err_set(err, ENOEXEC, "%s: corrupt ELF file: %s", path, elf_errmsg(-1));
+	}
+	k->elf = true;
+	scan_sections(elf, k);
+	elf_end(elf);
+	close(fd);
+	return 0;
+}
+
+int type_db_load(const char *path, const struct type_load_opts *opts, struct type_db **out,
+		 struct c2c_err *err)
+{
+	static const struct type_load_opts no_opts;
+	enum type_source source;
+	struct file_kind k;
+	int ret;
+
+	*out = NULL;
+	if (!opts)
+		opts = &no_opts;
+	ret = probe_file(path, &k, err);
+	if (ret)
+		return ret;
+	source = opts->source;
+	if (k.raw_btf) {
+		if (source == TYPE_SOURCE_DWARF)
+			return c2c_err_set(err, ENODATA, "%s: raw BTF has no DWARF", path);
+		return type_db_load_btf(path, opts, out, err);
+	}
+	if (source == TYPE_SOURCE_AUTO)
+		source = k.has_dwarf || !k.has_btf ? TYPE_SOURCE_DWARF : TYPE_SOURCE_BTF;
+	if (source == TYPE_SOURCE_BTF) {
+		if (!k.has_btf)
+			return c2c_err_set(err, ENODATA, "%s has no BTF (.BTF section)", path);
+		return type_db_load_btf(path, opts, out, err);
+	}
+	if (!k.has_dwarf)
+		return c2c_err_set(err, ENODATA,
+				   "%s has no DWARF or BTF: install the -dbgsym package for it or "
+				   "set DEBUGINFOD_URLS",
+				   path);
+	return type_db_load_dwarf(path, opts, out, err);
+}
+
+int type_db_load_kernel(const struct type_load_opts *opts, struct type_db **out,
+			struct c2c_err *err)
+{
+	struct type_load_opts kopts = { 0 };
+
+	if (opts)
+		kopts = *opts;
+	kopts.source = TYPE_SOURCE_BTF;
+	return type_db_load(KERNEL_BTF, &kopts, out, err);
+}

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers over the type model: stripping, sizes, alignment, structural
+ * equality, and C declarations spelled the way pahole 1.24 prints member
+ * types (its quirks included: "const char  *", "void * *", the return type
+ * of a function pointer padded to the type column).
+ */
+#include <string.h>
+
+#include "types/types_internal.h"
+
+#define TYPE_SPACING 26
+
+const struct type *type_strip(const struct type *t)
+{
+	int depth = 0;
+
+	while (t && depth++ < TYPE_MAX_DEPTH) {
+		switch (t->kind) {
+		case TYPE_TYPEDEF:
+		case TYPE_CONST:
+		case TYPE_VOLATILE:
+		case TYPE_RESTRICT:
+		case TYPE_ATOMIC:
+			t = t->target;
+			break;
+		default:
+			return t;
+		}
+	}
+	return t;
+}
+
+static bool is_qualifier(const struct type *t)
+{
+	return t->kind == TYPE_CONST || t->kind == TYPE_VOLATILE || t->kind == TYPE_RESTRICT ||
+	       t->kind == TYPE_ATOMIC;
+}
+
+const struct type *type_strip_cv(const struct type *t)
+{
+	int depth = 0;
+
+	while (t && is_qualifier(t) && depth++ < TYPE_MAX_DEPTH)
+		t = t->target;
+	return t;
+}
+
+uint64_t type_size(const struct type *t)
+{
+	t = type_strip(t);
+	return t ? t->size : 0;
+}
+
+bool type_is_aggregate(const struct type *t)
+{
+	t = type_strip(t);
+	return t && (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION);
+}
+
+static uint32_t alignment_of(const struct type *t, int depth);
+
+static uint32_t aggregate_alignment(const struct type *t, int depth)
+{
+	uint32_t align = 1, i;
+
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+		uint32_t a = m->alignment;
+
+		if (!a)
+			a = t->packed ? 1 : alignment_of(m->type, depth + 1);
+		if (a > align)
+			align = a;
+	}
+	return align;
+}
+
+static uint32_t alignment_of(const struct type *t, int depth)
+{
+	if (!t || depth > TYPE_MAX_DEPTH)
+		return 1;
+	if (t->alignment)
+		return t->alignment;
+	switch (t->kind) {
+	case TYPE_BASE:
+	case TYPE_ENUM:
+	case TYPE_POINTER:
+		/* Power-of-two sizes up to 16 align to themselves on the ABIs we read. */
+		if (t->size && !(t->size & (t->size - 1)) && t->size <= 16)
+			return (uint32_t)t->size;
+		return t->size > 16 ? 16 : 1;
+	case TYPE_ARRAY:
+	case TYPE_TYPEDEF:
+	case TYPE_CONST:
+	case TYPE_VOLATILE:
+	case TYPE_RESTRICT:
+	case TYPE_ATOMIC:
+		return alignment_of(t->target, depth + 1);
+	case TYPE_STRUCT:
+	case TYPE_UNION:
+		return aggregate_alignment(t, depth);
+	default:
+		return 1;
+	}
+}
+
+uint32_t type_alignment(const struct type *t)
+{
+	return alignment_of(t, 0);
+}
+
+/* --- structural equality (dedupe across compilation units) ------------- */
+
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static bool type_equal(const struct type *a, const struct type *b, int depth);
+
+static bool members_equal(const struct type *a, const struct type *b, int depth)
+{
+	uint32_t i;
+
+	if (a->nr_members != b->nr_members)
+		return false;
+	for (i = 0; i < a->nr_members; i++) {
+		const struct type_member *x = &a->members[i], *y = &b->members[i];
+
+		if (!str_eq(x->name, y->name) || x->bit_offset != y->bit_offset ||
+		    x->bit_size != y->bit_size || x->alignment != y->alignment ||
+		    x->offset != y->offset || !type_equal(x->type, y->type, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+static bool func_equal(const struct type *a, const struct type *b, int depth)
+{
+	uint32_t i;
+
+	if (a->nr_params != b->nr_params || a->variadic != b->variadic ||
+	    !type_equal(a->target, b->target, depth + 1))
+		return false;
+	for (i = 0; i < a->nr_params; i++)
+		if (!type_equal(a->params[i], b->params[i], depth + 1))
+			return false;
+	return true;
+}
+
+static bool enum_equal(const struct type *a, const struct type *b)
+{
+	uint32_t i;
+
+	if (a->nr_enumerators != b->nr_enumerators)
+		return false;
+	for (i = 0; i < a->nr_enumerators; i++)
+		if (!str_eq(a->enumerators[i].name, b->enumerators[i].name) ||
+		    a->enumerators[i].value != b->enumerators[i].value)
+			return false;
+	return true;
+}
+
+static bool is_named_leaf(const struct type *t)
+{
+	return t->name && (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION || t->kind == TYPE_FWD ||
+			   t->kind == TYPE_ENUM);
+}
+
+/*
+ * Types are equal when they would print and lay out the same. A named struct
+ * met through a member is compared by name and size only: its own
+ * definition is indexed (and compared) separately.
+ */
+static bool type_equal(const struct type *a, const struct type *b, int depth)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || depth > TYPE_MAX_DEPTH)
+		return false;
+	if (is_named_leaf(a) && is_named_leaf(b))
+		return (a->kind == b->kind || a->kind == TYPE_FWD || b->kind == TYPE_FWD) &&
+		       !strcmp(a->name, b->name) &&
+		       (a->kind == TYPE_FWD || b->kind == TYPE_FWD || a->size == b->size);
+	if (a->kind != b->kind || !str_eq(a->name, b->name) || a->size != b->size ||
+	    a->alignment != b->alignment || a->packed != b->packed)
+		return false;
+	switch (a->kind) {
+	case TYPE_BASE:
+		return a->encoding == b->encoding;
+	case TYPE_STRUCT:
+	case TYPE_UNION:
+		return members_equal(a, b, depth);
+	case TYPE_ENUM:
+		return enum_equal(a, b);
+	case TYPE_ARRAY:
+		if (a->nr_dims != b->nr_dims ||
+		    memcmp(a->dims, b->dims, a->nr_dims * sizeof(*a->dims)))
+			return false;
+		return type_equal(a->target, b->target, depth + 1);
+	case TYPE_FUNC:
+		return func_equal(a, b, depth);
+	case TYPE_TYPEDEF:
+		/* Same name: same meaning unless the size differs. */
+		return type_size(a) == type_size(b);
+	default:
+		return type_equal(a->target, b->target, depth + 1);
+	}
+}
+
+bool type_struct_equal(const struct type *a, const struct type *b)
+{
+	if (a->kind != b->kind || !str_eq(a->name, b->name) || a->size != b->size ||
+	    a->alignment != b->alignment || a->packed != b->packed)
+		return false;
+	return members_equal(a, b, 0);
+}
+
+/* --- names and declarations -------------------------------------------- */
+
+static void name_of(struct strbuf *sb, const struct type *t, bool clean, int depth);
+static void decl_of(struct strbuf *sb, const struct type *t, const char *name, int spacing,
+		    bool flex_ok, int depth);
+
+static const char *prefix_of(const struct type *t)
+{
+	switch (t->kind) {
+	case TYPE_STRUCT:
+	case TYPE_FWD:
+		return "struct ";
+	case TYPE_UNION:
+		return "union ";
+	case TYPE_ENUM:
+		return "enum ";
+	default:
+		return "";
+	}
+}
+
+static const char *qualifier_of(const struct type *t)
+{
+	switch (t->kind) {
+	case TYPE_CONST:
+		return "const ";
+	case TYPE_VOLATILE:
+		return "volatile ";
+	case TYPE_ATOMIC:
+		return "_Atomic ";
+	default:
+		return "";
+	}
+}
+
+static void params_of(struct strbuf *sb, const struct type *f, bool clean, int depth);
+
+/* pahole's ftype__fprintf: "RET<pad> (*NAME)(PARAMS)". */
+static void func_decl(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
+		      int spacing, int depth)
+{
+	size_t start = sb->len;
+
+	name_of(sb, f->target, false, depth + 1);
+	strbuf_pad_to(sb, start, spacing > 0 ? (size_t)spacing : 0);
+	strbuf_addf(sb, " (%s%s)", is_pointer ? "*" : "", name ? name : "");
+	params_of(sb, f, false, depth);
+}
+
+static void params_of(struct strbuf *sb, const struct type *f, bool clean, int depth)
+{
+	uint32_t i;
+
+	strbuf_addch(sb, '(');
+	for (i = 0; i < f->nr_params; i++) {
+		const struct type *p = f->params[i];
+
+		if (i)
+			strbuf_addstr(sb, ", ");
+		if (p && p->kind == TYPE_POINTER && p->target && p->target->kind == TYPE_FUNC)
+			func_decl(sb, p->target, NULL, true, 0, depth + 1);
+		else if (p && p->kind == TYPE_FUNC)
+			func_decl(sb, p, NULL, false, 0, depth + 1);
+		else
+			name_of(sb, p, clean, depth + 1);
+	}
+	if (!f->nr_params)
+		strbuf_addstr(sb, "void)");
+	else if (f->variadic)
+		strbuf_addstr(sb, ", ...)");
+	else
+		strbuf_addch(sb, ')');
+}
+
+static void pointer_name(struct strbuf *sb, const struct type *t, bool clean, int depth)
+{
+	const struct type *target = t->target;
+
+	if (!target || target->kind == TYPE_VOID) {
+		strbuf_addstr(sb, "void *");
+	} else if (clean && target->kind == TYPE_FUNC) {
+		name_of(sb, target->target, true, depth + 1);
+		strbuf_addstr(sb, " (*)");
+		params_of(sb, target, true, depth + 1);
+	} else if (clean) {
+		name_of(sb, target, true, depth + 1);
+		strbuf_addstr(sb, sb->len && sb->buf[sb->len - 1] == '*' ? "*" : " *");
+	} else if (target->kind == TYPE_CONST && target->target &&
+		   target->target->kind == TYPE_POINTER) {
+		name_of(sb, target->target, false, depth + 1);
+		strbuf_addstr(sb, " const *");
+	} else {
+		name_of(sb, target, false, depth + 1);
+		strbuf_addstr(sb, " *");
+	}
+}
+
+static void array_dims(struct strbuf *sb, const struct type *t, bool flex_ok)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_dims; i++) {
+		if (t->dims[i] || !flex_ok)
+			strbuf_addf(sb, "[%llu]", (unsigned long long)t->dims[i]);
+		else
+			strbuf_addstr(sb, "[]");
+	}
+}
+
+static void name_of(struct strbuf *sb, const struct type *t, bool clean, int depth)
+{
+	if (depth > TYPE_MAX_DEPTH) {
+		strbuf_addstr(sb, "<loop>");
+		return;
+	}
+	if (!t || t->kind == TYPE_VOID) {
+		strbuf_addstr(sb, "void");
+		return;
+	}
+	switch (t->kind) {
+	case TYPE_POINTER:
+		pointer_name(sb, t, clean, depth);
+		break;
+	case TYPE_CONST:
+	case TYPE_VOLATILE:
+	case TYPE_ATOMIC:
+	case TYPE_RESTRICT:
+		if (clean && t->target && t->target->kind == TYPE_POINTER) {
+			name_of(sb, t->target, clean, depth + 1);
+			strbuf_addf(sb, " %.*s", (int)strlen(qualifier_of(t)) - 1, qualifier_of(t));
+			if (t->kind == TYPE_RESTRICT)
+				strbuf_addstr(sb, "restrict");
+			break;
+		}
+		strbuf_addstr(sb, qualifier_of(t));
+		name_of(sb, t->target, clean, depth + 1);
+		if (t->kind == TYPE_RESTRICT)
+			strbuf_addstr(sb, " restrict");
+		if (!clean)
+			strbuf_addch(sb, ' ');
+		break;
+	case TYPE_ARRAY:
+		name_of(sb, t->target, clean, depth + 1);
+		if (clean)
+			array_dims(sb, t, true);
+		break;
+	case TYPE_FUNC:
+		name_of(sb, t->target, clean, depth + 1);
+		strbuf_addstr(sb, clean ? " " : " ()");
+		params_of(sb, t, clean, depth + 1);
+		break;
+	case TYPE_BASE:
+	case TYPE_TYPEDEF:
+	default:
+		strbuf_addstr(sb, prefix_of(t));
+		strbuf_addstr(sb, t->name ? t->name : "{...}");
+		break;
+	}
+}
+
+/* pahole's type__fprintf: "TYPE<pad to 26> NAME" with its special cases. */
+static void decl_of(struct strbuf *sb, const struct type *t, const char *name, int spacing,
+		    bool flex_ok, int depth)
+{
+	size_t start = sb->len;
+
+	if (!name)
+		name = "";
+	if (t && depth <= TYPE_MAX_DEPTH) {
+		switch (t->kind) {
+		case TYPE_POINTER:
+			if (t->target && t->target->kind == TYPE_FUNC) {
+				func_decl(sb, t->target, name, true, spacing, depth);
+				return;
+			}
+			break;
+		case TYPE_CONST:
+		case TYPE_ATOMIC:
+			if (!t->target)
+				break;
+			strbuf_addstr(sb, qualifier_of(t));
+			decl_of(sb, t->target, name, spacing - (int)(sb->len - start), flex_ok,
+				depth + 1);
+			return;
+		case TYPE_ARRAY: {
+			const struct type *elem = t->target;
+
+			/* pahole drops const from zero-length arrays' elements */
+			if (t->nr_dims && !t->dims[0] && elem && elem->kind == TYPE_CONST)
+				elem = elem->target;
+			decl_of(sb, elem, name, spacing, flex_ok, depth + 1);
+			array_dims(sb, t, flex_ok);
+			return;
+		}
+		case TYPE_FUNC:
+			func_decl(sb, t, name, false, spacing, depth);
+			return;
+		default:
+			break;
+		}
+	}
+	name_of(sb, t, false, depth + 1);
+	strbuf_pad_to(sb, start, spacing > 0 ? (size_t)spacing : 0);
+	strbuf_addch(sb, ' ');
+	strbuf_addstr(sb, name);
+}
+
+void type_format_name(struct strbuf *sb, const struct type *t)
+{
+	name_of(sb, t, true, 0);
+}
+
+void type_format_decl(struct strbuf *sb, const struct type *t, const char *name)
+{
+	if (!name) {
+		type_format_name(sb, t);
+		return;
+	}
+	decl_of(sb, t, name, TYPE_SPACING, true, 0);
+}
+
+void type_format_member(struct strbuf *sb, const struct type *parent, uint32_t i)
+{
+	const struct type_member *m = &parent->members[i];
+	bool flex_ok = parent->kind == TYPE_STRUCT && parent->nr_members > 1 &&
+		       i == parent->nr_members - 1;
+
+	decl_of(sb, m->type, m->name, TYPE_SPACING, flex_ok, 0);
+}

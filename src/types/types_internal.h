@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the loaders (dwarf.c, btf.c) need from the db beyond the public
+ * builder API: raw arena allocation, reference mapping, the -C filter, and
+ * merging per-thread dbs. Private to src/types/.
+ */
+#ifndef C2C_TYPES_TYPES_INTERNAL_H
+#define C2C_TYPES_TYPES_INTERNAL_H
+
+#include "types/types.h"
+
+/* Zeroed memory that lives as long as db (8-byte aligned). */
+void *type_db_alloc(struct type_db *db, size_t size);
+/* Intern a string of len bytes (not NUL-terminated). */
+const char *type_db_intern_len(struct type_db *db, const char *s, size_t len);
+/* A type not yet attached anywhere: like type_db_add, name NOT copied. */
+struct type *type_db_add_raw(struct type_db *db, enum type_kind kind, const char *name);
+void type_db_set_ref(struct type_db *db, uint64_t ref, const struct type *t);
+/* Restrict type_db_struct's index to names matching these globs. */
+void type_db_set_only(struct type_db *db, const char *const *only);
+/* Whether NAME matches the only-list (true when there is none). */
+bool type_db_wants(const struct type_db *db, const char *name);
+/* Move everything src owns into dst; src is freed. Order is kept. */
+void type_db_absorb(struct type_db *dst, struct type_db *src);
+void type_db_set_source(struct type_db *db, const char *source);
+
+/* Structural equality used to deduplicate definitions across CUs. */
+bool type_struct_equal(const struct type *a, const struct type *b);
+
+int type_db_load_dwarf(const char *path, const struct type_load_opts *opts, struct type_db **out,
+		       struct c2c_err *err);
+int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct type_db **out,
+		     struct c2c_err *err);
+
+#define TYPE_MAX_DEPTH 64
+
+#endif

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The type model's builder, index and helpers, on models built by hand. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "types/types.h"
+
+struct fixture {
+	struct type_db *db;
+	struct type *t_int, *t_uint, *t_char, *t_void_ptr, *t_list_head, *t_list_ptr;
+};
+
+static struct type *base(struct type_db *db, const char *name, uint64_t size,
+			 enum base_encoding enc)
+{
+	struct type *t = type_db_add(db, TYPE_BASE, name);
+
+	t->size = size;
+	t->encoding = enc;
+	return t;
+}
+
+static struct type *wrap(struct type_db *db, enum type_kind kind, const struct type *target)
+{
+	struct type *t = type_db_add(db, kind, NULL);
+
+	t->target = target;
+	if (kind == TYPE_POINTER)
+		t->size = 8;
+	return t;
+}
+
+static struct type *array(struct type_db *db, const struct type *elem, uint64_t n)
+{
+	struct type *t = wrap(db, TYPE_ARRAY, elem);
+
+	t->nr_dims = 1;
+	t->dims = calloc(1, sizeof(*t->dims)); /* freed by the test */
+	t->dims[0] = n;
+	t->size = n * type_size(elem);
+	return t;
+}
+
+static void member(struct type_member *m, const char *name, const struct type *t, uint64_t off)
+{
+	m->name = name;
+	m->type = t;
+	m->offset = off;
+	m->bit_offset = off * 8;
+}
+
+static struct type *list_head(struct fixture *f)
+{
+	struct type *lh = type_db_add(f->db, TYPE_STRUCT, "list_head");
+	struct type_member *m;
+
+	f->t_list_ptr = wrap(f->db, TYPE_POINTER, lh);
+	lh->size = 16;
+	m = type_db_add_members(f->db, lh, 2);
+	member(&m[0], "next", f->t_list_ptr, 0);
+	member(&m[1], "prev", f->t_list_ptr, 8);
+	return lh;
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	f->db = type_db_new("JSON", "test.json");
+	f->t_int = base(f->db, "int", 4, BASE_SIGNED);
+	f->t_uint = base(f->db, "unsigned int", 4, BASE_UNSIGNED);
+	f->t_char = base(f->db, "char", 1, BASE_SIGNED_CHAR);
+	f->t_void_ptr = wrap(f->db, TYPE_POINTER, NULL);
+	f->t_list_head = list_head(f);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	type_db_free(f->db);
+	free(f);
+	return 0;
+}
+
+static void expect_decl(const struct type *t, const char *name, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	type_format_decl(&sb, t, name);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void expect_name(const struct type *t, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	type_format_name(&sb, t);
+	assert_string_equal(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void interning_returns_one_copy(void **state)
+{
+	struct fixture *f = *state;
+	char buf[] = "list_head";
+	const char *a = type_db_intern(f->db, buf);
+
+	buf[0] = 'L';
+	assert_string_equal(a, "list_head");
+	assert_ptr_equal(a, type_db_intern(f->db, "list_head"));
+	assert_ptr_equal(a, f->t_list_head->name);
+	assert_null(type_db_intern(f->db, NULL));
+	assert_string_equal(type_db_source(f->db), "JSON");
+	assert_string_equal(type_db_path(f->db), "test.json");
+}
+
+static void formats_like_pahole(void **state)
+{
+	struct fixture *f = *state;
+	struct type *cchar = wrap(f->db, TYPE_CONST, f->t_char);
+	struct type *fn = wrap(f->db, TYPE_FUNC, f->t_int);
+	struct type *u64 = type_db_add(f->db, TYPE_TYPEDEF, "u64");
+	struct type *anon = type_db_add(f->db, TYPE_STRUCT, NULL);
+
+	fn->nr_params = 2;
+	fn->params = calloc(2, sizeof(*fn->params));
+	fn->params[0] = f->t_void_ptr;
+	fn->params[1] = f->t_int;
+	u64->target = base(f->db, "long long unsigned int", 8, BASE_UNSIGNED);
+
+	expect_decl(f->t_list_ptr, "next", "struct list_head *         next");
+	expect_decl(wrap(f->db, TYPE_POINTER, fn), "fn",
+		    "int                        (*fn)(void *, int)");
+	expect_decl(array(f->db, f->t_char, 16), "name", "char                       name[16]");
+	expect_decl(wrap(f->db, TYPE_POINTER, cchar), "p", "const char  *              p");
+	expect_decl(f->t_uint, "u", "unsigned int               u");
+	expect_decl(u64, "x", "u64                        x");
+	expect_decl(anon, "a", "struct {...}               a");
+	expect_decl(wrap(f->db, TYPE_POINTER, f->t_void_ptr), "pp",
+		    "void * *                   pp");
+	expect_decl(wrap(f->db, TYPE_CONST, f->t_void_ptr), "cp", "const void *               cp");
+	expect_decl(array(f->db, f->t_int, 0), "flex", "int                        flex[]");
+
+	expect_name(wrap(f->db, TYPE_POINTER, cchar), "const char *");
+	expect_name(f->t_list_head, "struct list_head");
+	expect_name(u64, "u64");
+	expect_name(wrap(f->db, TYPE_POINTER, fn), "int (*)(void *, int)");
+	expect_name(wrap(f->db, TYPE_POINTER, f->t_void_ptr), "void **");
+	expect_decl(f->t_int, NULL, "int");
+	free(fn->params);
+}
+
+static void member_arrays_follow_position(void **state)
+{
+	struct fixture *f = *state;
+	struct type *s = type_db_add(f->db, TYPE_STRUCT, "with_flex");
+	struct type *zero = array(f->db, f->t_char, 0);
+	struct type_member *m = type_db_add_members(f->db, s, 3);
+	struct strbuf sb = STRBUF_INIT;
+
+	member(&m[0], "__cacheline_group_begin__hot", zero, 0);
+	member(&m[1], "n", f->t_int, 0);
+	member(&m[2], "data", zero, 4);
+	s->size = 4;
+	type_format_member(&sb, s, 0);
+	assert_string_equal(sb.buf, "char                       __cacheline_group_begin__hot[0]");
+	strbuf_reset(&sb);
+	type_format_member(&sb, s, 2);
+	assert_string_equal(sb.buf, "char                       data[]");
+	strbuf_release(&sb);
+	free(zero->dims);
+}
+
+static void index_dedupes_and_keeps_variants(void **state)
+{
+	struct fixture *f = *state;
+	struct type *copy, *other, *u;
+	struct type_member *m;
+	const struct type *all[4];
+
+	copy = type_db_add(f->db, TYPE_STRUCT, "list_head");
+	copy->size = 16;
+	m = type_db_add_members(f->db, copy, 2);
+	member(&m[0], "next", f->t_list_ptr, 0);
+	member(&m[1], "prev", f->t_list_ptr, 8);
+
+	other = type_db_add(f->db, TYPE_STRUCT, "list_head");
+	other->size = 8;
+	m = type_db_add_members(f->db, other, 2);
+	member(&m[0], "next", f->t_int, 0);
+	member(&m[1], "prev", f->t_int, 4);
+
+	u = type_db_add(f->db, TYPE_UNION, "abc");
+	u->size = 4;
+	m = type_db_add_members(f->db, u, 1);
+	member(&m[0], "i", f->t_int, 0);
+	type_db_add(f->db, TYPE_FWD, "fwd_only");
+
+	type_db_finish(f->db);
+	assert_int_equal(type_db_nr_structs(f->db), 3);
+	assert_string_equal(type_db_struct(f->db, 0)->name, "abc");
+	assert_ptr_equal(type_db_struct(f->db, 1), f->t_list_head);
+	assert_ptr_equal(type_db_struct(f->db, 2), other);
+	assert_null(type_db_struct(f->db, 3));
+	assert_ptr_equal(type_db_find(f->db, "list_head"), f->t_list_head);
+	assert_null(type_db_find(f->db, "fwd_only"));
+	assert_null(type_db_find(f->db, "nope"));
+	assert_int_equal(type_db_find_all(f->db, "list_head", all, 4), 2);
+	assert_ptr_equal(all[1], other);
+	assert_int_equal(type_db_find_all(f->db, "list_head", all, 1), 2);
+	assert_string_equal(type_db_suggest(f->db, "list_haed"), "list_head");
+	assert_string_equal(type_db_suggest(f->db, "ab"), "abc");
+	assert_null(type_db_suggest(f->db, "completely_different"));
+}
+
+static void helpers_strip_and_align(void **state)
+{
+	struct fixture *f = *state;
+	struct type *td = type_db_add(f->db, TYPE_TYPEDEF, "lh_t");
+	struct type *cv = wrap(f->db, TYPE_VOLATILE, td);
+	struct type *aligned = type_db_add(f->db, TYPE_STRUCT, "aligned");
+	struct type *packed = type_db_add(f->db, TYPE_STRUCT, "packed");
+	struct type_member *m;
+
+	td->target = f->t_list_head;
+	assert_ptr_equal(type_strip(cv), f->t_list_head);
+	assert_ptr_equal(type_strip_cv(cv), td);
+	assert_int_equal(type_size(cv), 16);
+	assert_true(type_is_aggregate(cv));
+	assert_false(type_is_aggregate(f->t_list_ptr));
+	assert_int_equal(type_alignment(cv), 8);
+	assert_int_equal(type_alignment(f->t_char), 1);
+
+	aligned->size = 64;
+	aligned->alignment = 64;
+	m = type_db_add_members(f->db, aligned, 1);
+	member(&m[0], "x", f->t_int, 0);
+	assert_int_equal(type_alignment(aligned), 64);
+	assert_int_equal(type_alignment(array(f->db, aligned, 2)), 64);
+
+	packed->size = 5;
+	packed->packed = true;
+	m = type_db_add_members(f->db, packed, 2);
+	member(&m[0], "c", f->t_char, 0);
+	member(&m[1], "i", f->t_int, 1);
+	assert_int_equal(type_alignment(packed), 1);
+	m[1].alignment = 4;
+	assert_int_equal(type_alignment(packed), 4);
+}
+
+static void load_reports_bad_files(void **state)
+{
+	struct type_db *db = (void *)1;
+	struct c2c_err err = { 0 };
+	int ret;
+
+	ret = type_db_load("/nonexistent/file", NULL, &db, &err);
+	assert_int_equal(ret, -ENOENT);
+	assert_null(db);
+	assert_non_null(strstr(err.msg, "/nonexistent/file"));
+	ret = type_db_load("/proc/self/cmdline", NULL, &db, &err);
+	assert_int_equal(ret, -ENOEXEC);
+	assert_non_null(strstr(err.msg, "not an ELF"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(interning_returns_one_copy, setup, teardown),
+		cmocka_unit_test_setup_teardown(formats_like_pahole, setup, teardown),
+		cmocka_unit_test_setup_teardown(member_arrays_follow_position, setup, teardown),
+		cmocka_unit_test_setup_teardown(index_dedupes_and_keeps_variants, setup, teardown),
+		cmocka_unit_test_setup_teardown(helpers_strip_and_align, setup, teardown),
+		cmocka_unit_test(load_reports_bad_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
