@@ -188,8 +188,8 @@ static void thread_exit(ThreadId tid)
 	sim_merge(NULL, 0);
 }
 
-/* The slowest other ready thread + the lead; ~0 when none. */
-static ULong lead_limit(const struct slot *me)
+/* The clock of the slowest other ready thread; ~0 when none. */
+static ULong slowest_other(const struct slot *me)
 {
 	ULong min = ~0ULL;
 	UInt i;
@@ -200,7 +200,29 @@ static ULong lead_limit(const struct slot *me)
 		if (s != me && s->live && !s->in_syscall && s->clock < min)
 			min = s->clock;
 	}
+	return min;
+}
+
+static ULong lead_limit(const struct slot *me)
+{
+	ULong min = slowest_other(me);
+
 	return min == ~0ULL ? min : min + cfg.lead;
+}
+
+/*
+ * A thread's exit is seen by others through the kernel (the tid word that
+ * pthread_join waits on), outside the simulation: hold the exit back until
+ * every other ready thread has reached its virtual time, so that nobody
+ * sees it early and the interleaving does not depend on the real scheduler.
+ */
+static void wait_to_be_slowest(ThreadId tid)
+{
+	UInt tries;
+
+	for (tries = 0; tries < 2000 && slot_get(tid)->clock > slowest_other(slot_get(tid));
+	     tries++)
+		VG_(vg_yield)();
 }
 
 static void start_client(ThreadId tid, ULong blocks)
@@ -280,11 +302,41 @@ static void pre_affinity(struct slot *self, UWord *args)
 	VG_(memset)((void *)mask, 0xff, len);
 }
 
+/*
+ * Syscalls that may wait for another thread or the outside world. Only
+ * these let the others run on without the caller; a thread in any other
+ * syscall still holds the merge back, so that thread creation, mmap and
+ * write do not make the interleaving depend on the real scheduler.
+ */
+static Bool may_block(UInt sysno, const UWord *args)
+{
+	switch (sysno) {
+	case __NR_futex: {
+		UWord op = args[1] & 0x7f;
+
+		return op == 0 || op == 6 || op == 9 || op == 11 || op == 13;
+	}
+	case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_poll: case __NR_ppoll:
+	case __NR_select: case __NR_pselect6: case __NR_epoll_wait: case __NR_epoll_pwait:
+	case __NR_wait4: case __NR_waitid: case __NR_read: case __NR_readv:
+	case __NR_recvfrom: case __NR_recvmsg: case __NR_accept: case __NR_accept4:
+	case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
+	case __NR_msgrcv: case __NR_semop: case __NR_semtimedop: case __NR_connect:
+	case __NR_flock: case __NR_fcntl:
+		return True;
+	default:
+		return False;
+	}
+}
+
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	struct slot *s = slot_get(tid);
 
-	s->in_syscall = True;
+	if (sysno == __NR_exit && !sim_disabled)
+		wait_to_be_slowest(tid);
+	s = slot_get(tid);
+	s->in_syscall = may_block(sysno, args);
 	if (sysno == __NR_sched_setaffinity && !sim_disabled)
 		pre_affinity(s, args);
 }
@@ -293,9 +345,9 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 {
 	struct slot *s = slot_get(tid);
 
-	s->in_syscall = False;
-	if (s->clock < merged_upto) /* was blocked: the others went on */
+	if (s->in_syscall && s->clock < merged_upto) /* was blocked: the others went on */
 		s->clock = merged_upto;
+	s->in_syscall = False;
 	if (s->aff_len) {
 		VG_(memcpy)((void *)s->aff_mask, s->aff_saved, s->aff_len);
 		s->aff_len = 0;

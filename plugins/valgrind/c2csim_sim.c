@@ -413,6 +413,8 @@ static void merge_until(ULong frontier)
 
 		if (head_time(s) >= frontier)
 			break;
+		if (head_time(s) >= merged_upto)
+			merged_upto = head_time(s) + 1;
 		sim_access(s, &s->buf[s->head++]);
 		if (s->head == s->n) {
 			s->head = s->n = 0;
