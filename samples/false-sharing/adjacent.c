@@ -54,6 +54,7 @@ int main(int argc, char **argv)
 	pthread_create(&tb, NULL, bump, &counters.b);
 	pthread_join(ta, NULL);
 	pthread_join(tb, NULL);
-	printf("a=%ld b=%ld\n", counters.a, counters.b);
+	printf("a=%ld b=%ld &a=%p &b=%p\n", counters.a, counters.b, (void *)&counters.a,
+	       (void *)&counters.b);
 	return 0;
 }

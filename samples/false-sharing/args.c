@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 		pthread_join(t[i], NULL);
 		total += args[i].count;
 	}
-	printf("total=%ld size=%zu\n", total, sizeof(struct thread_arg));
+	printf("total=%ld size=%zu array=%p\n", total, sizeof(struct thread_arg), (void *)args);
 	free(args);
 	return 0;
 }

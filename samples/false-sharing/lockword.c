@@ -28,7 +28,6 @@ struct config {
 
 static struct config cfg = { .limit = 1000, .scale = 3 };
 static long rounds = 20000;
-static int writers_done;
 
 static void pin(int cpu)
 {
@@ -50,7 +49,6 @@ static void *writer(void *arg)
 		cfg.updates++;
 		__atomic_store_n(&cfg.lock, 0, __ATOMIC_RELEASE);
 	}
-	__atomic_fetch_add(&writers_done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -75,6 +73,7 @@ int main(int argc, char **argv)
 		pthread_create(&t[i], NULL, i % 2 ? reader : writer, (void *)(long)i);
 	for (i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
-	printf("updates=%ld\n", cfg.updates);
+	printf("updates=%ld &lock=%p &limit=%p\n", cfg.updates, (void *)&cfg.lock,
+	       (void *)&cfg.limit);
 	return 0;
 }

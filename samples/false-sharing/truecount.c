@@ -44,6 +44,6 @@ int main(int argc, char **argv)
 		pthread_create(&t[i], NULL, bump, NULL);
 	for (i = 0; i < NR_THREADS; i++)
 		pthread_join(t[i], NULL);
-	printf("hits=%ld\n", stats.hits);
+	printf("hits=%ld &hits=%p\n", stats.hits, (void *)&stats.hits);
 	return 0;
 }
