@@ -593,7 +593,7 @@ static void check_missing_struct(struct gate_result *res, const struct rule_bloc
 	}
 }
 
-static void check_type(struct gate_result *res, const struct rule_block *b, const struct type *t)
+void gate_check_block(struct gate_result *res, const struct rule_block *b, const struct type *t)
 {
 	struct eval ev = { .cl = res->cacheline_size, .type = t, .block = b };
 	size_t i;
@@ -630,7 +630,7 @@ int gate_check(const struct ruleset *rs, const struct type_db *db, const struct 
 		if (!n)
 			check_missing_struct(res, b, db);
 		for (j = 0; j < n && j < MAX_DEFINITIONS; j++)
-			check_type(res, b, defs[j]);
+			gate_check_block(res, b, defs[j]);
 	}
 	return 0;
 }

@@ -65,6 +65,11 @@ struct gate_result {
 int gate_check(const struct ruleset *rs, const struct type_db *db, const struct gate_opts *opts,
 	       struct gate_result *res, struct c2c_err *err);
 void gate_result_release(struct gate_result *res);
+/*
+ * Check the rules of block b on one type t, appending outcomes to res
+ * (whose cacheline_size must be set; zero it otherwise).
+ */
+void gate_check_block(struct gate_result *res, const struct rule_block *b, const struct type *t);
 
 /*
  * --kernel-groups: add a RULE_GROUP_MARKERS rule to rs for every

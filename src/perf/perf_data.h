@@ -32,7 +32,7 @@ struct perf_sample {
 	uint64_t id;
 	uint64_t stream_id;
 	uint32_t cpu;
-	uint64_t period;
+	uint64_t period; /* PERIOD, else the attr's fixed sample_period (as perf) */
 	uint64_t weight; /* WEIGHT, or WEIGHT_STRUCT's var1_dw */
 	uint16_t weight_var2; /* WEIGHT_STRUCT var2_w (instruction latency) */
 	uint16_t weight_var3; /* WEIGHT_STRUCT var3_w */
@@ -138,6 +138,11 @@ struct perf_build_id {
 	const char *filename;
 };
 
+struct perf_mem_range {
+	uint64_t start, end; /* [start, end) physical */
+	uint32_t node;
+};
+
 /* Feature sections; NULL / 0 when the file lacks them. */
 struct perf_header_info {
 	bool pipe_mode;
@@ -156,6 +161,16 @@ struct perf_header_info {
 	const char *const *core_siblings;
 	size_t nr_thread_siblings;
 	const char *const *thread_siblings;
+	/* extensions */
+	uint64_t features[4]; /* bitmap of the feature sections present */
+	const char *const *cmdline_argv; /* nr_cmdline strings */
+	size_t nr_cmdline;
+	uint64_t first_sample_time, last_sample_time; /* SAMPLE_TIME, 0 when absent */
+	/* MEM_TOPOLOGY as merged physical ranges, ascending: phys addr -> node */
+	uint64_t mem_block_size;
+	size_t nr_mem_ranges;
+	const struct perf_mem_range *mem_ranges;
+	uint32_t comp_type, comp_level; /* COMPRESSED feature (1 = zstd) */
 };
 
 struct perf_reader_stats {
@@ -165,6 +180,8 @@ struct perf_reader_stats {
 	uint64_t lost; /* sum of LOST records */
 	uint64_t lost_samples;
 	uint64_t bytes; /* data bytes read */
+	uint64_t unknown_ids; /* samples whose id matched no event, skipped */
+	uint64_t compressed; /* COMPRESSED records unpacked */
 };
 
 struct perf_reader;
@@ -229,7 +246,11 @@ int perf_writer_mmap2(struct perf_writer *w, const struct perf_mmap *mmap, uint6
 int perf_writer_task(struct perf_writer *w, bool is_fork, const struct perf_task *task);
 /* sample->attr_index selects the event; fields outside its sample_type are ignored. */
 int perf_writer_sample(struct perf_writer *w, const struct perf_sample *sample);
-/* Remembers a build id for the BUILD_ID feature. */
+/*
+ * Remembers a build id for the BUILD_ID feature. perf reads the pid there as
+ * a machine id, so the writer always writes -1 (the host) and marks the
+ * entry kernel when the name starts with "[kernel" or ends in ".ko".
+ */
 int perf_writer_build_id(struct perf_writer *w, const struct perf_build_id *bid);
 /*
  * A FINISHED_ROUND record: tells perf that every record after it is later

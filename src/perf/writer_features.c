@@ -40,6 +40,13 @@ static struct strbuf *feature_add(struct feature *feats, size_t *nr, int bit)
 	return &f->data;
 }
 
+static bool is_kernel_dso(const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(name, "[kernel", 7) || (len > 3 && !strcmp(name + len - 3, ".ko"));
+}
+
 static void put_build_ids(struct strbuf *sb, const struct perf_writer *w)
 {
 	size_t i;
@@ -49,7 +56,8 @@ static void put_build_ids(struct strbuf *sb, const struct perf_writer *w)
 		size_t name_len = strlen(b->filename) + 1;
 		struct perf_event_header hdr = {
 			.type = PERF_REC_USER_HEADER_BUILD_ID,
-			.misc = (b->pid == -1 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER) |
+			.misc = (is_kernel_dso(b->filename) ? PERF_RECORD_MISC_KERNEL :
+							      PERF_RECORD_MISC_USER) |
 				PERF_RECORD_MISC_BUILD_ID_SIZE,
 		};
 		uint8_t data[24] = { 0 };
@@ -59,7 +67,7 @@ static void put_build_ids(struct strbuf *sb, const struct perf_writer *w)
 		memcpy(data, b->id, b->size);
 		data[20] = b->size;
 		strbuf_add(sb, &hdr, sizeof(hdr));
-		put_u32(sb, (uint32_t)b->pid);
+		put_u32(sb, (uint32_t)-1); /* HOST_KERNEL_ID: the host machine */
 		strbuf_add(sb, data, sizeof(data));
 		put_padded_str(sb, b->filename, PERF_NAME_ALIGN);
 	}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Operations (wakeup/sleep cycles) per second of each sched-core build, and
+# each build's ratio to upstream, measured in the same run. Rounds alternate
+# between the builds and the median is kept, which tames a noisy machine.
+#   bench.sh [--dir DIR] [--rounds N] [--seconds S] [--threads N]
+# DIR holds sched-core-{upstream,reordered,aligned} (default: this script's
+# folder in the build tree, i.e. the current directory's samples/sched-core).
+# Meaningful on real multi-socket hardware; informational on a small VM.
+set -euo pipefail
+
+dir=samples/sched-core
+rounds=3
+seconds=1
+threads=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--dir) dir=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
+	--seconds) seconds=$2; shift 2 ;;
+	--threads) threads="--threads $2"; shift 2 ;;
+	-h | --help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) echo "bench.sh: unknown option '$1'" >&2; exit 2 ;;
+	esac
+done
+
+builds=(upstream reordered aligned)
+declare -A results
+for b in "${builds[@]}"; do
+	[ -x "$dir/sched-core-$b" ] || { echo "bench.sh: $dir/sched-core-$b not built" >&2; exit 2; }
+	results[$b]=""
+done
+for ((r = 0; r < rounds; r++)); do
+	for b in "${builds[@]}"; do
+		# shellcheck disable=SC2086
+		ops=$("$dir/sched-core-$b" --bench --seconds "$seconds" $threads |
+			sed -n 's/^bench .*ops_per_sec=\([0-9]*\).*/\1/p')
+		[ -n "$ops" ] || { echo "bench.sh: sched-core-$b printed no result" >&2; exit 1; }
+		results[$b]+="$ops "
+	done
+done
+median() { tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+base=$(median "${results[upstream]}")
+for b in "${builds[@]}"; do
+	m=$(median "${results[$b]}")
+	awk -v b="$b" -v m="$m" -v base="$base" -v n="$rounds" \
+		'BEGIN { printf "%-10s %12d ops/s  %.3fx upstream  (median of %d)\n", b, m, m / base, n }'
+done

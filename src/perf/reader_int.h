@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reader internals shared by reader*.c. */
+#ifndef C2C_PERF_READER_INT_H
+#define C2C_PERF_READER_INT_H
+
+#include <byteswap.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "perf/perf_data.h"
+#include "util/hashmap.h"
+#include "util/strbuf.h"
+
+struct reader_attr {
+	struct perf_attr_info info;
+	uint64_t branch_sample_type;
+	char *name; /* owned; info.name points here */
+	uint64_t *ids; /* owned; info.ids points here */
+	size_t alloc_ids;
+};
+
+/* Bytes of a record or section, with the file offset of byte 0. */
+struct cursor {
+	const uint8_t *p;
+	size_t len, pos;
+	uint64_t off;
+	bool swap;
+	bool bad; /* ran past the end */
+};
+
+struct perf_reader {
+	char *path;
+	int fd;
+	bool swap;
+	bool stream; /* pipe mode: records come through read() */
+	bool done;
+	/* file mode: the whole file mapped, data in [pos, data_end) */
+	const uint8_t *map;
+	uint64_t map_size, data_off, data_end, pos, released;
+	uint64_t attr_size, attrs_off;
+	uint64_t data_declared_end;
+	size_t last_size; /* of the record handed out last (stream mode) */
+	bool truncated; /* the header's data section runs past the end of the file */
+	/* stream mode: buffer of bytes read, [buf_pos, buf_len) unread */
+	uint8_t *buf;
+	size_t buf_alloc, buf_pos, buf_len;
+	bool eof;
+	uint64_t stream_off; /* stream offset of buf[buf_pos] */
+	/* records decompressed from COMPRESSED records, [z_pos, z_len) unread */
+	uint8_t *zbuf;
+	size_t z_alloc, z_pos, z_len;
+	uint64_t z_off; /* file offset of the COMPRESSED record they came from */
+	void *zstd;
+	/* one record copied out (byte-swapped, realigned or joined) */
+	uint8_t *rec;
+	size_t rec_alloc;
+	uint64_t *chain; /* swapped callchain */
+	size_t chain_alloc;
+
+	struct reader_attr *attrs;
+	size_t nr_attrs, alloc_attrs;
+	struct hashmap ids; /* id -> attr index + 1 */
+	int id_pos, is_pos; /* of the first attr, in u64 words */
+	uint64_t nr_unknown_ids;
+
+	struct perf_header_info hdr;
+	struct perf_numa_node *numa;
+	struct perf_build_id *build_ids;
+	size_t alloc_build_ids;
+	char **core_sib, **thread_sib;
+	struct strbuf warnings;
+	struct perf_reader_stats stats;
+};
+
+static inline uint16_t rd16(const void *p, bool swap)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_16(v) : v;
+}
+
+static inline uint32_t rd32(const void *p, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_32(v) : v;
+}
+
+static inline uint64_t rd64(const void *p, bool swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return swap ? bswap_64(v) : v;
+}
+
+void cursor_init(struct cursor *c, const void *p, size_t len, uint64_t off, bool swap);
+bool cursor_has(struct cursor *c, size_t n);
+uint32_t cursor_u32(struct cursor *c);
+uint64_t cursor_u64(struct cursor *c);
+const void *cursor_bytes(struct cursor *c, size_t n);
+/* perf's string: u32 length, then that many bytes holding a NUL. */
+char *cursor_string(struct cursor *c);
+uint64_t cursor_offset(const struct cursor *c);
+
+void reader_warn(struct perf_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* attrs (reader_attr.c) */
+int reader_add_attr(struct perf_reader *r, const uint8_t *attr, size_t avail, uint64_t off,
+		    struct c2c_err *err);
+void reader_add_id(struct perf_reader *r, size_t attr_index, uint64_t id);
+void reader_attrs_done(struct perf_reader *r);
+void reader_free_attrs(struct perf_reader *r);
+
+/* samples and sample_id_all trailers (reader_sample.c) */
+int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_event_rec *ev,
+			struct c2c_err *err);
+/* Parses the trailer off the end of c (shrinking c->len). */
+int reader_parse_trailer(struct perf_reader *r, struct cursor *c, struct perf_event_rec *ev,
+			 struct c2c_err *err);
+
+/* feature sections (reader_features.c); damage there is only a warning */
+void reader_parse_feature(struct perf_reader *r, int feat, struct cursor *c);
+void reader_free_features(struct perf_reader *r);
+
+/* non-sample records (reader_records.c) */
+int reader_decode(struct perf_reader *r, const uint8_t *rec, size_t size, uint64_t off,
+		  struct perf_event_rec *ev, struct c2c_err *err);
+
+/* stream mode (reader_next.c) */
+int reader_stream_open(struct perf_reader *r, struct c2c_err *err);
+/* Make n bytes available at buf + buf_pos; false at the end of the stream. */
+bool reader_stream_fill(struct perf_reader *r, size_t n);
+
+/* COMPRESSED records (reader_zstd.c) */
+int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off,
+		      struct c2c_err *err);
+void reader_zstd_free(struct perf_reader *r);
+
+#endif

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PERF_RECORD_SAMPLE and the sample_id_all trailer of other records,
+ * in the field order of include/uapi/linux/perf_event.h.
+ */
+#include <errno.h>
+
+#include "perf/perf_format.h"
+#include "perf/reader_int.h"
+#include "util/xalloc.h"
+
+static int field_err(struct perf_reader *r, const struct cursor *c, const char *field,
+		     struct c2c_err *err)
+{
+	return c2c_err_set(err, EINVAL,
+			   "%s: at 0x%llx: sample field %s runs past the end of its record "
+			   "(record data ends at 0x%llx)",
+			   r->path, (unsigned long long)cursor_offset(c), field,
+			   (unsigned long long)(c->off + c->len));
+}
+
+/* The attr a record belongs to, from its id at word pos (from the end when tail). */
+static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail, size_t *idx,
+		       struct c2c_err *err)
+{
+	int pos = tail ? r->is_pos : r->id_pos;
+	uint64_t id;
+	size_t at;
+	void *v;
+
+	*idx = 0;
+	if (r->nr_attrs <= 1 || pos < 0)
+		return 0;
+	if (tail) {
+		if ((size_t)pos * 8 > c->len)
+			return c2c_err_set(err, EINVAL,
+					   "%s: at 0x%llx: record too short for its id", r->path,
+					   (unsigned long long)c->off);
+		at = c->len - pos * 8;
+	} else {
+		at = pos * 8;
+		if (at + 8 > c->len)
+			return c2c_err_set(err, EINVAL,
+					   "%s: at 0x%llx: sample too short for its id", r->path,
+					   (unsigned long long)c->off);
+	}
+	id = rd64(c->p + at, r->swap);
+	if (id == 0)
+		return 0; /* records perf synthesized carry id 0: the first event */
+	v = hashmap_get(&r->ids, id);
+	if (!v) {
+		r->nr_unknown_ids++;
+		return c2c_err_set(err, ENOENT, "%s: at 0x%llx: id %llu matches no event", r->path,
+				   (unsigned long long)(c->off + at), (unsigned long long)id);
+	}
+	*idx = (uintptr_t)v - 1;
+	return 0;
+}
+
+static void parse_head(struct cursor *c, uint64_t st, struct perf_sample *s)
+{
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s->id = cursor_u64(c);
+	if (st & PERF_SAMPLE_IP)
+		s->ip = cursor_u64(c);
+	if (st & PERF_SAMPLE_TID) {
+		s->pid = cursor_u32(c);
+		s->tid = cursor_u32(c);
+	}
+	if (st & PERF_SAMPLE_TIME)
+		s->time = cursor_u64(c);
+	if (st & PERF_SAMPLE_ADDR)
+		s->addr = cursor_u64(c);
+	if (st & PERF_SAMPLE_ID)
+		s->id = cursor_u64(c);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = cursor_u64(c);
+	if (st & PERF_SAMPLE_CPU) {
+		s->cpu = cursor_u32(c);
+		cursor_u32(c); /* res */
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		s->period = cursor_u64(c);
+}
+
+static void skip_read(struct cursor *c, uint64_t rf)
+{
+	size_t per_value = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t nr = 1;
+
+	if (rf & PERF_FORMAT_GROUP)
+		nr = cursor_u64(c);
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		cursor_u64(c);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		cursor_u64(c);
+	if (nr > c->len / 8 / per_value)
+		c->bad = true;
+	else
+		cursor_bytes(c, nr * per_value * 8);
+}
+
+static const uint64_t *read_callchain(struct perf_reader *r, struct cursor *c, uint64_t nr)
+{
+	const uint8_t *p;
+	uint64_t i;
+
+	if (nr > (c->len - c->pos) / 8) {
+		c->bad = true;
+		return NULL;
+	}
+	p = cursor_bytes(c, nr * 8);
+	if (!p || nr == 0)
+		return NULL;
+	if (!r->swap && ((uintptr_t)p & 7) == 0)
+		return (const uint64_t *)p;
+	r->chain = xgrow(r->chain, &r->chain_alloc, nr, sizeof(*r->chain));
+	for (i = 0; i < nr; i++)
+		r->chain[i] = rd64(p + i * 8, r->swap);
+	return r->chain;
+}
+
+static void skip_regs(struct cursor *c, uint64_t mask)
+{
+	if (cursor_u64(c) != 0) /* abi: PERF_SAMPLE_REGS_ABI_NONE has no regs */
+		cursor_bytes(c, __builtin_popcountll(mask) * 8);
+}
+
+/* Fields between PERIOD and REGS_USER; NULL when all are there, else the bad one. */
+static const char *parse_middle(struct perf_reader *r, struct cursor *c,
+				const struct reader_attr *a, struct perf_sample *s)
+{
+	uint64_t st = a->info.sample_type;
+
+	if (st & PERF_SAMPLE_READ) {
+		skip_read(c, a->info.read_format);
+		if (c->bad)
+			return "READ";
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		s->nr_callchain = cursor_u64(c);
+		s->callchain = read_callchain(r, c, s->nr_callchain);
+		if (c->bad)
+			return "CALLCHAIN";
+	}
+	if (st & PERF_SAMPLE_RAW) {
+		s->raw_size = cursor_u32(c);
+		s->raw = cursor_bytes(c, s->raw_size);
+		if (c->bad)
+			return "RAW";
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		uint64_t nr = cursor_u64(c);
+
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			cursor_u64(c);
+		if (nr > c->len / 24)
+			c->bad = true;
+		cursor_bytes(c, nr * 24);
+		if (c->bad)
+			return "BRANCH_STACK";
+	}
+	return NULL;
+}
+
+static const char *parse_tail(struct cursor *c, const struct reader_attr *a, struct perf_sample *s)
+{
+	uint64_t st = a->info.sample_type;
+
+	if (st & PERF_SAMPLE_REGS_USER) {
+		skip_regs(c, a->info.sample_regs_user);
+		if (c->bad)
+			return "REGS_USER";
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		uint64_t size = cursor_u64(c);
+
+		if (size > c->len)
+			c->bad = true;
+		cursor_bytes(c, size);
+		if (size)
+			cursor_u64(c); /* dyn_size */
+		if (c->bad)
+			return "STACK_USER";
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		uint64_t w = cursor_u64(c);
+
+		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
+			s->weight = w & 0xffffffff;
+			s->weight_var2 = w >> 32;
+			s->weight_var3 = w >> 48;
+		} else {
+			s->weight = w;
+		}
+	}
+	if (st & PERF_SAMPLE_DATA_SRC)
+		s->data_src = cursor_u64(c);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		s->transaction = cursor_u64(c);
+	if (c->bad)
+		return "WEIGHT/DATA_SRC/TRANSACTION";
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		skip_regs(c, a->info.sample_regs_intr);
+		if (c->bad)
+			return "REGS_INTR";
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = cursor_u64(c);
+	if (st & PERF_SAMPLE_CGROUP)
+		s->cgroup = cursor_u64(c);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		s->data_page_size = cursor_u64(c);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		s->code_page_size = cursor_u64(c);
+	if (c->bad)
+		return "PHYS_ADDR/CGROUP/PAGE_SIZE";
+	if (st & PERF_SAMPLE_AUX) {
+		uint64_t size = cursor_u64(c);
+
+		if (size > c->len)
+			c->bad = true;
+		cursor_bytes(c, size);
+		if (c->bad)
+			return "AUX";
+	}
+	return NULL;
+}
+
+int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_event_rec *ev,
+			struct c2c_err *err)
+{
+	struct perf_sample *s = &ev->sample;
+	const struct reader_attr *a;
+	const char *bad;
+	size_t idx;
+	int ret;
+
+	if (!r->nr_attrs)
+		return c2c_err_set(err, EINVAL, "%s: at 0x%llx: sample before any event attr",
+				   r->path, (unsigned long long)ev->file_offset);
+	ret = record_attr(r, c, false, &idx, err);
+	if (ret)
+		return ret;
+	a = &r->attrs[idx];
+	memset(s, 0, sizeof(*s));
+	s->attr_index = idx;
+	s->sample_type = a->info.sample_type;
+	if (!a->info.freq)
+		s->period = a->info.sample_period; /* as perf: PERIOD overrides */
+	parse_head(c, a->info.sample_type, s);
+	if (c->bad)
+		return field_err(r, c, "IP/TID/TIME/ADDR/ID/CPU/PERIOD", err);
+	bad = parse_middle(r, c, a, s);
+	if (!bad)
+		bad = parse_tail(c, a, s);
+	if (bad)
+		return field_err(r, c, bad, err);
+	return 0;
+}
+
+int reader_parse_trailer(struct perf_reader *r, struct cursor *c, struct perf_event_rec *ev,
+			 struct c2c_err *err)
+{
+	const struct reader_attr *a;
+	const uint8_t *end;
+	uint64_t st;
+	size_t idx, need;
+	int ret;
+
+	if (!r->nr_attrs || !r->attrs[0].info.sample_id_all)
+		return 0;
+	ret = record_attr(r, c, true, &idx, err);
+	if (ret)
+		return ret;
+	a = &r->attrs[idx];
+	st = a->info.sample_type & PERF_SAMPLE_ID_ALL_MASK;
+	need = __builtin_popcountll(st) * 8;
+	if (need > c->len)
+		return c2c_err_set(err, EINVAL,
+				   "%s: at 0x%llx: record of %zu bytes too short for "
+				   "its %zu-byte sample_id_all trailer",
+				   r->path, (unsigned long long)c->off, c->len + 8, need);
+	c->len -= need;
+	end = c->p + c->len;
+	if (st & PERF_SAMPLE_TID) {
+		ev->pid = rd32(end, r->swap);
+		ev->tid = rd32(end + 4, r->swap);
+		end += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		ev->time = rd64(end, r->swap);
+		end += 8;
+	}
+	end += 8 * (!!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID));
+	if (st & PERF_SAMPLE_CPU)
+		ev->cpu = rd32(end, r->swap);
+	return 0;
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PERF_RECORD_COMPRESSED (perf record -z): zstd frames whose contents are
+ * ordinary records, possibly split across COMPRESSED records. One
+ * decompression stream serves the whole file, as in perf.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "config.h"
+#include "perf/reader_int.h"
+#include "util/xalloc.h"
+
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+
+int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off,
+		      struct c2c_err *err)
+{
+	ZSTD_inBuffer in = { data, len, 0 };
+
+	if (!r->zstd) {
+		r->zstd = ZSTD_createDStream();
+		if (!r->zstd)
+			return c2c_err_set(err, ENOMEM, "%s: cannot create a zstd stream", r->path);
+		ZSTD_initDStream(r->zstd);
+	}
+	/* drop what was handed out, keep a partial record */
+	memmove(r->zbuf, r->zbuf + r->z_pos, r->z_len - r->z_pos);
+	r->z_len -= r->z_pos;
+	r->z_pos = 0;
+	r->z_off = off - 8;
+	r->stats.compressed++;
+	do {
+		ZSTD_outBuffer out;
+		size_t ret;
+
+		if (r->z_alloc - r->z_len < 64 * 1024)
+			r->zbuf = xgrow(r->zbuf, &r->z_alloc, r->z_len + 256 * 1024, 1);
+		out = (ZSTD_outBuffer){ r->zbuf + r->z_len, r->z_alloc - r->z_len, 0 };
+		ret = ZSTD_decompressStream(r->zstd, &out, &in);
+		if (ZSTD_isError(ret))
+			return c2c_err_set(err, EINVAL,
+					   "%s: at 0x%llx: COMPRESSED record: zstd: %s", r->path,
+					   (unsigned long long)(off - 8), ZSTD_getErrorName(ret));
+		r->z_len += out.pos;
+		if (out.pos < out.size && in.pos == in.size)
+			break;
+	} while (true);
+	return 0;
+}
+
+void reader_zstd_free(struct perf_reader *r)
+{
+	if (r->zstd)
+		ZSTD_freeDStream(r->zstd);
+	r->zstd = NULL;
+}
+#else
+int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off,
+		      struct c2c_err *err)
+{
+	return c2c_err_set(err, ENOTSUP,
+			   "%s: at 0x%llx: COMPRESSED record (perf record -z): "
+			   "this c2cscope was built without libzstd",
+			   r->path, (unsigned long long)(off - 8));
+}
+
+void reader_zstd_free(struct perf_reader *r)
+{
+}
+#endif
