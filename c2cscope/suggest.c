@@ -1,8 +1,241 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * c2cscope suggest: propose re-layouts of a struct that separate write-hot
+ * fields from the fields other contexts touch, with the cost of each.
+ */
 #include "cmd.h"
 
-/* Not built yet: see the open issues. Says so instead of pretending. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout/profile.h"
+#include "layout/propose.h"
+#include "util/strbuf.h"
+#include "types/types.h"
+#include "util/xalloc.h"
+
+static const char usage_text[] =
+	"usage: c2cscope suggest -C STRUCT --hotness FILE [options] [FILE]\n"
+	"\n"
+	"Propose member orders for STRUCT (from FILE's DWARF or BTF; the running\n"
+	"kernel's BTF when FILE is omitted) that keep write-hot fields off the\n"
+	"cache lines of fields other cpus or code paths touch.\n"
+	"\n"
+	"  -C, --struct NAME        the struct to re-lay\n"
+	"      --hotness FILE       field classes: read_mostly, read_write, cold\n"
+	"      --pin FIELD          keep FIELD at its offset (repeatable)\n"
+	"      --cacheline-size N   cache-line size in bytes (default 64)\n"
+	"      --format text|json   output format (default text)\n"
+	"      --choose reorder|isolate\n"
+	"                           the option --emit-rules locks in (default: reorder\n"
+	"                           when it separates everything, else isolate)\n"
+	"      --emit-rules FILE    write c2cscope check rules that lock the fix in\n"
+	"      --btf, --dwarf       choose the type loader\n"
+	"  -h, --help               this text\n";
+
+struct suggest_args {
+	const char *struct_name;
+	const char *hotness;
+	const char *file;
+	const char *emit_rules;
+	const char *choose;
+	const char **pins;
+	size_t nr_pins;
+	uint64_t cacheline_size;
+	bool json;
+	enum type_source source;
+};
+
+static int parse_args(int argc, char **argv, struct suggest_args *a)
+{
+	static const struct option longopts[] = {
+		{ "struct", required_argument, NULL, 'C' },
+		{ "hotness", required_argument, NULL, 'H' },
+		{ "pin", required_argument, NULL, 'p' },
+		{ "cacheline-size", required_argument, NULL, 'L' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "choose", required_argument, NULL, 'c' },
+		{ "emit-rules", required_argument, NULL, 'r' },
+		{ "btf", no_argument, NULL, 'B' },
+		{ "dwarf", no_argument, NULL, 'D' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	a->cacheline_size = 64;
+	while ((c = getopt_long(argc, argv, "C:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			a->struct_name = optarg;
+			break;
+		case 'H':
+			a->hotness = optarg;
+			break;
+		case 'p':
+			a->pins = xrealloc(a->pins, (a->nr_pins + 2) * sizeof(*a->pins));
+			a->pins[a->nr_pins++] = optarg;
+			a->pins[a->nr_pins] = NULL;
+			break;
+		case 'L':
+			if (cmd_parse_u64("suggest", "--cacheline-size", optarg, &a->cacheline_size))
+				return EXIT_BAD_INPUT;
+			if (a->cacheline_size < 8 || a->cacheline_size > 4096 ||
+			    (a->cacheline_size & (a->cacheline_size - 1)))
+				return cmd_error("suggest", "--cacheline-size must be a power of two "
+							    "between 8 and 4096, not %s", optarg);
+			break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return cmd_error("suggest", "--format expects text or json, not '%s'",
+						 optarg);
+			a->json = !strcmp(optarg, "json");
+			break;
+		case 'c':
+			if (strcmp(optarg, "reorder") && strcmp(optarg, "isolate"))
+				return cmd_error("suggest",
+						 "--choose expects reorder or isolate, not '%s'", optarg);
+			a->choose = optarg;
+			break;
+		case 'r':
+			a->emit_rules = optarg;
+			break;
+		case 'B':
+			a->source = TYPE_SOURCE_BTF;
+			break;
+		case 'D':
+			a->source = TYPE_SOURCE_DWARF;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			fputs(usage_text, stderr);
+			return EXIT_BAD_INPUT;
+		}
+	}
+	if (optind < argc)
+		a->file = argv[optind++];
+	if (optind < argc)
+		return cmd_error("suggest", "one FILE at most, not also '%s'", argv[optind]);
+	if (!a->struct_name)
+		return cmd_error("suggest", "which struct? give -C NAME");
+	if (!a->hotness)
+		return cmd_error("suggest", "no profile: give --hotness FILE");
+	return 0;
+}
+
+static int load_struct(const struct suggest_args *a, struct type_db **db, const struct type **t)
+{
+	const char *only[] = { a->struct_name, NULL };
+	struct type_load_opts opts = { .source = a->source, .only = only };
+	struct c2c_err err = { 0 };
+	const char *near;
+	int ret;
+
+	ret = a->file ? type_db_load(a->file, &opts, db, &err) : type_db_load_kernel(&opts, db, &err);
+	if (ret)
+		return cmd_report_err("suggest", &err);
+	*t = type_db_find(*db, a->struct_name);
+	if (*t)
+		return 0;
+	near = type_db_suggest(*db, a->struct_name);
+	cmd_error("suggest", "%s: no struct %s%s%s%s", type_db_path(*db), a->struct_name,
+		  near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+	return EXIT_BAD_INPUT;
+}
+
+/* The option the rules lock in: asked for, or the first that separates all. */
+static const struct proposal *chosen(const struct proposer *pr, const char *choose)
+{
+	const struct proposal *reorder = proposer_get(pr, 0), *isolate = proposer_get(pr, 1);
+
+	if (choose)
+		return !strcmp(choose, "reorder") ? reorder : isolate;
+	return reorder->conflicts_after == 0 ? reorder : isolate;
+}
+
+static int emit_rules(const char *path, const struct type *t, const struct struct_profile *prof,
+		      const struct proposal *p, unsigned int cl)
+{
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int ret = 0;
+
+	if (!f)
+		return cmd_error("suggest", "%s: %s", path, strerror(errno));
+	propose_format_rules(&sb, t, prof, p, cl);
+	if (fputs(sb.buf, f) == EOF)
+		ret = cmd_error("suggest", "%s: write failed: %s", path, strerror(errno));
+	if (f != stdout && fclose(f))
+		ret = cmd_error("suggest", "%s: %s", path, strerror(errno));
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void print_verdict(const struct proposer *pr)
+{
+	const struct proposal *r = proposer_get(pr, 0), *i = proposer_get(pr, 1);
+
+	if (!proposer_conflicts(pr))
+		return;
+	printf("\nverdict: reorder only %s (%+lld bytes); isolate %s (%+lld bytes)\n",
+	       r->conflicts_after ? "leaves sharing" : "separates all sharing",
+	       (long long)r->new_size - (long long)r->old_size,
+	       i->conflicts_after ? "leaves sharing" : "separates all sharing",
+	       (long long)i->new_size - (long long)i->old_size);
+}
+
 int cmd_suggest(int argc, char **argv)
 {
-	return cmd_error("suggest", "not available in this build yet");
+	struct suggest_args a = { 0 };
+	struct type_db *db = NULL;
+	struct struct_profile *prof = NULL;
+	struct proposer *pr = NULL;
+	struct propose_opts popts;
+	const struct type *t = NULL;
+	struct c2c_err err = { 0 };
+	struct strbuf out = STRBUF_INIT;
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		goto out;
+	ret = load_struct(&a, &db, &t);
+	if (ret)
+		goto out;
+	if (profile_parse_hotness(a.hotness, t, &prof, &err)) {
+		ret = cmd_report_err("suggest", &err);
+		goto out;
+	}
+	popts = (struct propose_opts){ .cacheline_size = (unsigned int)a.cacheline_size,
+				       .pinned = a.pins };
+	if (propose(t, prof, &popts, &pr, &err)) {
+		ret = cmd_report_err("suggest", &err);
+		goto out;
+	}
+	if (a.json)
+		ret = propose_format_json(&out, t, prof, pr, &err);
+	else
+		propose_format_text(&out, t, prof, pr);
+	if (ret) {
+		ret = cmd_report_err("suggest", &err);
+		goto out;
+	}
+	fputs(out.buf, stdout);
+	if (a.emit_rules)
+		ret = emit_rules(a.emit_rules, t, prof, chosen(pr, a.choose),
+				 (unsigned int)a.cacheline_size);
+	if (!ret && !a.json)
+		print_verdict(pr);
+out:
+	strbuf_release(&out);
+	proposer_free(pr);
+	profile_free(prof);
+	if (db)
+		type_db_free(db);
+	free(a.pins);
+	return ret < 0 ? EXIT_OK : ret;
 }

@@ -259,6 +259,28 @@ static void convert_enum(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *
 	t->nr_enumerators = i;
 }
 
+/*
+ * gcc spells the bound of a zero-length array as -1. Only a signed form can
+ * say that: dwarf_formsdata sign-extends DW_FORM_data1..8 too, which would
+ * read "char a[200]" (upper bound 199 in one byte) as -57.
+ */
+static bool upper_bound_is_negative(Dwarf_Die *die, int64_t *val)
+{
+	Dwarf_Attribute attr;
+	uint64_t u;
+
+	if (!dwarf_attr(die, DW_AT_upper_bound, &attr))
+		return false;
+	switch (dwarf_whatform(&attr)) {
+	case DW_FORM_sdata:
+	case DW_FORM_implicit_const:
+		return attr_sdata(die, DW_AT_upper_bound, val) && *val < 0;
+	default:
+		/* data8 all-ones is gcc's -1 in an unsigned form */
+		return attr_udata(die, DW_AT_upper_bound, &u) && u == UINT64_MAX;
+	}
+}
+
 static void convert_array(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
 {
 	Dwarf_Die child;
@@ -276,7 +298,7 @@ static void convert_array(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type 
 				continue;
 			if (attr_udata(&child, DW_AT_count, &count)) {
 				/* count as given */
-			} else if (attr_sdata(&child, DW_AT_upper_bound, &supper) && supper < 0) {
+			} else if (upper_bound_is_negative(&child, &supper)) {
 				count = 0; /* gcc's [0]: upper bound -1 */
 			} else if (attr_udata(&child, DW_AT_upper_bound, &upper)) {
 				attr_udata(&child, DW_AT_lower_bound, &lower);

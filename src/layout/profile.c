@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Field access profiles and the hotness-file parser.
+ */
+#include "layout/profile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct struct_profile *profile_new(const struct type *t)
+{
+	struct struct_profile *p = xcalloc(1, sizeof(*p));
+	uint32_t i, n = 0;
+
+	t = type_strip(t);
+	p->struct_name = xstrdup(t->name ? t->name : "(anonymous)");
+	p->fields = xcalloc(t->nr_members ? t->nr_members : 1, sizeof(*p->fields));
+	for (i = 0; i < t->nr_members; i++) {
+		if (!t->members[i].name)
+			continue;
+		p->fields[n].name = xstrdup(t->members[i].name);
+		p->fields[n].cls = FIELD_COLD;
+		n++;
+	}
+	p->nr_fields = n;
+	return p;
+}
+
+void profile_free(struct struct_profile *p)
+{
+	uint32_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nr_fields; i++) {
+		free((char *)p->fields[i].name);
+		free(p->fields[i].reader_funcs);
+		free(p->fields[i].writer_funcs);
+	}
+	for (i = 0; i < p->nr_contexts; i++)
+		free(p->contexts[i]);
+	free(p->fields);
+	free(p->struct_name);
+	free(p->origin);
+	free(p);
+}
+
+struct field_profile *profile_field(struct struct_profile *p, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nr_fields; i++)
+		if (!strcmp(p->fields[i].name, name))
+			return &p->fields[i];
+	return NULL;
+}
+
+const struct field_profile *profile_field_const(const struct struct_profile *p, const char *name)
+{
+	return profile_field((struct struct_profile *)p, name);
+}
+
+void profile_classify(struct struct_profile *p, uint64_t min_stores)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nr_fields; i++) {
+		struct field_profile *f = &p->fields[i];
+		uint64_t acc = f->loads + f->stores;
+		uint64_t hitm = f->hitm_local + f->hitm_remote;
+
+		if (f->stores && ((f->stores * 100 >= acc && f->stores >= min_stores) || hitm))
+			f->cls = FIELD_WRITE_HOT;
+		else if (f->loads)
+			f->cls = FIELD_READ_MOSTLY;
+		else
+			f->cls = FIELD_COLD;
+	}
+}
+
+bool field_conflict(const struct field_profile *a, const struct field_profile *b)
+{
+	uint64_t both;
+
+	if (a == b || a->cls != FIELD_WRITE_HOT || b->cls == FIELD_COLD)
+		return false;
+	both = a->writers | field_accessors(b);
+	/* Harmless only when one context does all of it. */
+	return (both & (both - 1)) != 0;
+}
+
+/* --- hotness files ------------------------------------------------------ */
+
+struct hot_parser {
+	const char *path;
+	unsigned int line;
+	struct struct_profile *p;
+	const char *want; /* struct name we are filling */
+	bool in_block; /* lines apply to our struct */
+	bool saw_struct; /* the file has struct blocks */
+	bool found_block; /* a "struct NAME" line named ours */
+	bool have_default;
+	enum field_class default_cls;
+	struct c2c_err *err;
+};
+
+static int hot_error(struct hot_parser *hp, const char *what, const char *near)
+{
+	return c2c_err_set(hp->err, EINVAL, "%s:%u: %s%s%s%s", hp->path, hp->line, what,
+			   near ? " (near '" : "", near ? near : "", near ? "')" : "");
+}
+
+static int parse_class(const char *word, enum field_class *cls)
+{
+	if (!strcmp(word, "read_mostly"))
+		*cls = FIELD_READ_MOSTLY;
+	else if (!strcmp(word, "read_write"))
+		*cls = FIELD_WRITE_HOT;
+	else if (!strcmp(word, "cold"))
+		*cls = FIELD_COLD;
+	else
+		return -1;
+	return 0;
+}
+
+/* The mask bit of a named context, added on first use. */
+static int context_bit(struct hot_parser *hp, const char *name, uint64_t *mask)
+{
+	struct struct_profile *p = hp->p;
+	uint32_t i;
+
+	if (!strcmp(name, "all")) {
+		*mask |= PROFILE_ALL_CONTEXTS;
+		return 0;
+	}
+	for (i = 0; i < p->nr_contexts; i++) {
+		if (!strcmp(p->contexts[i], name)) {
+			*mask |= 1ULL << i;
+			return 0;
+		}
+	}
+	if (p->nr_contexts == PROFILE_MAX_CONTEXTS)
+		return hot_error(hp, "more than 64 contexts", name);
+	p->contexts[p->nr_contexts] = xstrdup(name);
+	*mask |= 1ULL << p->nr_contexts++;
+	return 0;
+}
+
+static int parse_contexts(struct hot_parser *hp, char *list, uint64_t *mask)
+{
+	char *save = NULL, *tok;
+	int ret;
+
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		ret = context_bit(hp, tok, mask);
+		if (ret)
+			return ret;
+	}
+	if (!*mask)
+		return hot_error(hp, "ctx= needs at least one context", NULL);
+	return 0;
+}
+
+static int field_line(struct hot_parser *hp, char **words, int nr)
+{
+	enum field_class cls;
+	struct field_profile *f;
+	uint64_t mask = 0;
+	int i, ret;
+
+	if (nr < 2)
+		return hot_error(hp, "expected 'FIELD CLASS [ctx=A,B]'", words[0]);
+	if (parse_class(words[1], &cls))
+		return hot_error(hp, "expected read_mostly, read_write or cold", words[1]);
+	for (i = 2; i < nr; i++) {
+		if (strncmp(words[i], "ctx=", 4))
+			return hot_error(hp, "expected ctx=LIST", words[i]);
+		ret = parse_contexts(hp, words[i] + 4, &mask);
+		if (ret)
+			return ret;
+	}
+	if (!mask)
+		mask = PROFILE_ALL_CONTEXTS;
+	if (!strcmp(words[0], "*")) {
+		hp->have_default = true;
+		hp->default_cls = cls;
+		return 0;
+	}
+	f = profile_field(hp->p, words[0]);
+	if (!f)
+		return hot_error(hp, "no such field in the struct", words[0]);
+	f->cls = cls;
+	f->readers = cls == FIELD_COLD ? 0 : mask;
+	f->writers = cls == FIELD_WRITE_HOT ? mask : 0;
+	/* Mark the field as listed (a cold field listed stays cold). */
+	f->loads = cls == FIELD_COLD ? 0 : 1;
+	f->stores = cls == FIELD_WRITE_HOT ? 1 : 0;
+	return 0;
+}
+
+static int hot_line(struct hot_parser *hp, char *line)
+{
+	char *words[16], *save = NULL, *tok, *hash = strchr(line, '#');
+	int nr = 0;
+
+	if (hash)
+		*hash = '\0';
+	for (tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+		if (nr == (int)ARRAY_SIZE(words))
+			return hot_error(hp, "too many words", tok);
+		words[nr++] = tok;
+	}
+	if (!nr)
+		return 0;
+	if (!strcmp(words[0], "struct")) {
+		if (nr != 2)
+			return hot_error(hp, "expected 'struct NAME'", NULL);
+		hp->saw_struct = true;
+		hp->in_block = !strcmp(words[1], hp->want);
+		hp->found_block |= hp->in_block;
+		return 0;
+	}
+	if (hp->saw_struct && !hp->in_block)
+		return 0;
+	return field_line(hp, words, nr);
+}
+
+static void apply_default(struct hot_parser *hp)
+{
+	uint32_t i;
+
+	if (!hp->have_default)
+		return;
+	for (i = 0; i < hp->p->nr_fields; i++) {
+		struct field_profile *f = &hp->p->fields[i];
+
+		if (f->loads || f->stores)
+			continue;
+		f->cls = hp->default_cls;
+		if (hp->default_cls != FIELD_COLD) {
+			f->readers = PROFILE_ALL_CONTEXTS;
+			f->loads = 1;
+		}
+		if (hp->default_cls == FIELD_WRITE_HOT) {
+			f->writers = PROFILE_ALL_CONTEXTS;
+			f->stores = 1;
+		}
+	}
+}
+
+int profile_parse_hotness(const char *path, const struct type *t, struct struct_profile **out,
+			  struct c2c_err *err)
+{
+	struct hot_parser hp = { .path = path, .err = err };
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int ret = 0;
+
+	t = type_strip(t);
+	f = fopen(path, "r");
+	if (!f)
+		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+	hp.p = profile_new(t);
+	hp.want = hp.p->struct_name;
+	while (getline(&line, &cap, f) > 0) {
+		hp.line++;
+		ret = hot_line(&hp, line);
+		if (ret)
+			break;
+	}
+	free(line);
+	fclose(f);
+	if (!ret && hp.saw_struct && !hp.found_block)
+		ret = c2c_err_set(err, ENOENT, "%s: no 'struct %s' block", path, hp.want);
+	if (ret) {
+		profile_free(hp.p);
+		return ret;
+	}
+	apply_default(&hp);
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "hotness file %s", path);
+		hp.p->origin = strbuf_detach(&sb, NULL);
+	}
+	*out = hp.p;
+	return 0;
+}

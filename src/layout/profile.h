@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Access profiles of a struct's top-level fields: who reads and writes each
+ * field, how often, and how many HITMs land on it. A profile comes from an
+ * attributed perf.data (PMU, simulator or stock perf) or, without one, from a
+ * hotness file that marks each field read_mostly, read_write or cold.
+ *
+ * Readers and writers are sets of "contexts": cpus, threads, or named code
+ * paths from a hotness file (rx, tx, ...), at most 64, as a bit mask.
+ */
+#ifndef C2C_LAYOUT_PROFILE_H
+#define C2C_LAYOUT_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "types/types.h"
+#include "util/err.h"
+
+#define PROFILE_MAX_CONTEXTS 64
+#define PROFILE_ALL_CONTEXTS UINT64_MAX
+
+enum field_class {
+	FIELD_COLD,
+	FIELD_READ_MOSTLY, /* hot, and written rarely or never */
+	FIELD_WRITE_HOT, /* written often enough to ping-pong its line */
+};
+
+struct field_profile {
+	const char *name; /* top-level member name (owned by the profile) */
+	enum field_class cls;
+	uint64_t loads, stores;
+	uint64_t hitm_local, hitm_remote;
+	uint64_t readers, writers; /* context masks */
+	char *reader_funcs, *writer_funcs; /* "a, b" or NULL */
+};
+
+struct struct_profile {
+	char *struct_name;
+	uint32_t nr_fields;
+	struct field_profile *fields;
+	/* Names of the contexts behind the mask bits (NULL where unnamed). */
+	char *contexts[PROFILE_MAX_CONTEXTS];
+	uint32_t nr_contexts;
+	/* Where the profile came from, for messages: "hotness file F". */
+	char *origin;
+};
+
+/*
+ * Parse a hotness file for STRUCT_NAME. The format (doc/c2cscope-suggest.1):
+ *
+ *   # comment
+ *   struct task_group            # the following lines describe this struct
+ *   load_avg   read_write  ctx=all
+ *   rt_se      read_mostly
+ *   rcu        cold
+ *   *          cold                 # default for fields not listed
+ *
+ * A class is read_mostly, read_write or cold; ctx= lists the contexts (cpus
+ * or named code paths) that touch the field ("all" when omitted, meaning
+ * many cpus). A file without "struct" lines applies to any struct. Unknown
+ * fields are errors naming file:line. Fields not listed get the "*" class,
+ * or cold.
+ */
+int profile_parse_hotness(const char *path, const struct type *t, struct struct_profile **out,
+			  struct c2c_err *err);
+
+/* An empty profile (all fields cold) for T, to be filled by a caller. */
+struct struct_profile *profile_new(const struct type *t);
+/* The field named NAME, or NULL. */
+struct field_profile *profile_field(struct struct_profile *p, const char *name);
+const struct field_profile *profile_field_const(const struct struct_profile *p,
+						const char *name);
+/*
+ * Classify fields from counts: write-hot when stores are at least 1% of
+ * accesses and at least min_stores, or when it has HITMs and any store;
+ * read-mostly when it has loads; cold otherwise.
+ */
+void profile_classify(struct struct_profile *p, uint64_t min_stores);
+void profile_free(struct struct_profile *p);
+
+/* Every context that touches f. */
+static inline uint64_t field_accessors(const struct field_profile *f)
+{
+	return f->readers | f->writers;
+}
+
+/*
+ * Whether a write to A and an access to B on the same cache line make the
+ * line move between caches: A is write-hot, B is not cold, and some context
+ * that writes A differs from some context that touches B. Same field: no
+ * (that is true sharing, which no layout fixes).
+ */
+bool field_conflict(const struct field_profile *a, const struct field_profile *b);
+
+#endif

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The re-layout proposer: blocks of members that must move together, a
+ * scoring function, and a steepest-descent search over member orders.
+ */
+#include "layout/propose_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+/* --- blocks ------------------------------------------------------------- */
+
+static bool is_marker(const struct type_member *m, const char *prefix)
+{
+	return m->name && !strncmp(m->name, prefix, strlen(prefix));
+}
+
+static uint32_t member_alignment(const struct type *t, const struct type_member *m)
+{
+	uint32_t a = t->packed ? 1 : type_alignment(m->type);
+
+	if (m->alignment > a)
+		a = m->alignment;
+	return a ? a : 1;
+}
+
+/* Bytes a member covers: its type, or for bitfields the bytes its bits touch. */
+static void member_extent(const struct type_member *m, uint64_t *start, uint64_t *end)
+{
+	if (m->bit_size) {
+		*start = m->bit_offset / 8;
+		*end = (m->bit_offset + m->bit_size + 7) / 8;
+	} else {
+		*start = m->offset;
+		*end = m->offset + type_size(m->type);
+	}
+}
+
+/* The member index where the block that starts at member i ends. */
+static uint32_t block_end(const struct type *t, uint32_t i)
+{
+	const struct type_member *m = &t->members[i];
+	uint32_t j;
+
+	if (is_marker(m, "__cacheline_group_begin__")) {
+		const char *group = m->name + strlen("__cacheline_group_begin__");
+
+		for (j = i + 1; j < t->nr_members; j++)
+			if (is_marker(&t->members[j], "__cacheline_group_end__") &&
+			    !strcmp(t->members[j].name + strlen("__cacheline_group_end__"), group))
+				return j;
+		return i;
+	}
+	if (!m->bit_size)
+		return i;
+	/* A run of bitfields that share storage units moves as one. */
+	for (j = i; j + 1 < t->nr_members; j++) {
+		const struct type_member *n = &t->members[j + 1];
+		uint64_t s, e, unit = type_size(t->members[j].type);
+		uint64_t run_end;
+
+		if (!n->bit_size)
+			break;
+		member_extent(&t->members[j], &s, &e);
+		run_end = align_up(e, unit ? unit : 1);
+		member_extent(n, &s, &e);
+		if (s >= run_end)
+			break;
+	}
+	return j;
+}
+
+static void add_block(struct proposer *pr, uint32_t first, uint32_t last)
+{
+	const struct type *t = pr->t;
+	struct block *b;
+	uint64_t s, e, start = UINT64_MAX, end = 0;
+	uint32_t i, align = 1;
+
+	pr->blocks = xgrow(pr->blocks, &pr->blocks_alloc, pr->nr_blocks + 1, sizeof(*b));
+	b = &pr->blocks[pr->nr_blocks++];
+	memset(b, 0, sizeof(*b));
+	for (i = first; i <= last; i++) {
+		uint32_t a = member_alignment(t, &t->members[i]);
+
+		member_extent(&t->members[i], &s, &e);
+		if (t->members[i].bit_size) {
+			uint64_t unit = type_size(t->members[i].type);
+
+			s = unit ? s / unit * unit : s;
+		}
+		if (s < start)
+			start = s;
+		if (e > end)
+			end = e;
+		if (a > align)
+			align = a;
+	}
+	b->first = first;
+	b->last = last;
+	b->start = start;
+	b->size = end > start ? end - start : 0;
+	b->align = align;
+	for (i = first; i <= last; i++) {
+		pr->members[i].block = pr->nr_blocks - 1;
+		member_extent(&t->members[i], &s, &e);
+		pr->members[i].rel = s - start;
+		pr->members[i].size = e - s;
+	}
+}
+
+void build_blocks(struct proposer *pr)
+{
+	uint32_t i = 0, n = pr->t->nr_members;
+
+	while (i < n) {
+		uint32_t last = block_end(pr->t, i);
+
+		add_block(pr, i, last);
+		i = last + 1;
+	}
+	/* A flexible array (or any zero-size tail) stays last. */
+	if (pr->nr_blocks && !pr->blocks[pr->nr_blocks - 1].size &&
+	    pr->blocks[pr->nr_blocks - 1].first == pr->blocks[pr->nr_blocks - 1].last &&
+	    !is_marker(&pr->t->members[pr->blocks[pr->nr_blocks - 1].first], "__cacheline_group"))
+		pr->blocks[pr->nr_blocks - 1].fixed_last = true;
+}
+
+/* --- evaluation ---------------------------------------------------------- */
+
+/*
+ * Place the blocks in ORDER; fills off[] (per block) and returns the size.
+ * Isolated blocks start a line and are padded to whole lines.
+ */
+static uint64_t place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+		      uint64_t *off)
+{
+	uint64_t pos = 0, cl = pr->cl;
+	uint32_t k, align = pr->struct_align;
+
+	for (k = 0; k < pr->nr_blocks; k++) {
+		const struct block *b = &pr->blocks[order[k]];
+		bool iso = isolated && isolated[order[k]];
+		uint32_t a = iso && b->align < cl ? (uint32_t)cl : b->align;
+
+		pos = align_up(pos, a);
+		off[order[k]] = pos;
+		pos += iso ? align_up(b->size, cl) : b->size;
+		if (a > align)
+			align = a;
+	}
+	return align_up(pos, align);
+}
+
+struct line_field {
+	uint32_t line;
+	int32_t field;
+};
+
+static int cmp_line_field(const void *a, const void *b)
+{
+	const struct line_field *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->field - y->field;
+}
+
+/*
+ * The (line, field) pairs of every hot field under the block offsets off[],
+ * sorted by line. Returns how many.
+ */
+static size_t hot_lines_of(const struct proposer *pr, const uint64_t *off,
+			   struct line_field *lf)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = 0; i < pr->t->nr_members; i++) {
+		const struct member_info *mi = &pr->members[i];
+		uint64_t s, e;
+		uint32_t l;
+
+		if (mi->field < 0 || pr->fields[mi->field].cls == FIELD_COLD)
+			continue;
+		s = off[mi->block] + mi->rel;
+		e = s + (mi->size ? mi->size : 1);
+		for (l = (uint32_t)(s / pr->cl); l <= (e - 1) / pr->cl; l++)
+			lf[n++] = (struct line_field){ .line = l, .field = mi->field };
+	}
+	qsort(lf, n, sizeof(*lf), cmp_line_field);
+	return n;
+}
+
+void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+		     struct score *sc, uint64_t *off)
+{
+	struct line_field *lf = pr->scratch_lf;
+	size_t n, i, j, start;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->size = place(pr, order, isolated, off);
+	n = hot_lines_of(pr, off, lf);
+	for (start = 0; start < n; start = i) {
+		for (i = start; i < n && lf[i].line == lf[start].line; i++)
+			;
+		sc->hot_lines++;
+		for (j = start; j < i; j++) {
+			size_t k;
+
+			for (k = start; k < i; k++)
+				sc->conflicts += pr->weight[lf[j].field * pr->nr_fields + lf[k].field];
+		}
+	}
+	sc->moves = count_moves(order, pr->nr_blocks);
+	sc->pinned_ok = true;
+	for (i = 0; i < pr->nr_blocks; i++) {
+		if (off[i] == pr->blocks[i].start)
+			continue;
+		sc->displaced += pr->blocks[i].last - pr->blocks[i].first + 1;
+		if (pr->blocks[i].pinned)
+			sc->pinned_ok = false;
+	}
+}
+
+/*
+ * Lexicographic: pinned members stay put; fewest conflicting pairs; no
+ * growth; then the smallest patch (members whose offset changes), because a
+ * maintainer reviews offsets, not permutations; then the fewest hot lines.
+ */
+static int score_cmp(const struct score *a, const struct score *b)
+{
+	if (a->pinned_ok != b->pinned_ok)
+		return a->pinned_ok ? -1 : 1;
+	if (a->conflicts != b->conflicts)
+		return a->conflicts < b->conflicts ? -1 : 1;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	if (a->displaced != b->displaced)
+		return a->displaced < b->displaced ? -1 : 1;
+	if (a->hot_lines != b->hot_lines)
+		return a->hot_lines < b->hot_lines ? -1 : 1;
+	if (a->moves != b->moves)
+		return a->moves < b->moves ? -1 : 1;
+	return 0;
+}
+
+/* Blocks out of their original relative order: n - longest increasing run. */
+uint32_t count_moves(const uint32_t *order, uint32_t n)
+{
+	uint32_t *tails = xmalloc((n + 1) * sizeof(*tails)), len = 0, i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t lo = 0, hi = len;
+
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+
+			if (tails[mid] < order[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		tails[lo] = order[i];
+		if (lo == len)
+			len++;
+	}
+	free(tails);
+	return n - len;
+}
+
+/* Move the element at position from to position to. */
+static void move_elem(uint32_t *order, uint32_t from, uint32_t to)
+{
+	uint32_t v = order[from];
+
+	if (from < to)
+		memmove(order + from, order + from + 1, (to - from) * sizeof(*order));
+	else
+		memmove(order + to + 1, order + to, (from - to) * sizeof(*order));
+	order[to] = v;
+}
+
+static bool block_is_hot(const struct proposer *pr, uint32_t b)
+{
+	uint32_t i;
+
+	for (i = pr->blocks[b].first; i <= pr->blocks[b].last; i++) {
+		int32_t f = pr->members[i].field;
+
+		if (f >= 0 && pr->fields[f].cls != FIELD_COLD)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Steepest descent over single-block moves, hot blocks first; size may not
+ * grow past max_size. Bounded by an evaluation budget so huge structs stay
+ * quick (the answer is then the best found, still valid).
+ */
+void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
+{
+	uint32_t n = pr->nr_blocks, *cand = xmalloc(n * sizeof(*cand));
+	uint64_t *off = xmalloc(n * sizeof(*off));
+	struct score cur, best, sc;
+	long budget = 4000000 / (long)(pr->t->nr_members + 8);
+	uint32_t best_from = 0, best_to = 0;
+	int pass;
+
+	evaluate(pr, order, NULL, &cur, off);
+	for (pass = 0; pass < 4 * (int)n && budget > 0; pass++) {
+		bool found = false;
+		uint32_t from, to;
+		int hot;
+
+		best = cur;
+		for (hot = 1; hot >= 0 && !found; hot--) {
+			for (from = 0; from < n; from++) {
+				if (pr->blocks[order[from]].fixed_last ||
+				    block_is_hot(pr, order[from]) != hot)
+					continue;
+				for (to = 0; to < n; to++) {
+					if (to == from || (to == n - 1 && pr->blocks[order[n - 1]].fixed_last))
+						continue;
+					memcpy(cand, order, n * sizeof(*cand));
+					move_elem(cand, from, to);
+					evaluate(pr, cand, NULL, &sc, off);
+					budget--;
+					if (sc.size > max_size || score_cmp(&sc, &best) >= 0)
+						continue;
+					best = sc;
+					best_from = from;
+					best_to = to;
+					found = true;
+				}
+			}
+		}
+		if (!found)
+			break;
+		move_elem(order, best_from, best_to);
+		cur = best;
+	}
+	free(cand);
+	free(off);
+}

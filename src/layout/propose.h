@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The re-layout proposer. Given a struct and an access profile of its
+ * fields, it proposes member orders that keep a field written by one set of
+ * contexts off the cache lines of fields other contexts read or write.
+ *
+ * Goals, in order: no line holds a write-hot field together with a field a
+ * different context touches; every constraint holds (natural and forced
+ * alignment, packed, bitfield storage units and kernel cache-line groups
+ * move as one block, a flexible array stays last, pinned fields keep their
+ * offsets); then the fewest hot lines, the smallest size, the fewest moves.
+ *
+ * Two options whenever they differ: "reorder" (no size growth) and
+ * "isolate" (each write-hot field alone on its line(s) through a
+ * cache-line-aligned anonymous struct: robust to future edits, costs size).
+ */
+#ifndef C2C_LAYOUT_PROPOSE_H
+#define C2C_LAYOUT_PROPOSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "layout/profile.h"
+#include "types/types.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+
+enum proposal_kind {
+	PROPOSAL_REORDER,
+	PROPOSAL_ISOLATE,
+};
+
+struct proposal_move {
+	const char *name; /* the member (or "bits a..b", "group G") moved */
+	uint64_t old_offset, new_offset;
+	uint32_t old_line, new_line;
+};
+
+/* HITMs predicted per cache line of a layout. */
+struct proposal_line {
+	uint32_t line;
+	uint64_t hitm; /* HITMs that land on this line */
+	uint32_t nr_conflicts; /* write-hot/other-context field pairs on it */
+};
+
+struct proposal {
+	enum proposal_kind kind;
+	const char *title; /* "reorder only", "isolate with alignment" */
+	const struct type *type; /* the proposed struct, in the proposer's db */
+	uint64_t old_size, new_size;
+	uint32_t old_lines, new_lines;
+	uint64_t conflicts_before, conflicts_after; /* weighted pair count */
+	uint64_t hitm_before, hitm_after; /* predicted from the profile */
+	uint32_t nr_moves;
+	struct proposal_move *moves;
+	uint32_t nr_lines_before, nr_lines_after;
+	struct proposal_line *lines_before, *lines_after;
+	/* Why an option could not help, or NULL. */
+	const char *note;
+	/* Member order: for each new position, the original member index. */
+	uint32_t nr_order;
+	uint32_t *order;
+	/* New byte offset of each original member (indexed by member index). */
+	uint64_t *offsets;
+	/* Members wrapped in an aligned anonymous struct (isolate). */
+	bool *isolated; /* indexed by original member index */
+};
+
+struct propose_opts {
+	unsigned int cacheline_size; /* 0: 64 */
+	const char *const *pinned; /* NULL-terminated member names, or NULL */
+};
+
+struct proposer;
+
+/*
+ * Propose re-layouts of T for profile P. Fails with -EINVAL when T cannot be
+ * re-laid (a union, offsets that do not follow the alignment rules, a
+ * pinned name that is not a member).
+ */
+int propose(const struct type *t, const struct struct_profile *p,
+	    const struct propose_opts *opts, struct proposer **out, struct c2c_err *err);
+uint32_t proposer_nr(const struct proposer *pr);
+const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
+/* Conflicts (weighted) of the input layout. */
+uint64_t proposer_conflicts(const struct proposer *pr);
+unsigned int proposer_cacheline_size(const struct proposer *pr);
+void proposer_free(struct proposer *pr);
+
+/* --- Rendering (propose_print.c) ---------------------------------------- */
+
+/* Every option: moves, size and line deltas, predicted effect, layout with heat. */
+void propose_format_text(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			 const struct proposer *pr);
+/* The same as a JSON document (doc/c2cscope-suggest.1); -ENOTSUP without jansson. */
+int propose_format_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			const struct proposer *pr, struct c2c_err *err);
+/* c2cscope check rules (doc/c2cscope-rules.5) that hold for proposal chosen. */
+void propose_format_rules(struct strbuf *sb, const struct type *t,
+			  const struct struct_profile *p, const struct proposal *chosen,
+			  unsigned int cacheline_size);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Internals of the re-layout proposer, shared by propose*.c only. */
+#ifndef C2C_LAYOUT_PROPOSE_INT_H
+#define C2C_LAYOUT_PROPOSE_INT_H
+
+#include "layout/propose.h"
+
+#include <stddef.h>
+
+/* Members that move together: one member, a bitfield run, a kernel group. */
+struct block {
+	uint32_t first, last; /* member index range, inclusive */
+	uint64_t start; /* original offset */
+	uint64_t size;
+	uint32_t align;
+	bool pinned;
+	bool fixed_last; /* flexible array: stays last */
+};
+
+struct member_info {
+	uint32_t block;
+	uint64_t rel; /* offset within the block */
+	uint64_t size; /* bytes covered (at least the bits' bytes) */
+	int32_t field; /* index into fields[], -1 when not profiled */
+};
+
+struct score {
+	bool pinned_ok;
+	uint64_t conflicts;
+	uint64_t size;
+	uint32_t displaced; /* members whose offset changed */
+	uint32_t hot_lines;
+	uint32_t moves;
+};
+
+struct proposer {
+	const struct type *t;
+	unsigned int cl;
+	uint32_t struct_align;
+	struct type_db *db; /* holds the proposed types */
+	struct member_info *members; /* per original member */
+	struct block *blocks;
+	uint32_t nr_blocks;
+	size_t blocks_alloc;
+	const struct field_profile *fields; /* the profile's fields */
+	uint32_t nr_fields;
+	uint64_t *weight; /* nr_fields^2: conflict weight of (writer, other) */
+	void *scratch_lf; /* room for every (line, field) pair */
+	uint64_t input_conflicts;
+	uint32_t nr_proposals;
+	struct proposal proposals[2];
+};
+
+uint32_t count_moves(const uint32_t *order, uint32_t n);
+void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+	      struct score *sc, uint64_t *off);
+void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size);
+void build_blocks(struct proposer *pr);
+
+#endif

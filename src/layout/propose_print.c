@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rendering of re-layout proposals: text with pahole-style layouts and
+ * heat, JSON, and the check rules that lock a proposal in.
+ */
+#include "config.h"
+#include "layout/propose_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_JANSSON
+#include <jansson.h>
+#endif
+
+#include "layout/layout.h"
+#include "util/xalloc.h"
+
+static const char *class_name(enum field_class c)
+{
+	switch (c) {
+	case FIELD_WRITE_HOT:
+		return "write-hot";
+	case FIELD_READ_MOSTLY:
+		return "read-mostly";
+	default:
+		return "cold";
+	}
+}
+
+static void annotate_heat(struct strbuf *sb, const struct type_member *m, uint64_t abs_offset,
+			  uint64_t size, unsigned int depth, void *arg)
+{
+	const struct struct_profile *p = arg;
+	const struct field_profile *f = m->name ? profile_field_const(p, m->name) : NULL;
+
+	if (!f || f->cls == FIELD_COLD)
+		return;
+	strbuf_addf(sb, " [%s", class_name(f->cls));
+	if (f->hitm_local + f->hitm_remote)
+		strbuf_addf(sb, " hitm %llu", (unsigned long long)(f->hitm_local + f->hitm_remote));
+	if (f->loads > 1 || f->stores > 1)
+		strbuf_addf(sb, " ld %llu st %llu", (unsigned long long)f->loads,
+			    (unsigned long long)f->stores);
+	strbuf_addch(sb, ']');
+}
+
+/* Which fields each line of T holds: "line 4: load_avg [write-hot] with rt_se, rt_rq". */
+static void describe_sharing(struct strbuf *sb, const struct type *t,
+			     const struct struct_profile *p, unsigned int cl)
+{
+	uint32_t i, j, nr = 0;
+
+	for (i = 0; i < t->nr_members; i++) {
+		const struct field_profile *w = t->members[i].name ?
+			profile_field_const(p, t->members[i].name) : NULL;
+		uint64_t ws = t->members[i].offset, we = ws + type_size(t->members[i].type);
+		bool first = true;
+
+		if (!w || w->cls != FIELD_WRITE_HOT)
+			continue;
+		for (j = 0; j < t->nr_members; j++) {
+			const struct field_profile *o = t->members[j].name ?
+				profile_field_const(p, t->members[j].name) : NULL;
+			uint64_t os = t->members[j].offset, oe = os + type_size(t->members[j].type);
+
+			if (!o || !field_conflict(w, o))
+				continue;
+			if (ws / cl > (oe ? oe - 1 : 0) / cl || os / cl > (we ? we - 1 : 0) / cl)
+				continue;
+			if (first)
+				strbuf_addf(sb, "  line %llu: %s (write-hot) shares with %s",
+					    (unsigned long long)(ws / cl), w->name, o->name);
+			else
+				strbuf_addf(sb, ", %s", o->name);
+			first = false;
+			nr++;
+		}
+		if (!first)
+			strbuf_addch(sb, '\n');
+	}
+	if (!nr)
+		strbuf_addstr(sb, "  no line holds a write-hot field with a field other contexts touch\n");
+}
+
+static void format_lines(struct strbuf *sb, const struct proposal *p)
+{
+	uint32_t n = p->nr_lines_before > p->nr_lines_after ? p->nr_lines_before : p->nr_lines_after;
+	uint32_t i;
+	bool any = false;
+
+	for (i = 0; i < n; i++) {
+		uint64_t b = i < p->nr_lines_before ? p->lines_before[i].hitm : 0;
+		uint64_t a = i < p->nr_lines_after ? p->lines_after[i].hitm : 0;
+
+		if (!a && !b)
+			continue;
+		strbuf_addf(sb, "%s line %u: %llu -> %llu", any ? "," : "  HITMs per line:", i,
+			    (unsigned long long)b, (unsigned long long)a);
+		any = true;
+	}
+	if (any)
+		strbuf_addch(sb, '\n');
+}
+
+static void format_option(struct strbuf *sb, const struct proposal *p,
+			  const struct struct_profile *prof, unsigned int cl, uint32_t idx)
+{
+	struct layout_print_opts o = { .cacheline_size = cl,
+				       .annotate = annotate_heat,
+				       .annotate_arg = (void *)prof };
+	uint32_t i;
+
+	strbuf_addf(sb, "\noption %u: %s\n", idx + 1, p->title);
+	strbuf_addf(sb, "  size %llu -> %llu (%+lld bytes), cache lines %u -> %u\n",
+		    (unsigned long long)p->old_size, (unsigned long long)p->new_size,
+		    (long long)p->new_size - (long long)p->old_size, p->old_lines, p->new_lines);
+	if (p->note)
+		strbuf_addf(sb, "  note: %s\n", p->note);
+	if (!p->nr_moves)
+		strbuf_addstr(sb, "  moves: none\n");
+	for (i = 0; i < p->nr_moves; i++) {
+		const struct proposal_move *m = &p->moves[i];
+
+		strbuf_addf(sb, "  %s %s: offset %llu -> %llu (line %u -> %u)\n",
+			    p->kind == PROPOSAL_ISOLATE && p->isolated ? "isolate" : "move", m->name,
+			    (unsigned long long)m->old_offset, (unsigned long long)m->new_offset,
+			    m->old_line, m->new_line);
+	}
+	strbuf_addf(sb, "  predicted: conflicting field pairs %llu -> %llu",
+		    (unsigned long long)p->conflicts_before, (unsigned long long)p->conflicts_after);
+	if (p->hitm_before)
+		strbuf_addf(sb, "; HITMs %llu -> %llu (HITMs on a field several contexts write "
+				"stay: that is true sharing)",
+			    (unsigned long long)p->hitm_before, (unsigned long long)p->hitm_after);
+	strbuf_addch(sb, '\n');
+	format_lines(sb, p);
+	strbuf_addch(sb, '\n');
+	layout_print(sb, p->type, &o);
+}
+
+void propose_format_text(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			 const struct proposer *pr)
+{
+	uint32_t i;
+
+	strbuf_addf(sb, "struct %s: %llu bytes, %llu cache lines of %u bytes; profile: %s\n",
+		    t->name ? t->name : "(anonymous)", (unsigned long long)t->size,
+		    (unsigned long long)((t->size + pr->cl - 1) / pr->cl), pr->cl,
+		    p->origin ? p->origin : "counts");
+	describe_sharing(sb, t, p, pr->cl);
+	for (i = 0; i < pr->nr_proposals; i++)
+		format_option(sb, &pr->proposals[i], p, pr->cl, i);
+}
+
+/* Byte range of member NAME in T, looking inside anonymous members too. */
+static bool member_range(const struct type *t, const char *name, uint64_t base, uint64_t *start,
+			 uint64_t *end)
+{
+	uint32_t i;
+
+	t = type_strip(t);
+	for (i = 0; t && i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+
+		if (m->name && !strcmp(m->name, name)) {
+			*start = base + m->offset;
+			*end = *start + (m->bit_size ? (m->bit_size + 7) / 8 : type_size(m->type));
+			return true;
+		}
+		if (!m->name && type_is_aggregate(m->type) &&
+		    member_range(m->type, name, base + m->offset, start, end))
+			return true;
+	}
+	return false;
+}
+
+static bool apart_in(const struct type *t, const char *a, const char *b, unsigned int cl)
+{
+	uint64_t as, ae, bs, be;
+
+	if (!member_range(t, a, 0, &as, &ae) || !member_range(t, b, 0, &bs, &be))
+		return false;
+	if (ae == as)
+		ae++;
+	if (be == bs)
+		be++;
+	return (ae - 1) / cl < bs / cl || (be - 1) / cl < as / cl;
+}
+
+/*
+ * Rules that hold for the chosen proposal: each write-hot field apart from
+ * the conflicting fields the proposal moved off its lines, and the size.
+ */
+void propose_format_rules(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			  const struct proposal *chosen, unsigned int cl)
+{
+	uint32_t i, j;
+
+	strbuf_addf(sb, "# Written by c2cscope suggest (%s) from %s.\n", chosen->title,
+		    p->origin ? p->origin : "a profile");
+	strbuf_addf(sb, "struct %s {\n", t->name);
+	for (i = 0; i < p->nr_fields; i++) {
+		const struct field_profile *w = &p->fields[i];
+		bool first = true;
+
+		for (j = 0; j < p->nr_fields; j++) {
+			if (!field_conflict(w, &p->fields[j]) ||
+			    !apart_in(chosen->type, w->name, p->fields[j].name, cl))
+				continue;
+			if (first)
+				strbuf_addf(sb, "\tapart %s: %s", w->name, p->fields[j].name);
+			else
+				strbuf_addf(sb, ", %s", p->fields[j].name);
+			first = false;
+		}
+		if (!first)
+			strbuf_addch(sb, '\n');
+	}
+	strbuf_addf(sb, "\tsize <= %llu\n}\n", (unsigned long long)chosen->new_size);
+}
+
+#ifdef HAVE_JANSSON
+static json_t *moves_json(const struct proposal *p)
+{
+	json_t *arr = json_array();
+	uint32_t i;
+
+	for (i = 0; i < p->nr_moves; i++) {
+		const struct proposal_move *m = &p->moves[i];
+
+		json_array_append_new(arr, json_pack("{s:s, s:I, s:I, s:I, s:I}", "member", m->name,
+						     "old_offset", (json_int_t)m->old_offset,
+						     "new_offset", (json_int_t)m->new_offset,
+						     "old_line", (json_int_t)m->old_line,
+						     "new_line", (json_int_t)m->new_line));
+	}
+	return arr;
+}
+
+static json_t *lines_json(const struct proposal_line *lines, uint32_t n)
+{
+	json_t *arr = json_array();
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_pack("{s:I, s:I, s:I}", "line",
+						     (json_int_t)lines[i].line, "hitm",
+						     (json_int_t)lines[i].hitm, "conflicts",
+						     (json_int_t)lines[i].nr_conflicts));
+	return arr;
+}
+
+static json_t *order_json(const struct type *t, const struct proposal *p)
+{
+	json_t *arr = json_array();
+	uint32_t i;
+
+	for (i = 0; i < p->nr_order; i++) {
+		const struct type_member *m = &t->members[p->order[i]];
+
+		json_array_append_new(arr, json_pack("{s:s?, s:I, s:I, s:b}", "member", m->name,
+						     "old_offset", (json_int_t)m->offset, "offset",
+						     (json_int_t)p->offsets[p->order[i]], "isolated",
+						     p->isolated[p->order[i]]));
+	}
+	return arr;
+}
+
+static json_t *proposal_json(const struct type *t, const struct proposal *p)
+{
+	return json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
+			 "option", p->kind == PROPOSAL_REORDER ? "reorder" : "isolate", "note",
+			 p->note, "old_size", (json_int_t)p->old_size, "new_size",
+			 (json_int_t)p->new_size, "old_cachelines", (json_int_t)p->old_lines,
+			 "new_cachelines", (json_int_t)p->new_lines, "conflicts_before",
+			 (json_int_t)p->conflicts_before, "conflicts_after",
+			 (json_int_t)p->conflicts_after, "hitm_before", (json_int_t)p->hitm_before,
+			 "hitm_after", (json_int_t)p->hitm_after, "moves", moves_json(p),
+			 "order", order_json(t, p), "lines_before",
+			 lines_json(p->lines_before, p->nr_lines_before), "lines_after",
+			 lines_json(p->lines_after, p->nr_lines_after));
+}
+
+static json_t *fields_json(const struct struct_profile *p)
+{
+	json_t *arr = json_array();
+	uint32_t i;
+
+	for (i = 0; i < p->nr_fields; i++) {
+		const struct field_profile *f = &p->fields[i];
+
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:I, s:I, s:I, s:I}", "name",
+						     f->name, "class", class_name(f->cls), "loads",
+						     (json_int_t)f->loads, "stores",
+						     (json_int_t)f->stores, "hitm_local",
+						     (json_int_t)f->hitm_local, "hitm_remote",
+						     (json_int_t)f->hitm_remote));
+	}
+	return arr;
+}
+
+int propose_format_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			const struct proposer *pr, struct c2c_err *err)
+{
+	json_t *options = json_array(), *doc;
+	uint32_t i;
+	char *text;
+
+	for (i = 0; i < pr->nr_proposals; i++)
+		json_array_append_new(options, proposal_json(t, &pr->proposals[i]));
+	doc = json_pack("{s:i, s:s, s:I, s:i, s:s?, s:o, s:o}", "c2cscope_suggest", 1, "struct",
+			t->name ? t->name : "", "size", (json_int_t)t->size, "cacheline_size", (int)pr->cl,
+			"profile", p->origin, "fields", fields_json(p), "options", options);
+	if (!doc)
+		return c2c_err_set(err, ENOMEM, "cannot build the JSON document");
+	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (!text)
+		return c2c_err_set(err, ENOMEM, "cannot format the JSON document");
+	strbuf_addstr(sb, text);
+	strbuf_addch(sb, '\n');
+	free(text);
+	return 0;
+}
+#else
+int propose_format_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			const struct proposer *pr, struct c2c_err *err)
+{
+	return c2c_err_set(err, ENOTSUP, "built without jansson: JSON output is not available");
+}
+#endif
