@@ -16,6 +16,7 @@ static const char *const reason_names[ATTRIB_NR_REASONS] = {
 	[ATTRIB_NO_INSN] = "no-instruction",
 	[ATTRIB_NO_MEM_OPERAND] = "no-memory-operand",
 	[ATTRIB_STACK] = "stack",
+	[ATTRIB_SEGMENT] = "segment",
 	[ATTRIB_NO_VARIABLE] = "no-variable",
 	[ATTRIB_NO_TYPE] = "no-type",
 	[ATTRIB_OUTSIDE_TYPE] = "outside-type",
@@ -104,7 +105,7 @@ static void read_segments(struct attrib *a)
 	}
 }
 
-static int open_elf(struct attrib *a, struct c2c_err *err)
+static int open_elf(struct attrib *a, const char *debug_dir, struct c2c_err *err)
 {
 	GElf_Ehdr eh;
 
@@ -119,10 +120,26 @@ static int open_elf(struct attrib *a, struct c2c_err *err)
 	/* Without a decoder (no capstone, other machine) only globals resolve. */
 	if (decoder_open(&a->dec, a->machine) < 0)
 		a->dec = NULL;
-	a->dwarf = dwarf_begin_elf(a->elf, DWARF_C_READ, NULL);
+	a->sym_elf = a->elf;
+	if (!debuginfo_has_dwarf(a->elf)) {
+		a->debug_path = debuginfo_find(a->elf, a->path, debug_dir);
+		if (!a->debug_path)
+			return c2c_err_set(err, ENODATA,
+					   "%s: no DWARF debug info, in the file or in %s "
+					   "(build with -g or install its debug package)",
+					   a->path, debug_dir ? debug_dir : "/usr/lib/debug");
+		a->debug_fd = open(a->debug_path, O_RDONLY | O_CLOEXEC);
+		a->debug_elf = a->debug_fd >= 0 ? elf_begin(a->debug_fd, ELF_C_READ_MMAP, NULL) :
+						  NULL;
+		if (!a->debug_elf)
+			return c2c_err_set(err, EINVAL, "%s: cannot read its debug file %s",
+					   a->path, a->debug_path);
+		a->sym_elf = a->debug_elf;
+	}
+	a->dwarf = dwarf_begin_elf(a->debug_elf ? a->debug_elf : a->elf, DWARF_C_READ, NULL);
 	if (!a->dwarf)
 		return c2c_err_set(err, ENODATA, "%s: no DWARF debug info (build with -g)",
-				   a->path);
+				   a->debug_path ? a->debug_path : a->path);
 	read_sections(a);
 	read_segments(a);
 	return 0;
@@ -141,13 +158,14 @@ int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib 
 	hashmap_init(&a->by_pc);
 	hashmap_init(&a->by_addr);
 	hashmap_init(&a->extra_refs);
-	ret = open_elf(a, err);
+	a->debug_fd = -1;
+	ret = open_elf(a, opts ? opts->debug_dir : NULL, err);
 	if (ret)
 		goto out_free;
 	if (opts && opts->types) {
 		a->types = opts->types;
 	} else {
-		ret = type_db_load(path, &topts, &a->types, err);
+		ret = type_db_load(a->debug_path ? a->debug_path : path, &topts, &a->types, err);
 		if (ret)
 			goto out_free;
 		a->own_types = true;
@@ -204,6 +222,11 @@ void attrib_close(struct attrib *a)
 		elf_end(a->elf);
 	if (a->fd >= 0)
 		close(a->fd);
+	if (a->debug_elf)
+		elf_end(a->debug_elf);
+	if (a->debug_fd >= 0)
+		close(a->debug_fd);
+	free(a->debug_path);
 	decoder_close(a->dec);
 	free(a->path);
 	free(a);

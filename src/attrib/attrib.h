@@ -36,6 +36,7 @@ enum attrib_reason {
 	ATTRIB_NO_INSN, /* no code bytes at pc, or they do not decode */
 	ATTRIB_NO_MEM_OPERAND, /* the instruction does not access memory */
 	ATTRIB_STACK, /* a stack access (frame/stack pointer based) */
+	ATTRIB_SEGMENT, /* fs:/gs: based: thread-local or per-cpu data */
 	ATTRIB_NO_VARIABLE, /* nothing typed is known to live in the base register */
 	ATTRIB_NO_TYPE, /* the variable's type is unknown or not a pointer to data */
 	ATTRIB_OUTSIDE_TYPE, /* the offset falls outside the type (or in padding) */
@@ -64,6 +65,11 @@ struct attrib_result {
 	 * not an aggregate or nothing resolved.
 	 */
 	const struct type *type;
+	/*
+	 * The name of *type as C code spells it: its tag ("task_group"), or
+	 * for an anonymous struct the typedef naming it ("pthread_mutex_t").
+	 */
+	const char *type_name;
 	/* Byte offset of the access inside *type. */
 	uint64_t offset;
 	/*
@@ -83,13 +89,19 @@ struct attrib_opts {
 	 * outlive the attrib). NULL: attrib_open loads the full DWARF model.
 	 */
 	struct type_db *types;
+	/*
+	 * Where separate debug info lives (build-id and debuglink lookups);
+	 * NULL: /usr/lib/debug. Used when the binary itself has no DWARF.
+	 */
+	const char *debug_dir;
 };
 
 struct attrib;
 
 /*
- * Open an ELF file with DWARF (executable or shared object). Fails when the
- * file is missing, not ELF, or has no DWARF.
+ * Open an ELF file (executable or shared object) with DWARF, in the file or
+ * in a separate debug file found by build-id or .gnu_debuglink. Fails when
+ * the file is missing, not ELF, or no DWARF is found.
  */
 int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib **out,
 		struct c2c_err *err);

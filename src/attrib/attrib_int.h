@@ -12,6 +12,13 @@
 #include "attrib/attrib.h"
 #include "util/hashmap.h"
 
+/* The kind after typedefs and qualifiers; TYPE_VOID for none (a typedef of void). */
+static inline enum type_kind stripped_kind(const struct type *t)
+{
+	t = t ? type_strip(t) : NULL;
+	return t ? t->kind : TYPE_VOID;
+}
+
 /* ---- field paths ------------------------------------------------------ */
 
 struct field_walk {
@@ -49,6 +56,7 @@ struct insn {
 	uint8_t len;
 	uint8_t op; /* enum insn_op */
 	bool mem_access; /* reads or writes memory through its memory operand */
+	bool segment; /* fs:/gs: override (x86): thread-local or per-cpu */
 	bool nop;
 	int8_t base, index; /* DWARF register numbers, REG_NONE */
 	int8_t dst, src;
@@ -118,6 +126,11 @@ struct attrib {
 	char *path;
 	int fd;
 	Elf *elf;
+	/* Separate debug info, when the binary has none (else NULL / -1). */
+	char *debug_path;
+	int debug_fd;
+	Elf *debug_elf;
+	Elf *sym_elf; /* the one with the full symbol table */
 	Dwarf *dwarf;
 	unsigned int machine;
 	struct type_db *types;
@@ -154,6 +167,10 @@ struct attrib {
 
 const char *attrib_intern(struct attrib *a, const char *s);
 const uint8_t *attrib_code_at(const struct attrib *a, uint64_t pc, size_t *avail);
+
+/* debuginfo.c */
+bool debuginfo_has_dwarf(Elf *elf);
+char *debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
 
 /* dwarf.c */
 int globals_load(struct attrib *a, struct c2c_err *err);

@@ -122,7 +122,7 @@ static void globals_from_symtab(struct attrib *a, size_t *alloc)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 
-	while ((scn = elf_nextscn(a->elf, scn))) {
+	while ((scn = elf_nextscn(a->sym_elf, scn))) {
 		Elf_Data *data;
 		size_t i, n;
 
@@ -139,7 +139,7 @@ static void globals_from_symtab(struct attrib *a, size_t *alloc)
 			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_value ||
 			    sym.st_shndx == SHN_UNDEF)
 				continue;
-			name = elf_strptr(a->elf, shdr.sh_link, sym.st_name);
+			name = elf_strptr(a->sym_elf, shdr.sh_link, sym.st_name);
 			g = (struct global_var *)find_in(a, nr_sorted, sym.st_value);
 			if (g && g->addr == sym.st_value && !g->size)
 				g->size = sym.st_size; /* DWARF knew no type: take ELF's size */

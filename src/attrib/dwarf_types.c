@@ -67,6 +67,61 @@ static const struct type *make_array(struct attrib *a, Dwarf_Die *die, int depth
 	return t;
 }
 
+static uint64_t udata_of(Dwarf_Die *die, unsigned int name, bool *found)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word w = 0;
+
+	*found = dwarf_attr(die, name, &attr) && dwarf_formudata(&attr, &w) == 0;
+	return w;
+}
+
+/*
+ * An aggregate the model skipped: the anonymous struct behind
+ * "typedef struct { ... } pthread_mutex_t" and its like.
+ */
+static const struct type *make_aggregate(struct attrib *a, Dwarf_Die *die, int depth)
+{
+	struct type_member *m;
+	uint32_t n = 0, i = 0;
+	struct type *t;
+	Dwarf_Die c;
+	bool found;
+
+	if (dwarf_child(die, &c) == 0) {
+		do
+			n += dwarf_tag(&c) == DW_TAG_member;
+		while (dwarf_siblingof(&c, &c) == 0);
+	}
+	t = type_db_add(a->extra, dwarf_tag(die) == DW_TAG_union_type ? TYPE_UNION : TYPE_STRUCT,
+			dwarf_diename(die));
+	t->size = udata_of(die, DW_AT_byte_size, &found);
+	hashmap_put(&a->extra_refs, dwarf_dieoffset(die), t);
+	m = type_db_add_members(a->extra, t, n);
+	if (!n || dwarf_child(die, &c) != 0)
+		return t;
+	do {
+		const char *name = dwarf_diename(&c);
+		uint64_t v;
+
+		if (dwarf_tag(&c) != DW_TAG_member || i == n)
+			continue;
+		m[i].name = name ? type_db_intern(a->extra, name) : NULL;
+		m[i].type = target_of(a, &c, depth);
+		v = udata_of(&c, DW_AT_data_bit_offset, &found);
+		if (found) {
+			m[i].bit_offset = v;
+			m[i].offset = v / 8;
+		} else {
+			m[i].offset = udata_of(&c, DW_AT_data_member_location, &found);
+			m[i].bit_offset = m[i].offset * 8;
+		}
+		m[i].bit_size = udata_of(&c, DW_AT_bit_size, &found);
+		i++;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return t;
+}
+
 static const struct type *make_type(struct attrib *a, Dwarf_Die *die, int depth)
 {
 	Dwarf_Attribute attr;
@@ -79,13 +134,24 @@ static const struct type *make_type(struct attrib *a, Dwarf_Die *die, int depth)
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
 	case DW_TAG_class_type:
-		return name ? type_db_find(a->types, name) : NULL;
+		if (name && (target = type_db_find(a->types, name)))
+			return target;
+		if (dwarf_hasattr(die, DW_AT_declaration))
+			return NULL;
+		return make_aggregate(a, die, depth);
 	case DW_TAG_typedef:
+		/* Kept: it names an anonymous struct ("pthread_mutex_t"). */
+		target = target_of(a, die, depth);
+		if (!target)
+			return NULL;
+		t = type_db_add(a->extra, TYPE_TYPEDEF, name);
+		t->target = target;
+		return t;
 	case DW_TAG_const_type:
 	case DW_TAG_volatile_type:
 	case DW_TAG_restrict_type:
 	case DW_TAG_atomic_type:
-		/* Qualifiers and typedef names do not change what an offset names. */
+		/* Qualifiers do not change what an offset names. */
 		return target_of(a, die, depth);
 	case DW_TAG_pointer_type:
 	case DW_TAG_reference_type:

@@ -23,7 +23,7 @@ static bool is_flexible_array(const struct type_member *m)
 {
 	const struct type *t = type_strip(m->type);
 
-	return t->kind == TYPE_ARRAY && (t->nr_dims == 0 || t->dims[0] == 0);
+	return t && t->kind == TYPE_ARRAY && (t->nr_dims == 0 || t->dims[0] == 0);
 }
 
 /* Whether a scalar of exactly size bytes starts at off inside t. */

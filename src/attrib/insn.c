@@ -183,8 +183,8 @@ static void x86_mem(struct decoder *d, const cs_x86_op *op, struct insn *out)
 		out->disp += out->pc + out->len;
 	}
 	/* fs:/gs: segments: thread-local or per-cpu data, not a plain pointer. */
-	if (op->mem.segment != X86_REG_INVALID)
-		out->base = out->index = REG_NONE, out->mem_access = false;
+	if (op->mem.segment == X86_REG_FS || op->mem.segment == X86_REG_GS)
+		out->segment = true;
 }
 
 static void x86_classify(struct decoder *d, struct insn *out)

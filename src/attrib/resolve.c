@@ -26,15 +26,58 @@ static void pointer_prefix(struct strbuf *sb, struct field_walk *w, const struct
 		strbuf_addf(sb, "[%llu]", (unsigned long long)(*off / size));
 		*off %= size;
 	} else if (w->index_scale && size && w->index_scale % size == 0 &&
-		   type_strip(t)->kind != TYPE_ARRAY) {
+		   stripped_kind(t) != TYPE_ARRAY) {
 		strbuf_addstr(sb, "[]");
 		w->index_scale = 0;
 	} else if (var && type_is_aggregate(t)) {
 		strbuf_addstr(sb, "->");
-	} else if (var) {
-		strbuf_reset(sb);
-		strbuf_addf(sb, "*%s", var);
 	}
+}
+
+/*
+ * Through a pointer to a scalar (char *, long *): pointer arithmetic, so any
+ * offset is an element: "*p", "p[-1]", "p[2]", "p[]" (index register).
+ */
+static void scalar_element(struct attrib *a, struct attrib_result *r, const struct type *t,
+			   int64_t off, const char *var, const struct field_walk *w)
+{
+	int64_t size = (int64_t)type_size(t), idx = off / size, rem;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (off % size < 0)
+		idx--;
+	rem = off - idx * size;
+	if (w->index_scale && w->index_scale % size == 0)
+		strbuf_addf(&sb, "%s[]", var ? var : "");
+	else if (!idx)
+		strbuf_addf(&sb, "*%s", var ? var : "");
+	else
+		strbuf_addf(&sb, "%s[%lld]", var ? var : "", (long long)idx);
+	if (rem)
+		strbuf_addf(&sb, "+%lld", (long long)rem);
+	r->reason = ATTRIB_OK;
+	r->offset = rem;
+	r->path = attrib_intern(a, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* The container's tag, or the typedef that names the anonymous one at t. */
+static const char *type_name_of(const struct type *container, const struct type *t)
+{
+	int depth;
+
+	if (!container || container->name)
+		return container ? container->name : NULL;
+	for (depth = 0; t && depth < 16; depth++, t = t->target) {
+		if (t->kind == TYPE_TYPEDEF && type_strip(t) == container)
+			return t->name;
+		if (t->kind == TYPE_ARRAY) /* "foo_t arr[4]": the element's typedef */
+			continue;
+		if (t->kind != TYPE_TYPEDEF && t->kind != TYPE_CONST && t->kind != TYPE_VOLATILE &&
+		    t->kind != TYPE_RESTRICT && t->kind != TYPE_ATOMIC)
+			break;
+	}
+	return NULL;
 }
 
 /*
@@ -56,6 +99,10 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 		w.access_size = in->mem_size;
 		w.index_scale = in->index != REG_NONE ? in->scale * index_stride : 0;
 	}
+	if (pointer && !type_is_aggregate(t) && stripped_kind(t) != TYPE_ARRAY && type_size(t)) {
+		scalar_element(a, r, t, off, var, &w);
+		return;
+	}
 	if (var)
 		strbuf_addstr(&sb, var);
 	if (off < 0) {
@@ -72,6 +119,7 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 	r->field = r->path + (w.field_pos <= sb.len ? w.field_pos : sb.len);
 	if (ret && r->type == NULL)
 		r->type = type_is_aggregate(t) ? type_strip(t) : NULL;
+	r->type_name = type_name_of(r->type, t);
 out:
 	if (r->reason != ATTRIB_OK && var)
 		r->path = attrib_intern(a, sb.buf);
@@ -128,6 +176,8 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 	in = &f->insns[i];
 	if (!in->mem_access)
 		return result_new(ATTRIB_NO_MEM_OPERAND);
+	if (in->segment)
+		return result_new(ATTRIB_SEGMENT);
 	r = result_new(ATTRIB_OK);
 	if (in->pc_relative || (in->base == REG_NONE && in->index == REG_NONE)) {
 		resolve_fixed(a, r, in);

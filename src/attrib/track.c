@@ -15,7 +15,7 @@ static const struct type *pointee(const struct type *t)
 	if (!t || t->kind != TYPE_POINTER || !t->target)
 		return NULL;
 	t = t->target;
-	return type_strip(t)->kind == TYPE_VOID ? NULL : t;
+	return stripped_kind(t) == TYPE_VOID || stripped_kind(t) == TYPE_FUNC ? NULL : t;
 }
 
 /*
@@ -73,7 +73,7 @@ static const struct type_member *member_holding(const struct type *s, uint64_t o
 
 		if (m->bit_size || off < m->offset || off >= m->offset + type_size(m->type))
 			continue;
-		if (off == m->offset && type_strip(m->type)->kind == TYPE_POINTER)
+		if (off == m->offset && stripped_kind(m->type) == TYPE_POINTER)
 			return m;
 		if (!found)
 			found = m;
@@ -90,6 +90,8 @@ static const struct type *type_at(const struct type *t, uint64_t off)
 		const struct type *s = type_strip(t);
 		const struct type_member *m;
 
+		if (!s)
+			return NULL;
 		if (off == 0 && s->kind == TYPE_POINTER)
 			return s;
 		if (s->kind == TYPE_ARRAY) {

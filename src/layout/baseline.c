@@ -66,7 +66,7 @@ static int get_u64(struct loader *ld, json_t *obj, const char *field, bool requi
 	json_t *v = json_object_get(obj, field);
 
 	*out = 0;
-	if (!v && !required)
+	if ((!v || json_is_null(v)) && !required)
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 0)
 		return bad(ld, field, "a whole number >= 0");
