@@ -38,6 +38,7 @@ struct slot {
 	ULong clock; /* virtual time: instructions + time spent blocked */
 	ULong insns;
 	Bool live, in_syscall;
+	ULong rng, sample_gap; /* sampling: each thread its own stream */
 	struct ev *buf;
 	UInt head, n, cap;
 	/* saved sched_setaffinity mask bytes (rewritten around the syscall) */
@@ -74,6 +75,7 @@ IRSB *c2c_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 
 /* c2csim_sim.c */
 void sim_init(void);
+void sim_slot_init(struct slot *s, UInt index);
 void sim_buffer_full(struct slot *s, ULong now);
 void sim_push(struct slot *s, ULong key, Addr addr, Addr ip);
 /* Process every buffered event earlier than the slowest ready thread. */

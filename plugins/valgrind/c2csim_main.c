@@ -156,6 +156,7 @@ static struct slot *slot_new(ThreadId tid, ULong clock)
 	s->node = s->cpu % cfg.nr_nodes;
 	s->clock = clock;
 	s->live = True;
+	sim_slot_init(s, nr_slots);
 	slot_of_tid[tid] = nr_slots++;
 	stats[C2CSIM_ST_THREADS]++;
 	return s;
@@ -211,6 +212,29 @@ static ULong lead_limit(const struct slot *me)
 }
 
 /*
+ * Yield until the caller is within lead of the slowest other ready thread
+ * (or is the slowest, lead 0). A thread may be blocked in a way we cannot
+ * see (a syscall not in may_block()): give up after a second.
+ */
+static void wait_for_others(ThreadId tid, ULong lead)
+{
+	UInt start = VG_(read_millisecond_timer)();
+
+	for (;;) {
+		struct slot *s = slot_get(tid);
+		ULong min = slowest_other(s);
+
+		if (min == ~0ULL || s->clock <= min + lead)
+			return;
+		if (VG_(read_millisecond_timer)() - start > 1000) {
+			stats[C2CSIM_ST_GAVE_UP]++;
+			return;
+		}
+		VG_(vg_yield)();
+	}
+}
+
+/*
  * A thread's exit is seen by others through the kernel (the tid word that
  * pthread_join waits on), outside the simulation: hold the exit back until
  * every other ready thread has reached its virtual time, so that nobody
@@ -218,17 +242,12 @@ static ULong lead_limit(const struct slot *me)
  */
 static void wait_to_be_slowest(ThreadId tid)
 {
-	UInt tries;
-
-	for (tries = 0; tries < 2000 && slot_get(tid)->clock > slowest_other(slot_get(tid));
-	     tries++)
-		VG_(vg_yield)();
+	wait_for_others(tid, 0);
 }
 
 static void start_client(ThreadId tid, ULong blocks)
 {
 	struct slot *s = slot_get(tid);
-	UInt tries;
 
 	if (sim_disabled)
 		return;
@@ -237,10 +256,7 @@ static void start_client(ThreadId tid, ULong blocks)
 		out_thread(s, s->clock > merged_upto ? s->clock : merged_upto);
 	}
 	s->in_syscall = False;
-	/* Let the slowest threads catch up; give up after a while in case
-	 * they are blocked in a way we cannot see. */
-	for (tries = 0; tries < 2000 && s->clock > lead_limit(s); tries++)
-		VG_(vg_yield)();
+	wait_for_others(tid, cfg.lead); /* the lead cap */
 	s = slot_get(tid); /* slots may have moved while others ran */
 	sim_merge(NULL, 0);
 	g_cur = s;

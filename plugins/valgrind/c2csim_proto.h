@@ -121,6 +121,7 @@ enum c2csim_stat {
 	C2CSIM_ST_STACK_SKIPPED, /* own-stack accesses not simulated */
 	C2CSIM_ST_THREADS,
 	C2CSIM_ST_INSNS, /* guest instructions, all threads */
+	C2CSIM_ST_GAVE_UP, /* waits for a slow thread that timed out */
 	C2CSIM_NR_STATS,
 };
 

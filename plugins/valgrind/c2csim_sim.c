@@ -183,26 +183,37 @@ static const UInt cls_stat[] = {
 };
 
 static ULong node_cpus[C2CSIM_MAX_NODES];
-static ULong rng_state;
-static ULong sample_gap;
 
-static ULong rng_next(void)
+static ULong rng_next(struct slot *s)
 {
-	ULong x = rng_state;
+	ULong x = s->rng;
 
 	x ^= x >> 12;
 	x ^= x << 25;
 	x ^= x >> 27;
-	rng_state = x;
+	s->rng = x;
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
-static Bool sample_this(void)
+/*
+ * Random gaps averaging sample_rate, one stream per thread (seeded from the
+ * seed and the thread's creation index), so that a few more or fewer
+ * accesses in one thread do not shift every other thread's samples.
+ */
+static Bool sample_this(struct slot *s)
 {
-	if (--sample_gap)
+	if (--s->sample_gap)
 		return False;
-	sample_gap = cfg.sample_rate <= 1 ? 1 : 1 + rng_next() % (2 * cfg.sample_rate - 1);
+	s->sample_gap = cfg.sample_rate <= 1 ? 1 : 1 + rng_next(s) % (2 * cfg.sample_rate - 1);
 	return True;
+}
+
+void sim_slot_init(struct slot *s, UInt index)
+{
+	s->rng = (cfg.seed + 1) * 0x9E3779B97F4A7C15ULL + (index + 1) * 0xBF58476D1CE4E5B9ULL;
+	if (!s->rng)
+		s->rng = 1;
+	s->sample_gap = 1 + (cfg.sample_rate > 1 ? rng_next(s) % cfg.sample_rate : 0);
 }
 
 /* Where a load that misses my cache finds the line. */
@@ -221,18 +232,18 @@ static enum cls classify_miss(struct line *l, ULong lineno, UInt node)
 	return pg->dirty_node == node ? CLS_LCL_DRAM : CLS_RMT_DRAM;
 }
 
-static void emit(const struct slot *s, ULong time, const struct ev *e, Addr addr, ULong src,
+static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, ULong src,
 		 UInt cost, UInt flags, Bool always)
 {
 	UInt size = (e->key >> 2) & EV_SIZE_MASK;
 
 	if (always)
 		out_sample(s, time, e->ip, addr, src, cost, 1, flags, size);
-	else if (sample_this())
+	else if (sample_this(s))
 		out_sample(s, time, e->ip, addr, src, cost, cfg.sample_rate, flags, size);
 }
 
-static void load_line(const struct slot *s, ULong time, const struct ev *e, Addr addr, Bool locked)
+static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr, Bool locked)
 {
 	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
 	Bool created, hitm;
@@ -270,7 +281,7 @@ static void load_line(const struct slot *s, ULong time, const struct ev *e, Addr
 	     cfg.cost[cls_cost[c]], flags, hitm);
 }
 
-static void store_line(const struct slot *s, ULong time, const struct ev *e, Addr addr)
+static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr)
 {
 	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
 	Bool created;
@@ -337,10 +348,6 @@ void sim_init(void)
 		if (cfg.cache_lines)
 			fifo[c] = VG_(malloc)("c2csim.fifo", cfg.cache_lines * sizeof(ULong));
 	}
-	rng_state = cfg.seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL;
-	if (!rng_state)
-		rng_state = 1;
-	sample_gap = 1 + (cfg.sample_rate > 1 ? rng_next() % cfg.sample_rate : 0);
 }
 
 void sim_push(struct slot *s, ULong key, Addr addr, Addr ip)
