@@ -121,6 +121,7 @@ static struct {
 	unsigned int nr_threads;
 	unsigned long iterations;
 	int bench;
+	int pin;
 	double seconds;
 	volatile int stop;
 	pthread_barrier_t start;
@@ -151,6 +152,8 @@ static void *xcalloc_array(size_t n, size_t size)
 	return p;
 }
 
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+
 static inline long atomic_long_read(const atomic_long_t *v)
 {
 	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
@@ -161,19 +164,39 @@ static inline void atomic_long_add(long i, atomic_long_t *v)
 	__atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED);
 }
 
-#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+/*
+ * migrate_task_rq_fair(): carry the task's load over to its new cpu. The
+ * model decays the task's average as PELT would for the time it slept.
+ */
+SCHED_FN void migrate_task_rq_fair(struct task_struct *p, unsigned int new_cpu)
+{
+	unsigned long load = p->se.avg.load_avg;
+	int period;
 
-/* set_task_rq(): point the task's entities at the group's per-cpu queues. */
+	for (period = 0; period < 8; period++)
+		load -= load / 32;
+	p->se.avg.load_avg = load;
+	p->se.avg.last_update_time = 0;
+	p->cpu = new_cpu;
+}
+
+/*
+ * set_task_rq() on a migration: point the task's entities at the group's
+ * per-cpu queues. The kernel reads rt_rq and rt_se back to back; the model
+ * puts migrate_task_rq_fair()'s work between them, as a longer path would,
+ * because a simulated cache misses only once on two adjacent loads of one
+ * line and both reads should be seen paying for load_avg's line.
+ */
 SCHED_FN void set_task_cpu(struct task_struct *p, unsigned int cpu)
 {
 	struct task_group *tg = p->sched_task_group;
 
-	p->se.cfs_rq = tg->cfs_rq[cpu];
-	p->se.parent = tg->se[cpu];
-	p->se.depth = tg->parent ? p->se.parent->depth + 1 : 0;
-	p->rt.rt_rq = tg->rt_rq[cpu];
-	p->rt.parent = tg->rt_se[cpu];
-	p->cpu = cpu;
+	p->rt.parent = READ_ONCE(tg->rt_se)[cpu];
+	migrate_task_rq_fair(p, cpu);
+	p->se.cfs_rq = READ_ONCE(tg->cfs_rq)[cpu];
+	p->se.parent = READ_ONCE(tg->se)[cpu];
+	p->se.depth = READ_ONCE(tg->parent) ? p->se.parent->depth + 1 : 0;
+	p->rt.rt_rq = READ_ONCE(tg->rt_rq)[cpu];
 }
 
 /*
@@ -381,7 +404,8 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	unsigned long i;
 
-	w->host_cpu = pin_to_nth_cpu(w->cpu);
+	/* One thread per cpu; with more threads than cpus, leave placement be. */
+	w->host_cpu = run.pin ? pin_to_nth_cpu(w->cpu) : -1;
 	pthread_barrier_wait(&run.start);
 	for (i = 0; run.bench ? !run.stop : i < run.iterations; i++) {
 		try_to_wake_up(w->rq, w->task);
@@ -391,16 +415,22 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static unsigned int default_threads(void)
+static unsigned int allowed_cpus(void)
 {
 	cpu_set_t allowed;
-	int n = 2;
 
-	if (!sched_getaffinity(0, sizeof(allowed), &allowed))
-		n = CPU_COUNT(&allowed);
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return 1;
+	return (unsigned int)CPU_COUNT(&allowed);
+}
+
+static unsigned int default_threads(void)
+{
+	unsigned int n = allowed_cpus();
+
 	if (n < 2)
 		n = 2;
-	return n > MAX_CPUS ? MAX_CPUS : (unsigned int)n;
+	return n > MAX_CPUS ? MAX_CPUS : n;
 }
 
 static double now_seconds(void)
@@ -438,9 +468,11 @@ static int report_run(struct worker *workers, double elapsed)
 	} else {
 		printf("sched-core: task group at %p; load_avg line at %p\n",
 		       (void *)&pipe_task_group,
-		       (void *)((uintptr_t)&pipe_task_group.load_avg & ~(uintptr_t)(CACHELINE - 1)));
-		printf("sched-core: %u threads x %lu wakeup/sleep cycles\n", run.nr_threads,
-		       run.iterations);
+		       (void *)((uintptr_t)&pipe_task_group.load_avg &
+				~(uintptr_t)(CACHELINE - 1)));
+		printf("sched-core: %u threads x %lu wakeup/sleep cycles%s\n", run.nr_threads,
+		       run.iterations,
+		       run.pin ? ", one per cpu" : ", more threads than cpus: not pinned");
 	}
 	printf("sched-core: load_avg %ld, sum of the cpus' contributions %lu: %s\n", load_avg,
 	       contrib, (unsigned long)load_avg == contrib ? "consistent" : "INCONSISTENT");
@@ -539,6 +571,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	run.pin = run.nr_threads <= allowed_cpus();
 	print_layout();
 	return run_workers();
 }

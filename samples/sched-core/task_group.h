@@ -93,8 +93,8 @@ struct task_group {
 	struct cfs_bandwidth cfs_bandwidth;
 };
 
-#define TG_ASSERT_AT(member, off)                                                                  \
-	_Static_assert(offsetof(struct task_group, member) == (off),                               \
+#define TG_ASSERT_AT(member, off)                                    \
+	_Static_assert(offsetof(struct task_group, member) == (off), \
 		       "task_group." #member " must sit at " #off)
 
 /* Shared by all three layouts: everything up to load_avg. */

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * c2cscope demo: shared state of the steps (demo.c), the helpers that run
+ * the other commands and read what they print (demo_run.c) and the record
+ * and report step (demo_c2c.c).
+ */
+#ifndef C2C_DEMO_H
+#define C2C_DEMO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "util/strbuf.h"
+
+/* What a run of the model under record + report found on task_group's line. */
+struct demo_line_facts {
+	bool valid;
+	uint64_t line; /* address of load_avg's cache line */
+	int rank; /* its place among the report's lines, 0 = hottest */
+	uint64_t hitm_total; /* HITMs on the line */
+	uint64_t hitm_load_avg; /* rows at offset 0x0 */
+	uint64_t hitm_other; /* rows at any other offset */
+	struct strbuf load_avg_fns; /* "update_cfs_group, update_tg_load_avg" */
+	struct strbuf other_rows; /* "0x8 set_task_cpu, 0x10 set_task_cpu" */
+	const char *source; /* "PMU" or "simulator" */
+};
+
+struct demo {
+	char *self; /* this c2cscope */
+	char *samples; /* folder with sched-core-{upstream,reordered,aligned} */
+	char *srcdir; /* the source tree (rules, verify.sh) */
+	char *workdir; /* where outputs go */
+	bool keep, kernel, run_bench;
+	unsigned int threads, iterations;
+	int step, nr_steps;
+	double started;
+
+	/* for the summary */
+	struct strbuf kernel_layout; /* "704 bytes; load_avg @256 rt_se @264 rt_rq @272" */
+	int rules_rc[3]; /* check on upstream, reordered, aligned; -1 not run */
+	unsigned int size[3];
+	struct demo_line_facts facts[2]; /* upstream, reordered */
+	int verify_rc; /* -1 not run */
+	struct strbuf verify_lines; /* verify.sh's verdict lines */
+	struct strbuf bench; /* bench.sh's output */
+};
+
+extern const char *const demo_builds[3];
+
+/* Seconds since an arbitrary point (monotonic). */
+double demo_now(void);
+/* "[n/N] TITLE" and the time the step starts. */
+void demo_step(struct demo *d, const char *title);
+/* "    skipped: WHY" */
+void demo_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whether this c2cscope has COMMAND (stubs answer --help with exit 2). */
+bool demo_have(struct demo *d, const char *command);
+
+/*
+ * Run argv (NULL-terminated; argv[0] looked up in PATH unless it has a
+ * slash) with stdout and stderr into the file log; when echo, also print
+ * each line indented. Returns the exit status, 127 if it could not start,
+ * 128 + signal if killed.
+ */
+int demo_run(const char *log, bool echo, const char *const argv[]);
+/* Run this c2cscope with args (NULL-terminated). */
+int demo_c2c(struct demo *d, const char *log, bool echo, const char *const args[]);
+
+/* Read a whole file into sb (reset first); -errno on failure. */
+int demo_slurp(const char *path, struct strbuf *sb);
+/* Print the lines of text that contain needle, indented; returns how many. */
+int demo_print_matching(const char *text, const char *needle, int max);
+/* Offset of a member in a pahole-style layout text, -1 if not found. */
+long demo_layout_offset(const char *text, const char *member);
+/* The size from the layout text's "size: N" summary, 0 if not found. */
+unsigned int demo_layout_size(const char *text);
+/* "704 bytes; load_avg @256 rt_se @264 rt_rq @272 parent @408" */
+void demo_describe_layout(struct strbuf *sb, const char *text);
+
+/* The record + report step for one build (demo_c2c.c). */
+void demo_record_and_report(struct demo *d, int build);
+
+#endif

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * c2cscope demo, the record + report step: run one build of the sched-core
+ * model under `c2cscope record` (the PMU when the machine has a
+ * memory-sampling one, else the c2csim simulator), show the report's rows
+ * for task_group's load_avg line and keep the numbers for the summary.
+ */
+#include "config.h"
+#include "demo.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_JANSSON
+#include <jansson.h>
+#endif
+
+/* Threads x iterations the PMU needs for a useful number of samples. */
+#define PMU_ITERATION_FACTOR 100
+
+static int record_build(struct demo *d, int build, const char *data, const char *log, bool sim)
+{
+	struct strbuf bin = STRBUF_INIT, threads = STRBUF_INIT, iters = STRBUF_INIT;
+	const char *args[12];
+	int n = 0, rc;
+
+	strbuf_addf(&bin, "%s/sched-core-%s", d->samples, demo_builds[build]);
+	strbuf_addf(&threads, "%u", d->threads);
+	strbuf_addf(&iters, "%u", sim ? d->iterations : d->iterations * PMU_ITERATION_FACTOR);
+	args[n++] = "record";
+	if (sim)
+		args[n++] = "--sim";
+	args[n++] = "-o";
+	args[n++] = data;
+	args[n++] = "--";
+	args[n++] = bin.buf;
+	args[n++] = "--threads";
+	args[n++] = threads.buf;
+	args[n++] = "--iterations";
+	args[n++] = iters.buf;
+	args[n] = NULL;
+	rc = demo_c2c(d, log, false, args);
+	strbuf_release(&bin);
+	strbuf_release(&threads);
+	strbuf_release(&iters);
+	return rc;
+}
+
+/* The model prints "load_avg line at 0x..."; the report is keyed by it. */
+static bool find_line_address(const char *log, uint64_t *line)
+{
+	const char *s = strstr(log, "load_avg line at 0x");
+
+	return s && sscanf(s, "load_avg line at 0x%" SCNx64, line) == 1;
+}
+
+/* Print the report's Pareto block of one line: its header and rows. */
+static void print_line_rows(const char *report, uint64_t line)
+{
+	struct strbuf key = STRBUF_INIT;
+	const char *p, *eol;
+	int shown = 0;
+
+	strbuf_addf(&key, "  0x%" PRIx64 "  HITM", line);
+	p = strstr(report, key.buf);
+	strbuf_release(&key);
+	while (p && p > report && p[-1] != '\n')
+		p--;
+	for (; p && *p && shown < 14; p = *eol ? eol + 1 : eol, shown++) {
+		eol = strchrnul(p, '\n');
+		if (eol == p)
+			break;
+		printf("    %.*s\n", (int)(eol - p), p);
+	}
+	if (!shown)
+		printf("    (the report has no block for line 0x%" PRIx64 ")\n", line);
+}
+
+#ifdef HAVE_JANSSON
+static uint64_t json_u64(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_integer(v) && json_integer_value(v) > 0 ? (uint64_t)json_integer_value(v) :
+								 0;
+}
+
+static uint64_t json_hex(json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? strtoull(s, NULL, 16) : UINT64_MAX;
+}
+
+static void add_row(struct demo_line_facts *f, json_t *row)
+{
+	uint64_t off = json_hex(row, "offset");
+	uint64_t hitm = json_u64(json_object_get(row, "stats"), "tot_hitm");
+	const char *sym = json_string_value(json_object_get(row, "symbol"));
+	struct strbuf *names = off ? &f->other_rows : &f->load_avg_fns;
+	struct strbuf item = STRBUF_INIT;
+
+	if (!hitm)
+		return;
+	if (off)
+		f->hitm_other += hitm;
+	else
+		f->hitm_load_avg += hitm;
+	if (off)
+		strbuf_addf(&item, "0x%" PRIx64 " ", off);
+	strbuf_addstr(&item, sym ? sym : "?");
+	if (!strstr(names->buf, item.buf))
+		strbuf_addf(names, "%s%s", names->len ? ", " : "", item.buf);
+	strbuf_release(&item);
+}
+
+static void facts_from_json(struct demo_line_facts *f, const char *path)
+{
+	json_t *root = json_load_file(path, 0, NULL), *line, *row;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(root, "lines"), i, line)
+	{
+		if (json_hex(line, "address") != f->line)
+			continue;
+		f->rank = (int)json_u64(line, "index");
+		f->hitm_total = json_u64(json_object_get(line, "stats"), "tot_hitm");
+		json_array_foreach(json_object_get(line, "rows"), j, row) add_row(f, row);
+		f->valid = true;
+		break;
+	}
+	json_decref(root);
+}
+#else
+static void facts_from_json(struct demo_line_facts *f, const char *path)
+{
+}
+#endif
+
+/* record, falling back from the PMU to the simulator; 0 when recorded. */
+static int record_any(struct demo *d, int build, const char *data, const char *log)
+{
+	struct demo_line_facts *f = &d->facts[build];
+	int rc = record_build(d, build, data, log, false);
+
+	f->source = "PMU";
+	if (rc) {
+		printf("    no memory-sampling PMU here (record exit %d): using the simulator, "
+		       "record --sim\n",
+		       rc);
+		f->source = "simulator";
+		rc = record_build(d, build, data, log, true);
+	}
+	return rc;
+}
+
+static void report_build(struct demo *d, int build, const char *data)
+{
+	struct demo_line_facts *f = &d->facts[build];
+	struct strbuf json = STRBUF_INIT, log = STRBUF_INIT, text = STRBUF_INIT;
+	const char *args[] = { "report", "-i", data, "--json", NULL, NULL };
+	int rc;
+
+	strbuf_addf(&json, "%s/report-%s.json", d->workdir, demo_builds[build]);
+	strbuf_addf(&log, "%s/report-%s.txt", d->workdir, demo_builds[build]);
+	args[4] = json.buf;
+	rc = demo_c2c(d, log.buf, false, args);
+	if (rc || demo_slurp(log.buf, &text)) {
+		printf("    c2cscope report failed (exit %d); see %s\n", rc, log.buf);
+	} else {
+		print_line_rows(text.buf, f->line);
+		facts_from_json(f, json.buf);
+	}
+	strbuf_release(&json);
+	strbuf_release(&log);
+	strbuf_release(&text);
+}
+
+void demo_record_and_report(struct demo *d, int build)
+{
+	struct demo_line_facts *f = &d->facts[build];
+	struct strbuf data = STRBUF_INIT, log = STRBUF_INIT, out = STRBUF_INIT;
+	int rc;
+
+	if (!demo_have(d, "record")) {
+		demo_skip("c2cscope record is not built yet");
+		return;
+	}
+	strbuf_addf(&data, "%s/sched-core-%s.data", d->workdir, demo_builds[build]);
+	strbuf_addf(&log, "%s/record-%s.log", d->workdir, demo_builds[build]);
+	rc = record_any(d, build, data.buf, log.buf);
+	demo_slurp(log.buf, &out);
+	if (rc) {
+		printf("    c2cscope record failed (exit %d):\n", rc);
+		demo_print_matching(out.buf, "", 8);
+		goto out;
+	}
+	demo_print_matching(out.buf, "sched-core:", 8);
+	demo_print_matching(out.buf, "c2cscope record:", 2);
+	if (!find_line_address(out.buf, &f->line)) {
+		printf("    the model did not say where load_avg's line is; see %s\n", log.buf);
+		goto out;
+	}
+	if (!demo_have(d, "report")) {
+		demo_skip("c2cscope report is not built yet (perf c2c report -i %s reads the file)",
+			  data.buf);
+		goto out;
+	}
+	report_build(d, build, data.buf);
+out:
+	strbuf_release(&data);
+	strbuf_release(&log);
+	strbuf_release(&out);
+}
