@@ -323,13 +323,32 @@ static void step_record(struct demo *d, int build)
 	demo_record_and_report(d, build);
 }
 
+/* suggest's words around the two proposed layouts, without the layouts. */
+static void print_outside_layouts(const char *text)
+{
+	const char *p = text;
+	bool inside = false;
+
+	while (*p) {
+		const char *eol = strchrnul(p, '\n');
+
+		if (!strncmp(p, "struct ", 7) && eol > p && eol[-1] == '{')
+			inside = true;
+		else if (!inside && eol > p)
+			printf("    %.*s\n", (int)(eol - p), p);
+		else if (p[0] == '}')
+			inside = false;
+		p = *eol ? eol + 1 : eol;
+	}
+}
+
 static void step_suggest(struct demo *d)
 {
-	struct strbuf bin = STRBUF_INIT, log = STRBUF_INIT;
-	const char *args[] = { "suggest", "-C", "task_group", NULL, NULL };
+	struct strbuf bin = STRBUF_INIT, log = STRBUF_INIT, hot = STRBUF_INIT;
+	const char *args[] = { "suggest", "-C", "task_group", "--hotness", NULL, NULL, NULL };
 	int rc;
 
-	demo_step(d, "A better layout for task_group");
+	demo_step(d, "A better layout for task_group (c2cscope suggest)");
 	if (!demo_have(d, "suggest")) {
 		demo_skip("c2cscope suggest is not built yet (the reordered and aligned builds "
 			  "are the two fixes, written by hand)");
@@ -337,12 +356,19 @@ static void step_suggest(struct demo *d)
 	}
 	strbuf_addf(&bin, "%s/sched-core-upstream", d->samples);
 	strbuf_addf(&log, "%s/suggest.txt", d->workdir);
-	args[3] = bin.buf;
-	rc = demo_c2c(d, log.buf, true, args);
+	strbuf_addf(&hot, "%s/samples/sched-core/task_group.hotness", d->srcdir);
+	args[4] = hot.buf;
+	args[5] = bin.buf;
+	rc = demo_c2c(d, log.buf, false, args);
+	demo_slurp(log.buf, &d->suggestion);
+	print_outside_layouts(d->suggestion.buf);
 	if (rc)
 		printf("    c2cscope suggest exited %d\n", rc);
+	else
+		printf("    (both layouts in full: %s)\n", d->keep ? log.buf : "use --keep DIR");
 	strbuf_release(&bin);
 	strbuf_release(&log);
+	strbuf_release(&hot);
 }
 
 static void step_verify(struct demo *d)
@@ -444,6 +470,10 @@ static void summary(struct demo *d, int *verdict)
 	}
 	summary_line_facts(d, 0, verdict);
 	summary_line_facts(d, 1, verdict);
+	if (d->suggestion.len) {
+		printf("  suggest:\n");
+		demo_print_matching(d->suggestion.buf, "verdict:", 1);
+	}
 	for (i = 0; i < ARRAY_SIZE(verify_keys) && d->verify_lines.len; i++)
 		demo_print_matching(d->verify_lines.buf, verify_keys[i], 2);
 	if (d->verify_rc == 1)
@@ -468,6 +498,7 @@ static void demo_release(struct demo *d)
 	strbuf_release(&d->kernel_layout);
 	strbuf_release(&d->verify_lines);
 	strbuf_release(&d->bench);
+	strbuf_release(&d->suggestion);
 	free(d->self);
 	free(d->samples);
 	free(d->srcdir);
@@ -488,6 +519,7 @@ int cmd_demo(int argc, char **argv)
 	strbuf_init(&d.kernel_layout, 0);
 	strbuf_init(&d.verify_lines, 0);
 	strbuf_init(&d.bench, 0);
+	strbuf_init(&d.suggestion, 0);
 	strbuf_init(&d.facts[0].load_avg_fns, 0);
 	strbuf_init(&d.facts[0].other_rows, 0);
 	strbuf_init(&d.facts[1].load_avg_fns, 0);

@@ -43,6 +43,7 @@ struct demo {
 	int verify_rc; /* -1 not run */
 	struct strbuf verify_lines; /* verify.sh's verdict lines */
 	struct strbuf bench; /* bench.sh's output */
+	struct strbuf suggestion; /* suggest's output */
 };
 
 extern const char *const demo_builds[3];

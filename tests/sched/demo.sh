@@ -42,6 +42,11 @@ if have layout; then
 	expect_contains "model sizes" "model sizes      upstream 704, reordered 704, aligned-wrapper 768 bytes" "$out"
 	expect_contains "upstream layout" "upstream  704 bytes; load_avg @256 rt_se @264 rt_rq @272 parent @408" "$out"
 fi
+if have suggest; then
+	expect_contains "suggest conflict" "line 4: load_avg (write-hot) shares with rt_se, rt_rq" "$out"
+	expect_contains "suggest verdict" \
+		"verdict: reorder only separates all sharing (+0 bytes); isolate separates all sharing (+64 bytes)" "$out"
+fi
 if have record && have report; then
 	up=$(grep -E '^  upstream +line 0x' "$out")
 	re=$(grep -E '^  reordered +line 0x' "$out")
