@@ -1,8 +1,209 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * c2cscope report: perf c2c report's sections and numbers from a
+ * perf.data, as text (--stdio) and JSON (--json). See c2cscope-report(1).
+ */
+#include "config.h"
 #include "cmd.h"
 
-/* Not built yet: see the open issues. Says so instead of pretending. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "c2c/c2c_json.h"
+#include "c2c/c2c_session.h"
+#include "output/json_out.h"
+#include "util/progress.h"
+
+#define CMD "report"
+
+enum {
+	OPT_STDIO = 256,
+	OPT_JSON,
+	OPT_DOUBLE_CL,
+	OPT_SHOW_ALL,
+	OPT_FULL_SYMBOLS,
+	OPT_NO_SOURCE,
+	OPT_RULES,
+	OPT_STATS,
+	OPT_KALLSYMS,
+};
+
+static const struct option options[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "display", required_argument, NULL, 'd' },
+	{ "coalesce", required_argument, NULL, 'c' },
+	{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
+	{ "show-all", no_argument, NULL, OPT_SHOW_ALL },
+	{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
+	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+	{ "vmlinux", required_argument, NULL, 'k' },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: c2cscope report [-i FILE] [--stdio] [--json FILE|-] [-d tot|rmt|lcl|peer]\n"
+		"                       [-c tid,pid,iaddr,dso] [--double-cl] [--show-all]\n"
+		"                       [--full-symbols] [--no-source] [--vmlinux FILE]\n"
+		"                       [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
+		"\n"
+		"  -i, --input FILE    perf.data to read (default ./perf.data; - for a pipe)\n"
+		"      --stdio         text report (the default until the TUI exists)\n"
+		"      --json FILE     also write the report as JSON (- for stdout, no text)\n"
+		"  -d, --display WHAT  sort and filter lines by tot, rmt or lcl HITMs or peer\n"
+		"  -c, --coalesce KEYS group a line's rows by offset and KEYS (default iaddr)\n"
+		"      --double-cl     128-byte lines (adjacent-line prefetch pairs)\n"
+		"      --show-all      show every line, not only those over 0.1%% of the metric\n"
+		"      --full-symbols  do not cut symbols and source lines at 30 columns\n"
+		"      --no-source     no Source:Line column\n"
+		"  -k, --vmlinux FILE  kernel symbols from this vmlinux (else kallsyms)\n"
+		"      --rules WHICH   data-source rules: perf-6.1 (default) or modern\n"
+		"      --stats         only the summary sections\n");
+}
+
+struct report_args {
+	struct c2c_session_opts so;
+	const char *json;
+	bool stats_only;
+};
+
+static int parse_option(int opt, struct report_args *a)
+{
+	switch (opt) {
+	case 'i':
+		a->so.path = optarg;
+		return 0;
+	case OPT_STDIO:
+		return 0;
+	case OPT_JSON:
+		a->json = optarg;
+		return 0;
+	case 'd':
+		a->so.display_given = true;
+		if (c2c_parse_display(optarg, &a->so.model.display))
+			return cmd_error(CMD, "-d expects tot, rmt, lcl or peer, not '%s'", optarg);
+		return 0;
+	case 'c':
+		if (c2c_parse_keys(optarg, &a->so.model))
+			return cmd_error(CMD, "-c expects a list of tid, pid, iaddr, dso, not '%s'",
+					 optarg);
+		return 0;
+	case OPT_DOUBLE_CL:
+		a->so.model.double_cl = true;
+		return 0;
+	case OPT_SHOW_ALL:
+		a->so.model.show_all = true;
+		return 0;
+	case OPT_FULL_SYMBOLS:
+		a->so.full_symbols = true;
+		return 0;
+	case OPT_NO_SOURCE:
+		a->so.model.no_source = true;
+		return 0;
+	case 'k':
+		a->so.symbols.vmlinux = optarg;
+		return 0;
+	case OPT_KALLSYMS:
+		a->so.symbols.kallsyms = optarg;
+		return 0;
+	case OPT_RULES:
+		if (!strcmp(optarg, "perf-6.1") || !strcmp(optarg, "perf61"))
+			a->so.model.rules = C2C_RULES_PERF61;
+		else if (!strcmp(optarg, "modern"))
+			a->so.model.rules = C2C_RULES_MODERN;
+		else
+			return cmd_error(CMD, "--rules expects perf-6.1 or modern, not '%s'",
+					 optarg);
+		return 0;
+	case OPT_STATS:
+		a->stats_only = true;
+		return 0;
+	default:
+		usage(stderr);
+		return EXIT_BAD_INPUT;
+	}
+}
+
+static void print_warnings(const struct c2c_session *s)
+{
+	const char *p = s->warnings.buf;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		cmd_warn(CMD, "%.*s", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+static int write_outputs(struct c2c_session *s, const struct report_args *a)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = EXIT_OK;
+
+	if (!a->json || strcmp(a->json, "-")) {
+		c2c_text_render(s, &out, a->stats_only);
+		fwrite(out.buf, 1, out.len, stdout);
+		strbuf_release(&out);
+	}
+	if (a->json) {
+#ifdef HAVE_JANSSON
+		struct c2c_err err = { 0 };
+		json_t *root = c2c_json_build(s);
+
+		if (json_out_write(root, a->json, &err))
+			ret = cmd_report_err(CMD, &err);
+		json_decref(root);
+#else
+		ret = cmd_error(CMD, "--json needs jansson, which this build lacks");
+#endif
+	}
+	return ret;
+}
+
+static uint64_t file_size(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") && !stat(path, &st) ? (uint64_t)st.st_size : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	return cmd_error("report", "not available in this build yet");
+	struct report_args a = { .so = { .path = "perf.data" } };
+	struct c2c_session *s = NULL;
+	struct c2c_err err = { 0 };
+	int opt, ret;
+
+	a.so.model.keys[0] = C2C_KEY_IADDR;
+	a.so.model.nr_keys = 1;
+	while ((opt = getopt_long(argc, argv, "i:d:c:k:h", options, NULL)) != -1) {
+		if (opt == 'h') {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		if ((ret = parse_option(opt, &a)))
+			return ret;
+	}
+	if (optind < argc)
+		return cmd_error(CMD, "unexpected argument '%s'; see --help", argv[optind]);
+	if (progress_enabled())
+		a.so.progress = progress_new("Reading", file_size(a.so.path));
+	ret = c2c_session_load(&a.so, &s, &err);
+	progress_free(a.so.progress);
+	if (ret)
+		return cmd_report_err(CMD, &err);
+	print_warnings(s);
+	ret = write_outputs(s, &a);
+	c2c_session_free(s);
+	return ret;
 }

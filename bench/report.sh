@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Benchmark (not a timed test): c2cscope report --stdio against
+# perf c2c report --stdio on the same perf.data, in the same run.
+#   bench/report.sh [BUILD_DIR] [SAMPLES] [LINES]
+# The file comes from tests/c2c/gen_c2c_data (default 2,000,000 memory
+# samples over 10,000 lines, with physical addresses and FINISHED_ROUND
+# records). Prints wall time, CPU time (user+sys) and peak RSS of both
+# and the ratios perf/c2cscope; on a shared machine CPU time is the
+# steadier of the two clocks. Also checks that both printed the same
+# summary figures.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}
+samples=${2:-2000000}
+lines=${3:-10000}
+gen=$build/tests/c2c/gen_c2c_data
+c2c=$build/c2cscope/c2cscope
+
+command -v perf >/dev/null || { echo "bench: perf is not installed" >&2; exit 77; }
+[ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time)" >&2; exit 77; }
+make -C "$build" -s tests/c2c/gen_c2c_data c2cscope/c2cscope >/dev/null
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/c2c-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+"$gen" -n "$samples" -l "$lines" -P -q "$tmp/bench.data"
+echo "input: $samples samples over $lines lines, $(($(stat -c %s "$tmp/bench.data") / 1048576)) MiB"
+
+# measure NAME CMD...: prints "wall cpu rss_kb" and keeps stdout in NAME.out
+measure() {
+	local name=$1
+	shift
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/$name.time"
+}
+
+read -r pw pc pr < <(measure perf perf c2c report -i "$tmp/bench.data" --stdio)
+read -r cw cc cr < <(C2CSCOPE_PROGRESS=0 measure ours "$c2c" report -i "$tmp/bench.data" --stdio)
+
+printf "%-10s %10s %10s %12s\n" "" "wall s" "cpu s" "peak RSS KB"
+printf "%-10s %10s %10s %12s\n" perf "$pw" "$pc" "$pr"
+printf "%-10s %10s %10s %12s\n" c2cscope "$cw" "$cc" "$cr"
+awk -v pw="$pw" -v cw="$cw" -v pc="$pc" -v cc="$cc" -v pr="$pr" -v cr="$cr" 'BEGIN {
+	printf "speed-up (perf/c2cscope): wall %.1fx, cpu %.1fx (goal >= 10x)\n", pw / cw, pc / cc
+	printf "peak RSS (c2cscope/perf): %.2f (goal <= 0.25)\n", cr / pr
+}'
+
+summary() { sed -n '1,/c2c details/p' "$1" | grep -E '^  [A-Z][^:]*: ' | sed 's/ *$//'; }
+if [ "$(summary "$tmp/perf.out")" = "$(summary "$tmp/ours.out")" ]; then
+	echo "summary figures: identical"
+else
+	echo "summary figures: DIFFERENT" >&2
+	diff <(summary "$tmp/perf.out") <(summary "$tmp/ours.out") >&2 || true
+	exit 1
+fi

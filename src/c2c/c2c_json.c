@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report as JSON (schema: doc/report-json.md), through jansson. The
+ * same numbers as the text: counters as integers, percentages as numbers
+ * (null where perf prints NaN), addresses as "0x..." strings.
+ */
+#include "config.h"
+
+#ifdef HAVE_JANSSON
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+
+#include "c2c/c2c_json.h"
+#include "c2c/c2c_view.h"
+
+static json_t *hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_string(buf);
+}
+
+static json_t *number(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *figures_json(const struct c2c_figure *f, size_t n)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		json_object_set_new(o, f[i].key,
+				    f[i].percent ? number(f[i].value) :
+						   json_integer((json_int_t)f[i].value));
+	return o;
+}
+
+/* Every counter of a line or row, by perf's field names. */
+static json_t *stats_json(const struct c2c_stats *s)
+{
+	json_t *o = json_object();
+
+#define SET(f) json_object_set_new(o, #f, json_integer(s->f))
+	SET(nr_entries);
+	SET(locks);
+	SET(store);
+	SET(st_uncache);
+	SET(st_noadrs);
+	SET(st_l1hit);
+	SET(st_l1miss);
+	SET(st_na);
+	SET(load);
+	SET(ld_excl);
+	SET(ld_shared);
+	SET(ld_uncache);
+	SET(ld_io);
+	SET(ld_miss);
+	SET(ld_noadrs);
+	SET(ld_fbhit);
+	SET(ld_l1hit);
+	SET(ld_l2hit);
+	SET(ld_llchit);
+	SET(lcl_hitm);
+	SET(rmt_hitm);
+	SET(tot_hitm);
+	SET(lcl_peer);
+	SET(rmt_peer);
+	SET(tot_peer);
+	SET(rmt_hit);
+	SET(lcl_dram);
+	SET(rmt_dram);
+	SET(blk_data);
+	SET(blk_addr);
+	SET(nomap);
+	SET(noparse);
+#undef SET
+	json_object_set_new(o, "total_records", json_integer((json_int_t)c2c_total_records(s)));
+	json_object_set_new(o, "total_loads", json_integer((json_int_t)c2c_total_loads(s)));
+	json_object_set_new(o, "llc_misses", json_integer((json_int_t)c2c_llc_misses(s)));
+	return o;
+}
+
+static json_t *nodes_str(const struct c2c_model *m, const struct c2c_group *g)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j;
+
+	c2c_view_nodeset(m, g, &sb);
+	j = json_string(sb.buf);
+	strbuf_release(&sb);
+	return j;
+}
+
+static json_t *row_code_json(struct c2c_session *s, const struct c2c_row *r, json_t *o)
+{
+	const struct c2c_model *m = s->model;
+	uint32_t nodes[256];
+	size_t i, n = c2c_group_cpu_nodes(m, &r->g, nodes, 256);
+	json_t *arr = json_array();
+
+	if (c2c_view_has_key(m, C2C_KEY_IADDR)) {
+		const struct sym_info *si = sym_resolve(s->symbols, r->imap, r->iaddr);
+
+		json_object_set_new(o, "iaddr", hex(r->iaddr));
+		json_object_set_new(o, "symbol",
+				    si->symbol ? json_string(si->symbol) : json_null());
+		json_object_set_new(o, "symbol_offset", json_integer((json_int_t)si->sym_offset));
+		json_object_set_new(o, "srcline", json_string(si->srcline));
+	}
+	if (c2c_view_has_key(m, C2C_KEY_PID))
+		json_object_set_new(o, "pid", json_integer(r->pid));
+	if (c2c_view_has_key(m, C2C_KEY_TID)) {
+		const char *comm = addr_spaces_comm_of(s->spaces, r->tid);
+
+		json_object_set_new(o, "tid", json_integer(r->tid));
+		json_object_set_new(o, "comm", comm ? json_string(comm) : json_null());
+	}
+	json_object_set_new(o, "object", r->imap ? json_string(r->imap->short_name) : json_null());
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_integer(nodes[i]));
+	json_object_set_new(o, "cpu_nodes", arr);
+	return o;
+}
+
+static json_t *row_json(struct c2c_session *s, const struct c2c_row *r)
+{
+	const struct c2c_stats *st = &r->g.stats, *tot = &r->line->g.stats;
+	json_t *o = json_object(), *cy = json_object();
+	static const char *const bucket_names[] = { "rmt_hitm", "lcl_hitm", "rmt_peer", "lcl_peer",
+						    "load" };
+	size_t b;
+
+	json_object_set_new(o, "offset", hex(r->offset_shown));
+	json_object_set_new(o, "node", nodes_str(s->model, &r->g));
+	json_object_set_new(o, "pa_count", json_integer((json_int_t)r->g.paddr_cnt));
+	json_object_set_new(o, "rmt_hitm_pct",
+			    number(c2c_view_percent(st->rmt_hitm, tot->rmt_hitm)));
+	json_object_set_new(o, "lcl_hitm_pct",
+			    number(c2c_view_percent(st->lcl_hitm, tot->lcl_hitm)));
+	json_object_set_new(o, "rmt_peer_pct",
+			    number(c2c_view_percent(st->rmt_peer, tot->rmt_peer)));
+	json_object_set_new(o, "lcl_peer_pct",
+			    number(c2c_view_percent(st->lcl_peer, tot->lcl_peer)));
+	json_object_set_new(o, "st_l1hit_pct",
+			    number(c2c_view_percent(st->st_l1hit, tot->st_l1hit)));
+	json_object_set_new(o, "st_l1miss_pct",
+			    number(c2c_view_percent(st->st_l1miss, tot->st_l1miss)));
+	json_object_set_new(o, "st_na_pct", number(c2c_view_percent(st->st_na, tot->st_na)));
+	for (b = 0; b < C2C_NR_BUCKETS; b++)
+		json_object_set_new(cy, bucket_names[b], number(c2c_mean_value(&r->cycles[b])));
+	json_object_set_new(o, "mean_cycles", cy);
+	json_object_set_new(o, "cpu_count",
+			    json_integer((json_int_t)c2c_group_cpu_count(s->model, &r->g)));
+	row_code_json(s, r, o);
+	json_object_set_new(o, "stats", stats_json(st));
+	return o;
+}
+
+static json_t *line_json(struct c2c_session *s, const struct c2c_line *l)
+{
+	const struct c2c_model *m = s->model;
+	json_t *o = json_object(), *rows = json_array();
+	size_t i;
+
+	json_object_set_new(o, "index", json_integer(l->index));
+	json_object_set_new(o, "address", hex(l->addr));
+	json_object_set_new(o, "node", nodes_str(m, &l->g));
+	json_object_set_new(o, "pa_count", json_integer((json_int_t)l->g.paddr_cnt));
+	json_object_set_new(o, "metric_pct",
+			    number(c2c_view_costly_percent(m, &l->g.stats, &m->totals)));
+	json_object_set_new(o, "object", l->dmap ? json_string(l->dmap->short_name) : json_null());
+	json_object_set_new(o, "stats", stats_json(&l->g.stats));
+	for (i = 0; i < l->nr_rows; i++)
+		if (l->rows[i]->valid)
+			json_array_append_new(rows, row_json(s, l->rows[i]));
+	json_object_set_new(o, "rows", rows);
+	return o;
+}
+
+json_t *c2c_json_build(struct c2c_session *s)
+{
+	static const char *const display_names[] = { "tot", "rmt", "lcl", "peer" };
+	const struct c2c_model *m = s->model;
+	json_t *root = json_object(), *events = json_array(), *lines = json_array();
+	struct c2c_figure f[64];
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	json_object_set_new(root, "schema", json_string("c2cscope-report/1"));
+	json_object_set_new(root, "input", json_string(s->opts.path));
+	for (i = 0; i < s->nr_events; i++)
+		json_array_append_new(events, json_string(s->event_names[i]));
+	json_object_set_new(root, "events", events);
+	json_object_set_new(root, "display", json_string(display_names[m->opts.display]));
+	c2c_view_grouping(m, &sb);
+	json_object_set_new(root, "grouping", json_string(sb.buf));
+	strbuf_release(&sb);
+	json_object_set_new(root, "line_size", json_integer((json_int_t)m->line_size));
+	json_object_set_new(root, "rules",
+			    json_string(m->opts.rules == C2C_RULES_MODERN ? "modern" : "perf-6.1"));
+	json_object_set_new(root, "samples", json_integer((json_int_t)s->nr_samples));
+	json_object_set_new(root, "trace_event_information",
+			    figures_json(f, c2c_trace_figures(m, f, 64)));
+	json_object_set_new(root, "shared_cache_line_information",
+			    figures_json(f, c2c_shared_figures(m, f, 64)));
+	json_object_set_new(root, "displayed_lines", json_integer((json_int_t)m->nr_displayed));
+	for (i = 0; i < m->nr_lines; i++)
+		if (m->lines[i]->displayed)
+			json_array_append_new(lines, line_json(s, m->lines[i]));
+	json_object_set_new(root, "lines", lines);
+	return root;
+}
+#endif

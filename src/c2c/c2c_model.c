@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Aggregation of samples into lines and rows, as perf c2c report does it
+ * (builtin-c2c.c: process_sample_event, c2c_he__set_cpu/_node,
+ * compute_stats), with hash maps instead of rb-trees.
+ */
+#include "c2c/c2c_model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+#define BITS_TO_WORDS(n) (((n) + 63) / 64)
+
+struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
+{
+	struct c2c_model *m = xcalloc(1, sizeof(*m));
+
+	m->opts = *opts;
+	m->line_size = opts->double_cl ? 128 : 64;
+	hashmap_init(&m->lines_by_hash);
+	hashmap_init(&m->rows_by_hash);
+	return m;
+}
+
+/*
+ * Lines and rows come from an arena: hundreds of thousands of small
+ * objects that live as long as the model, each with its cpu and node
+ * bitmaps right behind it (one allocation, one cache neighbourhood).
+ */
+#define ARENA_CHUNK (1U << 20)
+
+struct c2c_arena_chunk {
+	struct c2c_arena_chunk *next;
+	size_t used;
+	_Alignas(16) unsigned char mem[];
+};
+
+static void *arena_alloc(struct c2c_model *m, size_t size)
+{
+	struct c2c_arena_chunk *c = m->arena;
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (!c || c->used + size > ARENA_CHUNK) {
+		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
+
+		c = xcalloc(1, sizeof(*c) + cap); /* fresh pages are zero */
+		c->next = m->arena;
+		c->used = 0;
+		m->arena = c;
+	}
+	p = c->mem + c->used;
+	c->used += size;
+	return p;
+}
+
+static size_t bitmap_bytes(const struct c2c_model *m)
+{
+	return (BITS_TO_WORDS(m->opts.nr_cpus) + BITS_TO_WORDS(m->opts.nr_nodes) + 2) *
+	       sizeof(uint64_t);
+}
+
+void c2c_model_free(struct c2c_model *m)
+{
+	size_t i, j;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr_lines; i++) {
+		struct c2c_line *l = m->lines[i];
+
+		for (j = 0; j < l->nr_rows; j++)
+			free(l->rows[j]->node_stats);
+		free(l->rows);
+	}
+	while (m->arena) {
+		struct c2c_arena_chunk *next = m->arena->next;
+
+		free(m->arena);
+		m->arena = next;
+	}
+	free(m->lines);
+	hashmap_release(&m->lines_by_hash);
+	hashmap_release(&m->rows_by_hash);
+	free(m);
+}
+
+uint32_t c2c_metric(const struct c2c_stats *st, enum c2c_display d)
+{
+	switch (d) {
+	case C2C_DISPLAY_RMT:
+		return st->rmt_hitm;
+	case C2C_DISPLAY_LCL:
+		return st->lcl_hitm;
+	case C2C_DISPLAY_PEER:
+		return st->tot_peer;
+	case C2C_DISPLAY_TOT:
+	default:
+		return st->tot_hitm;
+	}
+}
+
+/* The bitmaps sit right after the object that holds the group. */
+static void group_init(const struct c2c_model *m, struct c2c_group *g, void *bits)
+{
+	g->cpuset = bits;
+	g->nodeset = g->cpuset + BITS_TO_WORDS(m->opts.nr_cpus) + 1;
+}
+
+/* mem2node: the node of a physical address, -1 when no range holds it. */
+static int node_of_phys(const struct c2c_model *m, uint64_t phys)
+{
+	size_t lo = 0, hi = m->opts.nr_mem;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->opts.mem[mid].end <= phys)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->opts.nr_mem && m->opts.mem[lo].start <= phys)
+		return (int)m->opts.mem[lo].node;
+	return -1;
+}
+
+/* One sample into a line or row: counters, cpu, node of the physical page. */
+/* c2c_he__set_node(): the node of the physical address, and PA changes. */
+static void group_set_node(struct c2c_model *m, struct c2c_group *g, uint64_t phys, int node,
+			   bool set_bit)
+{
+	if (!phys) {
+		g->paddr_zero = true;
+		return;
+	}
+	if (node < 0)
+		return;
+	if (set_bit && (uint32_t)node < m->opts.nr_nodes)
+		g->nodeset[node / 64] |= 1ULL << (node % 64);
+	if (g->paddr != phys) {
+		g->paddr_cnt++;
+		g->paddr = phys;
+	}
+}
+
+static void group_add(struct c2c_model *m, struct c2c_group *g, const struct c2c_stats *one,
+		      const struct c2c_sample *s, int node)
+{
+	c2c_stats_add(&g->stats, one);
+	if (s->cpu != UINT32_MAX && s->cpu < m->opts.nr_cpus)
+		g->cpuset[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+	group_set_node(m, g, s->phys_addr, node, true);
+}
+
+/* A line's counters, cpus and nodes: the sums of its rows'. */
+void c2c_model_sum_lines(struct c2c_model *m)
+{
+	size_t i, j, w, cpu_words = BITS_TO_WORDS(m->opts.nr_cpus);
+	size_t node_words = BITS_TO_WORDS(m->opts.nr_nodes);
+
+	memset(&m->totals, 0, sizeof(m->totals));
+	for (i = 0; i < m->nr_lines; i++) {
+		struct c2c_line *l = m->lines[i];
+
+		for (j = 0; j < l->nr_rows; j++) {
+			const struct c2c_group *rg = &l->rows[j]->g;
+
+			c2c_stats_add(&l->g.stats, &rg->stats);
+			for (w = 0; w < cpu_words; w++)
+				l->g.cpuset[w] |= rg->cpuset[w];
+			for (w = 0; w < node_words; w++)
+				l->g.nodeset[w] |= rg->nodeset[w];
+		}
+		c2c_stats_add(&m->totals, &l->g.stats);
+	}
+}
+
+static void line_key_of(const struct c2c_model *m, const struct c2c_sample *s,
+			struct c2c_line_key *k)
+{
+	const struct as_map *map = s->dmap;
+
+	memset(k, 0, sizeof(*k));
+	k->cpumode = s->cpumode;
+	k->pid = -1;
+	k->cl = as_map_ip(map, s->addr) & ~(m->line_size - 1);
+	if (!map)
+		return;
+	k->mapped = true;
+	k->maj = map->maj;
+	k->min = map->min;
+	k->ino = map->ino;
+	k->ino_generation = map->ino_generation;
+	if (s->cpumode != AS_CPUMODE_KERNEL && as_map_is_private_anon(map))
+		k->pid = s->pid;
+}
+
+static bool line_key_eq(const struct c2c_line_key *a, const struct c2c_line_key *b)
+{
+	return a->cl == b->cl && a->pid == b->pid && a->cpumode == b->cpumode &&
+	       a->mapped == b->mapped && a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
+	       a->ino_generation == b->ino_generation;
+}
+
+static uint64_t line_key_hash(const struct c2c_line_key *k)
+{
+	uint64_t h = hash_u64(k->cl);
+
+	h = hash_u64(h ^ (uint64_t)k->pid ^ ((uint64_t)k->cpumode << 40) ^
+		     ((uint64_t)k->mapped << 48));
+	if (k->mapped)
+		h = hash_u64(h ^ k->ino ^ ((uint64_t)k->maj << 32 | k->min) ^ k->ino_generation);
+	return h;
+}
+
+static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_pending *p)
+{
+	const struct c2c_sample *s = &p->s;
+	struct c2c_line *l, *head;
+	uint64_t h = p->line_hash;
+
+	if (m->last_line && line_key_eq(&m->last_line->key, &p->line_key))
+		return m->last_line;
+	head = hashmap_get(&m->lines_by_hash, h);
+	for (l = head; l; l = l->hash_next)
+		if (line_key_eq(&l->key, &p->line_key))
+			return m->last_line = l;
+	l = arena_alloc(m, sizeof(*l) + bitmap_bytes(m));
+	l->key = p->line_key;
+	l->addr = s->addr & ~(m->line_size - 1);
+	l->dmap = s->dmap;
+	group_init(m, &l->g, l + 1);
+	l->hash_next = head;
+	hashmap_put(&m->lines_by_hash, h, l);
+	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + 1, sizeof(*m->lines));
+	m->lines[m->nr_lines++] = l;
+	return m->last_line = l;
+}
+
+static bool has_key(const struct c2c_model *m, enum c2c_key key)
+{
+	size_t i;
+
+	for (i = 0; i < m->opts.nr_keys; i++)
+		if (m->opts.keys[i] == key)
+			return true;
+	return false;
+}
+
+/* The row's key fields of a sample: those not coalesced on stay 0. */
+static void row_key_of(const struct c2c_model *m, const struct c2c_sample *s, struct c2c_row *r)
+{
+	r->offset = s->addr & (m->line_size - 1);
+	r->iaddr = has_key(m, C2C_KEY_IADDR) ? s->ip : 0;
+	r->pid = has_key(m, C2C_KEY_PID) ? s->pid : 0;
+	r->tid = has_key(m, C2C_KEY_TID) ? s->tid : 0;
+	r->dso_name = has_key(m, C2C_KEY_DSO) && s->imap ? s->imap->short_name : NULL;
+}
+
+static bool row_key_eq(const struct c2c_row *a, const struct c2c_row *b)
+{
+	if (a->offset != b->offset || a->iaddr != b->iaddr || a->pid != b->pid || a->tid != b->tid)
+		return false;
+	if (!a->dso_name || !b->dso_name)
+		return a->dso_name == b->dso_name;
+	return a->dso_name == b->dso_name || !strcmp(a->dso_name, b->dso_name);
+}
+
+static uint64_t row_key_hash(uint64_t line_hash, const struct c2c_row *r)
+{
+	uint64_t h = hash_u64(line_hash ^ (r->offset << 56));
+
+	h = hash_u64(h ^ r->iaddr);
+	h = hash_u64(h ^ ((uint64_t)r->pid << 32 | r->tid));
+	if (r->dso_name)
+		h ^= hash_str(r->dso_name);
+	return h;
+}
+
+static struct c2c_row *row_get(struct c2c_model *m, struct c2c_line *l, const struct c2c_pending *p)
+{
+	const struct c2c_sample *s = &p->s;
+	const struct c2c_row *key = &p->row_key;
+	struct c2c_row *r, *head;
+	uint64_t h = p->row_hash;
+
+	head = hashmap_get(&m->rows_by_hash, h);
+	for (r = head; r; r = r->hash_next)
+		if (r->line == l && row_key_eq(r, key))
+			return r;
+	r = arena_alloc(m, sizeof(*r) + bitmap_bytes(m));
+	r->offset = key->offset;
+	r->iaddr = key->iaddr;
+	r->pid = key->pid; /* shown only when a key, as perf shows he->thread */
+	r->tid = key->tid;
+	r->dso_name = key->dso_name;
+	r->cpumode = s->cpumode;
+	r->imap = s->imap;
+	r->offset_shown = as_map_ip(s->dmap, s->addr) & (m->line_size - 1);
+	r->line = l;
+	group_init(m, &r->g, r + 1);
+	if (m->opts.node_stats)
+		r->node_stats = xcalloc(m->opts.nr_nodes + 1, sizeof(*r->node_stats));
+	r->hash_next = head;
+	hashmap_put(&m->rows_by_hash, h, r);
+	l->rows = xgrow(l->rows, &l->alloc_rows, l->nr_rows + 1, sizeof(*l->rows));
+	l->rows[l->nr_rows++] = r;
+	return r;
+}
+
+static void mean_update(struct c2c_mean *mean, uint64_t val)
+{
+	double delta;
+
+	mean->n++;
+	delta = (double)val - mean->mean;
+	mean->mean += delta / (double)mean->n;
+}
+
+double c2c_mean_value(const struct c2c_mean *mean)
+{
+	return mean->mean;
+}
+
+static void add_now(struct c2c_model *m, const struct c2c_pending *p)
+{
+	const struct c2c_sample *s = &p->s;
+	struct c2c_stats one = { 0 };
+	struct c2c_line *l;
+	struct c2c_row *r;
+	int bucket, node = -1;
+
+	if (s->phys_addr) {
+		node = node_of_phys(m, s->phys_addr);
+		if (node < 0)
+			m->unknown_node++;
+	}
+	c2c_decode(&one, s->data_src, s->addr != 0, s->dmap && s->imap, m->opts.rules);
+	l = line_get(m, p);
+	group_set_node(m, &l->g, s->phys_addr, node, false);
+	r = row_get(m, l, p);
+	group_add(m, &r->g, &one, s, node);
+	if (r->node_stats) {
+		/* perf books a sample without a cpu on node 0 */
+		uint32_t cpu = s->cpu == UINT32_MAX ? 0 : s->cpu;
+		int cnode = m->opts.cpu2node && cpu < m->opts.nr_cpus ? m->opts.cpu2node[cpu] : -1;
+
+		if (cnode >= 0 && (uint32_t)cnode < m->opts.nr_nodes)
+			c2c_stats_add(&r->node_stats[cnode], &one);
+	}
+	if (s->cpu == UINT32_MAX)
+		m->warned_no_cpu++;
+	bucket = c2c_bucket_of(&one);
+	if (bucket >= 0)
+		mean_update(&r->cycles[bucket], s->weight);
+}
+
+/* The first slot a key probes: fetched early, the lookup later hits cache. */
+static const void *slot_hint(const struct hashmap *map, uint64_t key)
+{
+	size_t i;
+
+	if (!map->cap)
+		return NULL;
+	i = (size_t)hash_u64(key) & (map->cap - 1);
+	return map->vals[i];
+}
+
+static void prefetch_slot(const struct hashmap *map, uint64_t key)
+{
+	size_t i;
+
+	if (!map->cap)
+		return;
+	i = (size_t)hash_u64(key) & (map->cap - 1);
+	__builtin_prefetch(&map->keys[i]);
+	__builtin_prefetch(&map->vals[i]);
+}
+
+/* Lines and rows span several cache lines: fetch them all. */
+static void prefetch_span(const void *p, size_t size)
+{
+	const char *c = p;
+	size_t off;
+
+	if (!p)
+		return;
+	for (off = 0; off < size; off += 64)
+		__builtin_prefetch(c + off, 1);
+}
+
+/*
+ * Samples go through a short FIFO so that the memory they will touch is
+ * fetched ahead: hash slots when they enter, the line and row they point
+ * at a few samples later, the work when they leave. The order of the work
+ * is the order of the samples, so results do not change.
+ */
+void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
+{
+	struct c2c_pending *p = &m->pending[m->pending_head % C2C_PENDING];
+
+	if (m->pending_head - m->pending_tail == C2C_PENDING)
+		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
+	p->s = *s;
+	line_key_of(m, s, &p->line_key);
+	p->line_hash = line_key_hash(&p->line_key);
+	row_key_of(m, s, &p->row_key);
+	p->row_hash = row_key_hash(p->line_hash, &p->row_key);
+	prefetch_slot(&m->lines_by_hash, p->line_hash);
+	prefetch_slot(&m->rows_by_hash, p->row_hash);
+	m->pending_head++;
+	if (m->pending_head - m->pending_tail > C2C_PENDING / 2) {
+		const struct c2c_pending *q =
+			&m->pending[(m->pending_head - C2C_PENDING / 2) % C2C_PENDING];
+		const void *line = slot_hint(&m->lines_by_hash, q->line_hash);
+		const void *row = slot_hint(&m->rows_by_hash, q->row_hash);
+
+		prefetch_span(line, 64);
+		prefetch_span(row, sizeof(struct c2c_row) + bitmap_bytes(m));
+	}
+}
+
+void c2c_model_drain(struct c2c_model *m)
+{
+	while (m->pending_tail != m->pending_head)
+		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A c2c session: one perf.data read into address spaces and the c2c model,
+ * with what the report prints around it (event names, warnings). The
+ * command layer opens it, renders it (c2c_text, c2c_json) and frees it.
+ */
+#ifndef C2C_C2C_SESSION_H
+#define C2C_C2C_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "c2c/c2c_model.h"
+#include "symbols/addr_space.h"
+#include "symbols/resolve.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+
+struct progress;
+
+struct c2c_session_opts {
+	const char *path; /* "-" reads a pipe from stdin */
+	struct c2c_model_opts model; /* cpus, nodes and memory come from the file */
+	bool display_given; /* else: peer on arm64 (no HITM there), tot elsewhere */
+	struct sym_resolver_opts symbols;
+	bool full_symbols;
+	struct progress *progress; /* may be NULL */
+};
+
+struct c2c_session {
+	struct c2c_session_opts opts;
+	struct c2c_model *model;
+	struct addr_spaces *spaces;
+	struct sym_resolver *symbols;
+	char **event_names;
+	size_t nr_events;
+	uint64_t nr_samples;
+	struct strbuf warnings; /* one per line, for the command to print */
+	int *cpu2node;
+	struct c2c_mem_range *mem;
+};
+
+/*
+ * Read the whole file. Damage after some records is a warning (the
+ * session holds what was read); a file that cannot be opened, or damage
+ * before any sample, is an error.
+ */
+int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **out,
+		     struct c2c_err *err);
+void c2c_session_free(struct c2c_session *s);
+
+/* Render the report as perf c2c report --stdio's sections, in order. */
+void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only);
+
+/* Every number of the report, labelled as perf labels it. */
+struct c2c_figure {
+	const char *label; /* "Load Local HITM" */
+	const char *key; /* "lcl_hitm" */
+	double value;
+	bool percent;
+};
+size_t c2c_trace_figures(const struct c2c_model *m, struct c2c_figure *out, size_t max);
+size_t c2c_shared_figures(const struct c2c_model *m, struct c2c_figure *out, size_t max);
+
+#endif

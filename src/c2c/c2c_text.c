@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The text report: perf c2c report --stdio's five sections with the same
+ * labels and numbers, tables laid out by output/table.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "c2c/c2c_session.h"
+#include "c2c/c2c_view.h"
+#include "output/table.h"
+
+static void section_title(struct strbuf *out, const char *title)
+{
+	size_t pad = (49 - strlen(title)) / 2;
+
+	strbuf_addstr(out, "=================================================\n");
+	strbuf_addchars(out, ' ', pad);
+	strbuf_addf(out, "%s\n", title);
+	strbuf_addstr(out, "=================================================\n");
+}
+
+static void figures(struct strbuf *out, const struct c2c_figure *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		strbuf_addf(out, "  %-34s: ", f[i].label);
+		if (f[i].percent)
+			strbuf_addf(out, "%10.1f%%\n", f[i].value);
+		else
+			strbuf_addf(out, "%10.0f\n", f[i].value);
+	}
+}
+
+static void details(struct c2c_session *s, struct strbuf *out)
+{
+	size_t i;
+
+	section_title(out, "c2c details");
+	for (i = 0; i < s->nr_events; i++)
+		strbuf_addf(out, "%-36s: %s\n", i ? "" : "  Events", s->event_names[i]);
+	strbuf_addf(out, "  %-34s: %s\n", "Cachelines sort on",
+		    c2c_display_name(s->model->opts.display));
+	strbuf_addf(out, "  %-34s: ", "Cacheline data grouping");
+	c2c_view_grouping(s->model, out);
+	strbuf_addf(out, "\n  %-34s: %" PRIu64 " bytes%s\n", "Cache line size", s->model->line_size,
+		    s->model->opts.double_cl ? " (--double-cl)" : "");
+	strbuf_addf(out, "  %-34s: %s\n", "Classification",
+		    s->model->opts.rules == C2C_RULES_MODERN ? "modern rules" : "perf 6.1");
+}
+
+static void line_table(struct c2c_session *s, struct strbuf *out)
+{
+	const struct c2c_model *m = s->model;
+	bool peer = m->opts.display == C2C_DISPLAY_PEER;
+	struct table *t = table_new();
+	struct c2c_line_view v;
+	size_t i, c;
+
+	c2c_view_line_columns(t, peer);
+	for (i = 0; i < m->nr_lines; i++) {
+		const struct c2c_line *l = m->lines[i];
+
+		if (!l->displayed)
+			continue;
+		c2c_view_line(m, l, &v);
+		table_add_row(t);
+		for (c = 0; c < v.nr; c++)
+			table_set(t, c, "%s", v.cells[c].buf);
+		c2c_view_line_release(&v);
+	}
+	table_render(t, out, "  ");
+	table_free(t);
+}
+
+static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out)
+{
+	const struct c2c_model *m = s->model;
+	struct table *t = table_new();
+	struct c2c_line_view v;
+	size_t i, c;
+
+	strbuf_addf(out, "\n  Line %u  0x%" PRIx64 "  ", l->index, l->addr);
+	if (m->opts.display == C2C_DISPLAY_PEER)
+		strbuf_addf(out, "Peer: rmt %u lcl %u", l->g.stats.rmt_peer, l->g.stats.lcl_peer);
+	else
+		strbuf_addf(out, "HITM: rmt %u lcl %u", l->g.stats.rmt_hitm, l->g.stats.lcl_hitm);
+	strbuf_addf(out, "  Store refs: L1 hit %u, L1 miss %u, N/A %u\n", l->g.stats.st_l1hit,
+		    l->g.stats.st_l1miss, l->g.stats.st_na);
+	c2c_view_row_columns(m, t);
+	for (i = 0; i < l->nr_rows; i++) {
+		if (!l->rows[i]->valid)
+			continue;
+		c2c_view_row(s, l->rows[i], &v);
+		table_add_row(t);
+		for (c = 0; c < v.nr; c++)
+			table_set(t, c, "%s", v.cells[c].buf);
+		c2c_view_line_release(&v);
+	}
+	table_render(t, out, "  ");
+	table_free(t);
+}
+
+void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only)
+{
+	struct c2c_figure f[64];
+	size_t i;
+
+	section_title(out, "Trace Event Information");
+	figures(out, f, c2c_trace_figures(s->model, f, 64));
+	strbuf_addch(out, '\n');
+	section_title(out, "Global Shared Cache Line Event Information");
+	figures(out, f, c2c_shared_figures(s->model, f, 64));
+	strbuf_addch(out, '\n');
+	details(s, out);
+	if (stats_only)
+		return;
+	strbuf_addch(out, '\n');
+	section_title(out, "Shared Data Cache Line Table");
+	line_table(s, out);
+	strbuf_addch(out, '\n');
+	section_title(out, "Shared Cache Line Distribution Pareto");
+	for (i = 0; i < s->model->nr_lines; i++)
+		if (s->model->lines[i]->displayed)
+			pareto_line(s, s->model->lines[i], out);
+}

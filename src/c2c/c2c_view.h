@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Cells of the two c2c tables (lines, and rows of a line's Pareto) as
+ * text, in perf's column order and number formats; shared by the text
+ * report and the TUI.
+ */
+#ifndef C2C_C2C_VIEW_H
+#define C2C_C2C_VIEW_H
+
+#include "c2c/c2c_session.h"
+#include "output/table.h"
+#include "util/strbuf.h"
+
+#define C2C_VIEW_MAX_CELLS 32
+#define C2C_SYMBOL_WIDTH 30 /* perf's SYMBOL_WIDTH without --full-symbols */
+
+struct c2c_line_view {
+	struct strbuf cells[C2C_VIEW_MAX_CELLS];
+	size_t nr;
+};
+
+void c2c_view_line_columns(struct table *t, bool peer);
+void c2c_view_line(const struct c2c_model *m, const struct c2c_line *l, struct c2c_line_view *v);
+void c2c_view_row_columns(const struct c2c_model *m, struct table *t);
+void c2c_view_row(struct c2c_session *s, const struct c2c_row *r, struct c2c_line_view *v);
+void c2c_view_line_release(struct c2c_line_view *v);
+
+/* "offset,iaddr": perf's "Cacheline data grouping". */
+void c2c_view_grouping(const struct c2c_model *m, struct strbuf *out);
+/* Nodes of the physical addresses, "0-1,3", or "N/A" (perf's nodestr). */
+void c2c_view_nodeset(const struct c2c_model *m, const struct c2c_group *g, struct strbuf *out);
+/* Share of the display metric of st among all samples (perf's "Hitm %"). */
+double c2c_view_costly_percent(const struct c2c_model *m, const struct c2c_stats *st,
+			       const struct c2c_stats *total);
+double c2c_view_percent(uint32_t part, uint32_t total);
+/* "[.] name" or "[.] 0x..." with perf's 30-column cut unless full. */
+void c2c_view_symbol(const struct sym_info *si, bool kernel, bool full, struct strbuf *out);
+bool c2c_view_has_key(const struct c2c_model *m, enum c2c_key key);
+
+#endif

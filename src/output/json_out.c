@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "output/json_out.h"
+
+#ifdef HAVE_JANSSON
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int json_out_write(json_t *root, const char *path, struct c2c_err *err)
+{
+	size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10);
+	FILE *f = stdout;
+	int ret = 0;
+
+	if (strcmp(path, "-")) {
+		f = fopen(path, "w");
+		if (!f)
+			return c2c_err_set(err, errno, "%s: cannot write: %s", path,
+					   strerror(errno));
+	}
+	if (json_dumpf(root, f, flags) || fputc('\n', f) == EOF)
+		ret = c2c_err_set(err, EIO, "%s: writing JSON failed", path);
+	if (f != stdout) {
+		if (fclose(f) && !ret)
+			ret = c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+	} else {
+		fflush(stdout);
+	}
+	return ret;
+}
+#endif

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Text tables for every command: columns with a one-line header and an
+ * optional group title spanning neighbouring columns ("--- Load Hitm ---"),
+ * widths from the widest cell, right- or left-aligned cells.
+ */
+#ifndef C2C_OUTPUT_TABLE_H
+#define C2C_OUTPUT_TABLE_H
+
+#include <stddef.h>
+
+#include "util/strbuf.h"
+
+enum table_align {
+	TABLE_RIGHT,
+	TABLE_LEFT,
+};
+
+struct table;
+
+struct table *table_new(void);
+void table_free(struct table *t);
+/* group may be NULL; neighbours with the same group share one title. */
+size_t table_add_column(struct table *t, const char *group, const char *header,
+			enum table_align align);
+/* Start a new row; cells not set stay empty. */
+void table_add_row(struct table *t);
+void table_set(struct table *t, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+size_t table_nr_rows(const struct table *t);
+/* Append the table (headers, a rule, rows) to out, each line after indent. */
+void table_render(const struct table *t, struct strbuf *out, const char *indent);
+/* Width of the rendered lines (without indent), for rules around tables. */
+size_t table_width(const struct table *t);
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* /proc/kallsyms (or a saved copy): kernel address -> function name. */
+#ifndef C2C_SYMBOLS_KALLSYMS_H
+#define C2C_SYMBOLS_KALLSYMS_H
+
+#include <stdint.h>
+
+struct kallsyms;
+
+/* NULL when the file is missing or every address is hidden (all zero). */
+struct kallsyms *kallsyms_load(const char *path);
+void kallsyms_free(struct kallsyms *k);
+/* The symbol at or below addr (text symbols), offset into it; NULL if none. */
+const char *kallsyms_lookup(const struct kallsyms *k, uint64_t addr, uint64_t *offset);
+
+#endif

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# c2cscope report's options and input errors: help, bad options, missing
+# and damaged files, --double-cl, --json, --rules, --stats.
+source "$TOP_SRCDIR/tests/lib.sh"
+GEN="$TOP_BUILDDIR/tests/c2c/gen_c2c_data"
+command -v python3 >/dev/null || skip "python3 needed to read the JSON"
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+run_c2c 0 "$TMP/help" "$TMP/err" report --help
+expect_contains "help names options" "--double-cl" "$TMP/help"
+run_c2c 2 "$TMP/out" "$TMP/err" report -d bogus -i x
+expect_contains "bad -d" "-d expects tot, rmt, lcl or peer" "$TMP/err"
+run_c2c 2 "$TMP/out" "$TMP/err" report -c offset,colour -i x
+expect_contains "bad -c" "-c expects" "$TMP/err"
+run_c2c 2 "$TMP/out" "$TMP/err" report -i "$TMP/missing.data"
+expect_contains "missing file named" "missing.data" "$TMP/err"
+
+"$GEN" -n 20000 -l 200 -P "$TMP/mix.data" || fail "generator failed"
+
+# JSON to a file, text still on stdout; JSON carries the text's numbers
+run_c2c 0 "$TMP/text" "$TMP/err" report -i "$TMP/mix.data" --json "$TMP/r.json"
+expect_contains "text with --json FILE" "Trace Event Information" "$TMP/text"
+expect_eq "schema" "c2cscope-report/1" "$(json "$TMP/r.json" 'd["schema"]')"
+expect_eq "records in JSON" 20000 "$(json "$TMP/r.json" 'd["trace_event_information"]["total_records"]')"
+expect_eq "lines in JSON = lines in text" \
+	"$(sed -n '/Cache Line Table/,/Pareto/p' "$TMP/text" | grep -c '^ *[0-9][0-9]*  0x')" \
+	"$(json "$TMP/r.json" 'len(d["lines"])')"
+top_text=$(sed -n '/Cache Line Table/,/Pareto/p' "$TMP/text" | grep -m1 '^ *0  0x' | awk '{print $7, $8}')
+expect_eq "top line HITMs text vs JSON" "$top_text" \
+	"$(json "$TMP/r.json" 'str(d["lines"][0]["stats"]["lcl_hitm"])+" "+str(d["lines"][0]["stats"]["rmt_hitm"])')"
+
+# --stats: only the summaries
+run_c2c 0 "$TMP/stats" "$TMP/err" report -i "$TMP/mix.data" --stats
+expect_not_contains "--stats has no table" "Shared Data Cache Line Table" "$TMP/stats"
+expect_contains "--stats has summaries" "Total Shared Cache Lines" "$TMP/stats"
+
+# --double-cl: each 128-byte line holds its two 64-byte halves
+run_c2c 0 "$TMP/s.json" "$TMP/err" report -i "$TMP/mix.data" --show-all --json -
+run_c2c 0 "$TMP/d.json" "$TMP/err" report -i "$TMP/mix.data" --show-all --double-cl --json -
+expect_eq "line size" 128 "$(json "$TMP/d.json" 'd["line_size"]')"
+expect_eq "pairs add up" \
+	"$(json "$TMP/s.json" 'sum(l["stats"]["tot_hitm"] for l in d["lines"] if int(l["address"],16) in (0x555500000000, 0x555500000040))')" \
+	"$(json "$TMP/d.json" '[l["stats"]["tot_hitm"] for l in d["lines"] if l["address"]=="0x555500000000"][0]')"
+expect_eq "one line per 128-byte pair" \
+	"$(json "$TMP/s.json" 'len(set(int(l["address"],16)//128 for l in d["lines"]))')" \
+	"$(json "$TMP/d.json" 'len(d["lines"])')"
+expect_eq "offsets up to 0x78" "0x78" \
+	"$(json "$TMP/d.json" 'max((r["offset"] for l in d["lines"] for r in l["rows"]), key=lambda o: int(o,16))')"
+
+# --rules modern: L2+HITM becomes a local HITM, mrem HITMs stop being DRAM
+run_c2c 0 "$TMP/m.json" "$TMP/err" report -i "$TMP/mix.data" --rules modern --json -
+run_c2c 0 "$TMP/p.json" "$TMP/err" report -i "$TMP/mix.data" --json -
+moved=$(( $(json "$TMP/p.json" 'd["trace_event_information"]["ld_l2hit"]') - $(json "$TMP/m.json" 'd["trace_event_information"]["ld_l2hit"]') ))
+[ "$moved" -gt 0 ] && ok || fail "modern rules moved no L2 HITM ($moved)"
+expect_eq "L2 HITMs became local HITMs" "$moved" \
+	"$(( $(json "$TMP/m.json" 'd["trace_event_information"]["lcl_hitm"]') - $(json "$TMP/p.json" 'd["trace_event_information"]["lcl_hitm"]') ))"
+[ "$(json "$TMP/m.json" 'd["trace_event_information"]["rmt_dram"]')" -lt \
+  "$(json "$TMP/p.json" 'd["trace_event_information"]["rmt_dram"]')" ] && ok ||
+	fail "modern rules kept mrem HITMs as remote DRAM"
+
+# a file cut short: warn, report what was read
+size=$(stat -c %s "$TMP/mix.data")
+head -c $((size * 6 / 10)) "$TMP/mix.data" >"$TMP/cut.data"
+run_c2c 0 "$TMP/cut" "$TMP/cut.err" report -i "$TMP/cut.data"
+expect_contains "truncation warned" "warning" "$TMP/cut.err"
+records=$(grep 'Total records' "$TMP/cut" | awk '{print $NF}')
+[ "${records:-0}" -gt 1000 ] && [ "${records:-0}" -lt 20000 ] && ok ||
+	fail "cut file: expected part of the records, got '$records'"
+# nothing usable: exit 2
+head -c 300 "$TMP/mix.data" >"$TMP/stub.data"
+run_c2c 2 "$TMP/stub" "$TMP/stub.err" report -i "$TMP/stub.data"
+expect_contains "stub names the file" "stub.data" "$TMP/stub.err"
+finish
