@@ -446,14 +446,29 @@ static void summary_line_facts(struct demo *d, int build, int *verdict)
 	}
 }
 
-static void summary(struct demo *d, int *verdict)
+/* verify.sh's verdict lines, each once, in its order. */
+static void summary_verify(const char *text)
 {
-	static const char *const verify_keys[] = {
-		"unpatched: the rules", "patched: the rules", "size unchanged", "model: ",
-		"audit: running",	"verify: OK",	      "FAILED"
-	};
+	static const char *const keys[] = { " the rules", "size ", "model: ", "OK:", "FAILED" };
+	const char *p = text;
 	size_t i;
 
+	while (*p) {
+		const char *eol = strchrnul(p, '\n');
+		size_t len = (size_t)(eol - p);
+
+		for (i = 0; i < ARRAY_SIZE(keys) && !strncmp(p, "verify: ", 8); i++) {
+			if (memmem(p, len, keys[i], strlen(keys[i]))) {
+				printf("  kernel           %.*s\n", (int)len - 8, p + 8);
+				break;
+			}
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+}
+
+static void summary(struct demo *d, int *verdict)
+{
 	printf("\nSummary  (%.0f s)\n", demo_now() - d->started);
 	if (d->kernel_layout.len)
 		printf("  running kernel   struct task_group %s\n", d->kernel_layout.buf);
@@ -474,8 +489,7 @@ static void summary(struct demo *d, int *verdict)
 		printf("  suggest:\n");
 		demo_print_matching(d->suggestion.buf, "verdict:", 1);
 	}
-	for (i = 0; i < ARRAY_SIZE(verify_keys) && d->verify_lines.len; i++)
-		demo_print_matching(d->verify_lines.buf, verify_keys[i], 2);
+	summary_verify(d->verify_lines.buf);
 	if (d->verify_rc == 1)
 		*verdict = 1;
 	if (d->bench.len) {
