@@ -185,11 +185,15 @@ static int open_file_mode(struct perf_reader *r, struct c2c_err *err)
 	uint64_t bits[4];
 	int i, ret;
 
-	if (r->map_size < PERF_FILE_HEADER_SIZE || rd64(h + 8, r->swap) < PERF_FILE_HEADER_SIZE)
-		return c2c_err_set(
-			err, EINVAL, "%s: at 0x8: file header of %llu bytes, expected %d", r->path,
-			(unsigned long long)(r->map_size < 16 ? r->map_size : rd64(h + 8, r->swap)),
-			PERF_FILE_HEADER_SIZE);
+	if (r->map_size < PERF_FILE_HEADER_SIZE)
+		return c2c_err_set(err, EINVAL,
+				   "%s: at 0x0: a file of %llu bytes is too short for "
+				   "the %d-byte file header",
+				   r->path, (unsigned long long)r->map_size, PERF_FILE_HEADER_SIZE);
+	if (rd64(h + 8, r->swap) < PERF_FILE_HEADER_SIZE)
+		return c2c_err_set(err, EINVAL, "%s: at 0x8: file header size %llu, expected %d",
+				   r->path, (unsigned long long)rd64(h + 8, r->swap),
+				   PERF_FILE_HEADER_SIZE);
 	r->attr_size = rd64(h + 16, r->swap);
 	for (i = 0; i < 2; i++) {
 		s[i].off = rd64(h + 24 + 16 * i, r->swap);

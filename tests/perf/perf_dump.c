@@ -8,6 +8,7 @@
  *   perf_dump -s FILE          side records as perf script --show-mmap-events
  *                              --show-task-events prints them (after PERF_RECORD_)
  *   perf_dump -H FILE          header, attrs and counts
+ *   perf_dump -r FILE          every record: offset, type, kind
  * Exit 2 when the file cannot be opened or damage leaves no sample.
  */
 #include <getopt.h>
@@ -228,20 +229,21 @@ static void print_header(const struct perf_reader *r)
 
 int main(int argc, char **argv)
 {
-	bool on[F_MAX] = { false }, side = false, header = false;
+	bool on[F_MAX] = { false }, side = false, header = false, records = false;
 	struct perf_event_rec ev;
 	struct perf_reader *r;
 	struct c2c_err err;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "F:sH")) != -1) {
+	while ((opt = getopt(argc, argv, "F:sHr")) != -1) {
 		if (opt == 'F' && parse_fields(optarg, on))
 			return 2;
 		side |= opt == 's';
 		header |= opt == 'H';
+		records |= opt == 'r';
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "usage: perf_dump [-F FIELDS | -s | -H] FILE\n");
+		fprintf(stderr, "usage: perf_dump [-F FIELDS | -s | -H | -r] FILE\n");
 		return 2;
 	}
 	if (perf_reader_open(argv[optind], &r, &err)) {
@@ -249,7 +251,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	while ((ret = perf_reader_next(r, &ev, &err)) > 0) {
-		if (ev.kind == PERF_REC_SAMPLE && !side && !header)
+		if (records)
+			printf("%#" PRIx64 " %u %d\n", ev.file_offset, ev.type, ev.kind);
+		else if (ev.kind == PERF_REC_SAMPLE && !side && !header)
 			print_sample(r, &ev.sample, on);
 		else if (side)
 			print_side(&ev);

@@ -77,6 +77,18 @@ compare "pipe mode in a file" "$TMP/pipe.data" pid,tid,cpu,time,period,event,add
 "$DUMP" -F pid,tid,cpu,time,period,event,addr,ip - <"$TMP/pipe.data" | sort -s -n -k3,3 >"$TMP/stdin"
 expect_eq "pipe mode from stdin" "" "$(diff "$TMP/got" "$TMP/stdin" | head -5)"
 
+# perf record -z: COMPRESSED records (zstd)
+if perf record -q -z -o "$TMP/z.data" -e cpu-clock -c 50000 --sample-cpu -- "$TMP/spin" \
+	>/dev/null 2>&1; then
+	compare "compressed (-z)" "$TMP/z.data" pid,tid,cpu,time,period,event,ip
+	"$DUMP" -H "$TMP/z.data" >"$TMP/z.hdr"
+	if grep -q '^compressed: 0$' "$TMP/z.hdr"; then
+		fail "compressed: no COMPRESSED record was unpacked"
+	else
+		ok
+	fi
+fi
+
 # cut short: the samples before the cut, in file order, and a warning
 size=$(stat -c %s "$TMP/mem.data")
 head -c $((size * 2 / 3)) "$TMP/mem.data" >"$TMP/cut.data"

@@ -36,6 +36,20 @@ expect_contains "c2c events" "cpu/mem-loads,ldlat=30/P" "$TMP/c2c.out"
 perf_run header report -i "$TMP/two.data" --header-only
 expect_contains "nrcpus" "nrcpus avail" "$TMP/header.out"
 
+# our reader sees what perf script sees, field by field
+DUMP="$TOP_BUILDDIR/tests/perf/perf_dump"
+F=pid,tid,cpu,time,period,event,addr,weight,ip,phys_addr
+perf script -i "$TMP/two.data" -F $F 2>/dev/null | tr -s ' ' | sed 's/^ //' >"$TMP/want"
+"$DUMP" -F $F "$TMP/two.data" >"$TMP/got"
+expect_eq "perf_dump = perf script" "" "$(diff "$TMP/want" "$TMP/got" | head -5)"
+expect_eq "perf_dump lines" 40 "$(wc -l <"$TMP/got")"
+"$DUMP" -F data_src "$TMP/two.data" | sort | uniq -c | awk '{ print $1, $2 }' >"$TMP/src"
+expect_eq "data_src values" "10 28100142 10 28800842 10 4080144 10 48202042" "$(echo $(cat "$TMP/src"))"
+"$DUMP" -H "$TMP/two.data" >"$TMP/hdr"
+expect_contains "header: numa" "node0 cpu list: 0-" "$TMP/hdr"
+expect_contains "header: event names" "event 1: name = cpu/mem-stores/P, type = 4, config = 0x82d0" "$TMP/hdr"
+expect_contains "header: build id" "build id -1: " "$TMP/hdr"
+
 "$GEN" -n 10 -e 1 -g -r "$TMP/cg.data" || fail "perf_gen -g -r failed"
 perf_run script_cg script -i "$TMP/cg.data"
 perf_run report_cg report -i "$TMP/cg.data" --stdio
