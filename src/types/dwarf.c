@@ -247,6 +247,7 @@ static void convert_run(struct dwarf_job *job, struct cu_run *run)
 	if (job->opts->only)
 		type_db_set_only(ctx.db, job->opts->only);
 	hashmap_init(&ctx.shallow);
+	hashmap_init(&ctx.seen);
 	for (i = run->first; i < run->last && !ctx.failed; i++) {
 		uint8_t addr_size = 8, offset_size;
 		Dwarf_Die cudie;
@@ -256,6 +257,7 @@ static void convert_run(struct dwarf_job *job, struct cu_run *run)
 		process_unit(&ctx, &job->cus[i], 0);
 	}
 	hashmap_release(&ctx.shallow);
+	hashmap_release(&ctx.seen);
 	run->db = ctx.db;
 	run->failed = ctx.failed;
 }

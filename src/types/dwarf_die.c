@@ -416,6 +416,83 @@ static void fill_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
 
 static char shallow_done;
 
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	return hash_u64(h ^ v) + 0x9e3779b97f4a7c15ULL;
+}
+
+static uint64_t mix_str(uint64_t h, const char *s)
+{
+	return mix(h, s ? hash_str(s) : 0);
+}
+
+/* A member type's shape: its tag and name, and one level below. */
+static uint64_t type_shape(Dwarf_Die *member, uint64_t h)
+{
+	Dwarf_Die t, below;
+	uint64_t size = 0;
+	int i;
+
+	if (!die_type_die(member, &t))
+		return mix(h, 1);
+	h = mix_str(mix(h, (uint64_t)dwarf_tag(&t)), dwarf_diename(&t));
+	if (attr_udata(&t, DW_AT_byte_size, &size))
+		h = mix(h, size);
+	/* Through pointers, qualifiers and arrays down to a named type. */
+	for (i = 0; i < 6 && !dwarf_diename(&t) && die_type_die(&t, &below); i++) {
+		h = mix_str(mix(h, (uint64_t)dwarf_tag(&below)), dwarf_diename(&below));
+		t = below;
+	}
+	return h;
+}
+
+/*
+ * A cheap fingerprint of a named struct DIE: name, size, and per member its
+ * name, location, bitfield attributes and type shape. The same header
+ * struct met again in the next CU is then reused without converting it.
+ */
+static uint64_t struct_fingerprint(Dwarf_Die *die, const char *name)
+{
+	static const unsigned int attrs[] = { DW_AT_data_member_location, DW_AT_bit_size,
+					      DW_AT_data_bit_offset, DW_AT_bit_offset,
+					      DW_AT_alignment };
+	uint64_t h = mix_str(mix(0, (uint64_t)dwarf_tag(die)), name), v;
+	Dwarf_Die child;
+	size_t i;
+
+	if (attr_udata(die, DW_AT_byte_size, &v))
+		h = mix(h, v);
+	if (attr_udata(die, DW_AT_alignment, &v))
+		h = mix(h, v + 1);
+	if (dwarf_child(die, &child))
+		return h;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		h = mix_str(h, dwarf_diename(&child));
+		for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+			int64_t sv;
+
+			if (attr_sdata(&child, attrs[i], &sv))
+				h = mix(h, (uint64_t)sv ^ attrs[i]);
+		}
+		h = type_shape(&child, h);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return h;
+}
+
+static struct type *seen_struct(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, uint64_t *fp)
+{
+	const char *name = dwarf_diename(die);
+	struct type *t;
+
+	if (!name)
+		return NULL;
+	*fp = struct_fingerprint(die, name);
+	t = hashmap_get(&ctx->seen, *fp);
+	return t && !strcmp(t->name, name) ? t : NULL;
+}
+
 /*
  * FULL: a struct met through a pointer only needs its name when loading a
  * subset (-C); everything else is converted completely.
@@ -431,9 +508,22 @@ const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
 			return t;
 		hashmap_put(&ctx->shallow, ref, &shallow_done);
 	} else {
-		t = type_db_add_raw(ctx->db, kind_of_tag(dwarf_tag(die), die), die_name(ctx, die));
+		enum type_kind kind = kind_of_tag(dwarf_tag(die), die);
+		uint64_t fp = 0;
+		bool aggregate = kind == TYPE_STRUCT || kind == TYPE_UNION;
+
+		if (aggregate && full && !ctx->lazy_pointees) {
+			t = seen_struct(ctx, die, &fp);
+			if (t) {
+				type_db_set_ref(ctx->db, ref, t);
+				return t;
+			}
+		}
+		t = type_db_add_raw(ctx->db, kind, die_name(ctx, die));
 		type_db_set_ref(ctx->db, ref, t);
-		if (!full && (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION)) {
+		if (fp)
+			hashmap_put(&ctx->seen, fp, t);
+		if (!full && aggregate) {
 			uint64_t size = 0;
 
 			attr_udata(die, DW_AT_byte_size, &size);

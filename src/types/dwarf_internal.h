@@ -22,6 +22,7 @@ struct dwarf_cu_ctx {
 	bool failed;
 	unsigned int depth;
 	struct hashmap shallow; /* ref -> struct converted without members */
+	struct hashmap seen; /* struct fingerprint -> struct already converted */
 };
 
 const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, bool full);

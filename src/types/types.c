@@ -240,9 +240,13 @@ bool type_db_wants(const struct type_db *db, const char *name)
 		return true;
 	if (!name)
 		return false;
-	for (i = 0; db->only[i]; i++)
-		if (!fnmatch(db->only[i], name, 0))
+	for (i = 0; db->only[i]; i++) {
+		const char *pat = db->only[i];
+
+		/* Plain names (the common -C case) skip fnmatch's cost. */
+		if (!strpbrk(pat, "*?[\\") ? !strcmp(pat, name) : !fnmatch(pat, name, 0))
 			return true;
+	}
 	return false;
 }
 

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "types/types.h"
+#include "types/types_internal.h" /* type_db_alloc for hand-built arrays */
 
 struct fixture {
 	struct type_db *db;
@@ -41,7 +42,7 @@ static struct type *array(struct type_db *db, const struct type *elem, uint64_t 
 	struct type *t = wrap(db, TYPE_ARRAY, elem);
 
 	t->nr_dims = 1;
-	t->dims = calloc(1, sizeof(*t->dims)); /* freed by the test */
+	t->dims = type_db_alloc(db, sizeof(*t->dims));
 	t->dims[0] = n;
 	t->size = n * type_size(elem);
 	return t;
@@ -178,7 +179,6 @@ static void member_arrays_follow_position(void **state)
 	type_format_member(&sb, s, 2);
 	assert_string_equal(sb.buf, "char                       data[]");
 	strbuf_release(&sb);
-	free(zero->dims);
 }
 
 static void index_dedupes_and_keeps_variants(void **state)
