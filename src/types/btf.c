@@ -109,25 +109,59 @@ static uint32_t infer_alignment(uint64_t offset, uint32_t natural, uint64_t smal
 	return align;
 }
 
+/*
+ * pahole's tag__natural_alignment: pointers 8, base types and enums their
+ * size, arrays their element's, aggregates their members' (forced
+ * alignments ignored); never 0.
+ */
+static uint32_t natural_alignment(const struct type *t)
+{
+	uint32_t a = 1, i;
+
+	t = type_strip(t);
+	if (!t)
+		return 1;
+	switch (t->kind) {
+	case TYPE_POINTER:
+		return 8;
+	case TYPE_BASE:
+	case TYPE_ENUM:
+		return t->size ? (uint32_t)t->size : 1;
+	case TYPE_ARRAY:
+		return natural_alignment(t->target);
+	case TYPE_STRUCT:
+	case TYPE_UNION:
+		for (i = 0; i < t->nr_members; i++) {
+			uint32_t ma = natural_alignment(t->members[i].type);
+
+			if (ma > a)
+				a = ma;
+		}
+		return a;
+	default:
+		return 1;
+	}
+}
+
 static void infer_aggregate_alignment(struct type *t)
 {
 	uint64_t smallest = 0;
-	uint32_t i, natural = 1;
+	uint32_t i;
 
 	for (i = 0; i < t->nr_members; i++) {
 		struct type_member *m = &t->members[i];
 		uint64_t size = type_size(m->type), offset = m->offset;
-		uint32_t align = type_alignment(m->type);
 
-		if (m->bit_size && size)
+		/* pahole skips zero-sized members: no alignment, no progress */
+		if (!size)
+			continue;
+		if (m->bit_size)
 			offset = m->bit_offset / (size * 8) * size; /* storage unit */
-		m->alignment = infer_alignment(offset, align, smallest);
+		m->alignment = infer_alignment(offset, natural_alignment(m->type), smallest);
 		smallest = offset + size;
-		if (align > natural)
-			natural = align;
 	}
 	/* As pahole: natural means the members' types, not their forced alignment. */
-	t->alignment = infer_alignment(t->size, natural, smallest);
+	t->alignment = infer_alignment(t->size, natural_alignment(t), smallest);
 }
 
 static bool infer_packed(const struct type *t)
