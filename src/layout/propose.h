@@ -60,6 +60,8 @@ struct proposal {
 	/* Member order: for each new position, the original member index. */
 	uint32_t nr_order;
 	uint32_t *order;
+	/* The block (members that move together) of each original member. */
+	uint32_t *blocks;
 	/* New byte offset of each original member (indexed by member index). */
 	uint64_t *offsets;
 	/* Members wrapped in an aligned anonymous struct (isolate). */
