@@ -132,6 +132,7 @@ static int load_struct(const struct suggest_args *a, struct type_db **db, const 
 	const char *only[] = { a->struct_name, NULL };
 	struct type_load_opts opts = { .source = a->source, .only = only };
 	struct c2c_err err = { 0 };
+	struct type_db *all;
 	const char *near;
 	int ret;
 
@@ -141,9 +142,15 @@ static int load_struct(const struct suggest_args *a, struct type_db **db, const 
 	*t = type_db_find(*db, a->struct_name);
 	if (*t)
 		return 0;
-	near = type_db_suggest(*db, a->struct_name);
+	/* The filtered load knows no other names: load them all to suggest one. */
+	opts.only = NULL;
+	if (a->file ? type_db_load(a->file, &opts, &all, &err) : type_db_load_kernel(&opts, &all, &err))
+		all = NULL;
+	near = all ? type_db_suggest(all, a->struct_name) : NULL;
 	cmd_error("suggest", "%s: no struct %s%s%s%s", type_db_path(*db), a->struct_name,
 		  near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+	if (all)
+		type_db_free(all);
 	return EXIT_BAD_INPUT;
 }
 

@@ -19,6 +19,12 @@ static inline enum type_kind stripped_kind(const struct type *t)
 	return t ? t->kind : TYPE_VOID;
 }
 
+static inline enum base_encoding stripped_encoding(const struct type *t)
+{
+	t = t ? type_strip(t) : NULL;
+	return t ? t->encoding : BASE_SIGNED;
+}
+
 /* ---- field paths ------------------------------------------------------ */
 
 struct field_walk {
@@ -108,6 +114,14 @@ struct func {
 	bool *leader; /* per insn: starts a basic block */
 	struct var_loc *locs;
 	size_t nr_locs;
+	struct {
+		int reg;
+		const struct type *type;
+		const char *name;
+	} args[8]; /* parameters in their ABI registers at entry (f->lo) */
+	size_t nr_args;
+	bool indirect_jumps; /* a jump table: block predecessors are unknown */
+	unsigned int budget; /* tracking steps spent on the current query */
 };
 
 /* ---- the attrib object ------------------------------------------------- */
@@ -188,8 +202,22 @@ struct reg_type {
 	int64_t offset; /* the register points this far inside it */
 	const char *var; /* the variable that names it, or NULL */
 	bool global; /* the object is the global var */
+	/* The offset is known modulo this (an index or a loop step); 0: exact. */
+	uint64_t index_scale;
 };
-int track_reg(struct attrib *a, struct func *f, size_t i, int reg, struct reg_type *out, int depth);
+int track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
+	      struct reg_type *out, int depth);
+
+static inline uint64_t gcd_u64(uint64_t x, uint64_t y)
+{
+	while (y) {
+		uint64_t t = x % y;
+
+		x = y;
+		y = t;
+	}
+	return x;
+}
 /* The factor an index register is known to be a multiple of (shl, imul), or 1. */
 uint64_t track_index_stride(const struct func *f, size_t i, int reg);
 

@@ -12,6 +12,7 @@
 
 #include "attrib/attrib_int.h"
 #include "util/xalloc.h"
+#include <elf.h>
 
 struct loc_list {
 	struct func *f;
@@ -193,6 +194,8 @@ static void func_decode(struct attrib *a, struct func *f)
 
 		if (in->op != INSN_JUMP && in->op != INSN_RET)
 			continue;
+		if (in->op == INSN_JUMP && !in->target)
+			f->indirect_jumps = true;
 		f->leader[i + 1] = true;
 		if (in->target >= f->lo && in->target < f->hi &&
 		    (t = func_insn_index(f, in->target)) >= 0)
@@ -215,6 +218,49 @@ ptrdiff_t func_insn_index(const struct func *f, uint64_t pc)
 			hi = mid;
 	}
 	return -1;
+}
+
+/* Integer/pointer argument registers in order (DWARF numbers). */
+static const int x86_64_args[] = { 5, 4, 1, 2, 8, 9 };
+static const int aarch64_args[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+/*
+ * Where the ABI puts each parameter at the function's entry, for when the
+ * debug info gives a parameter no location (clang often drops them). Only
+ * for a plain function (not a clone whose signature the compiler changed)
+ * entered at f->lo, and only while every parameter before is an integer or
+ * a pointer (so that the registers are assigned in order).
+ */
+static void entry_args(struct attrib *a, struct func *f, Dwarf_Die *sub)
+{
+	const int *regs = a->machine == EM_AARCH64 ? aarch64_args : x86_64_args;
+	size_t nr_regs = a->machine == EM_AARCH64 ? ARRAY_SIZE(aarch64_args) :
+						    ARRAY_SIZE(x86_64_args);
+	Dwarf_Addr entry;
+	Dwarf_Die c;
+	size_t n = 0;
+
+	if (dwarf_hasattr(sub, DW_AT_abstract_origin) || dwarf_entrypc(sub, &entry) != 0 ||
+	    entry != f->lo || (f->name && strchr(f->name, '.')) || dwarf_child(sub, &c) != 0)
+		return;
+	do {
+		const struct type *t;
+		enum type_kind k;
+
+		if (dwarf_tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		t = dwarf_die_type(a, &c);
+		k = stripped_kind(t);
+		if (!t || (k != TYPE_POINTER && k != TYPE_BASE && k != TYPE_ENUM) ||
+		    type_size(t) > 8 || n == nr_regs || n == ARRAY_SIZE(f->args))
+			return;
+		if (k == TYPE_BASE && stripped_encoding(t) == BASE_FLOAT)
+			return;
+		f->args[n].reg = regs[n];
+		f->args[n].type = t;
+		f->args[n].name = attrib_die_name(a, &c);
+		f->nr_args = ++n;
+	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
 static struct func *func_build(struct attrib *a, uint64_t pc)
@@ -243,6 +289,7 @@ static struct func *func_build(struct attrib *a, uint64_t pc)
 	func_decode(a, f);
 	l = (struct loc_list){ .f = f };
 	scope_locs(a, &l, &sub, 0);
+	entry_args(a, f, &sub);
 	return f;
 }
 

@@ -22,13 +22,17 @@ static void pointer_prefix(struct strbuf *sb, struct field_walk *w, const struct
 {
 	uint64_t size = type_size(t);
 
-	if (size && (uint64_t)*off >= size && type_is_aggregate(t)) {
-		strbuf_addf(sb, "[%llu]", (unsigned long long)(*off / size));
-		*off %= size;
-	} else if (w->index_scale && size && w->index_scale % size == 0 &&
-		   stripped_kind(t) != TYPE_ARRAY) {
+	/*
+	 * An index (or a loop step) that is a multiple of the size: some
+	 * element of an array of T, the offset inside it is what counts.
+	 * Without one, past the end of the pointee stays outside: "p[1].x" is
+	 * as likely a container_of the debug info lost as a walk in an array.
+	 */
+	if (w->index_scale && size && w->index_scale % size == 0 &&
+	    stripped_kind(t) != TYPE_ARRAY) {
 		strbuf_addstr(sb, "[]");
 		w->index_scale = 0;
+		*off = (*off % (int64_t)size + (int64_t)size) % (int64_t)size;
 	} else if (var && type_is_aggregate(t)) {
 		strbuf_addstr(sb, "->");
 	}
@@ -87,7 +91,7 @@ static const char *type_name_of(const struct type *container, const struct type 
  */
 static void walk_object(struct attrib *a, struct attrib_result *r, const struct type *t,
 			int64_t off, const char *var, bool pointer, const struct insn *in,
-			uint64_t index_stride)
+			uint64_t index_stride, uint64_t known_modulo)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct field_walk w = { .sb = &sb };
@@ -99,18 +103,20 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 		w.access_size = in->mem_size;
 		w.index_scale = in->index != REG_NONE ? in->scale * index_stride : 0;
 	}
+	if (known_modulo)
+		w.index_scale = w.index_scale ? gcd_u64(w.index_scale, known_modulo) : known_modulo;
 	if (pointer && !type_is_aggregate(t) && stripped_kind(t) != TYPE_ARRAY && type_size(t)) {
 		scalar_element(a, r, t, off, var, &w);
 		return;
 	}
 	if (var)
 		strbuf_addstr(&sb, var);
+	if (pointer)
+		pointer_prefix(&sb, &w, t, &off, var);
 	if (off < 0) {
 		r->reason = ATTRIB_OUTSIDE_TYPE;
 		goto out;
 	}
-	if (pointer)
-		pointer_prefix(&sb, &w, t, &off, var);
 	ret = field_walk_run(&w, t, off);
 	r->reason = !ret ? ATTRIB_OK : ret == -ENOENT ? ATTRIB_UNKNOWN_INDEX : ATTRIB_OUTSIDE_TYPE;
 	r->type = w.container;
@@ -153,8 +159,31 @@ static void resolve_fixed(struct attrib *a, struct attrib_result *r, const struc
 		r->reason = ATTRIB_NO_TYPE;
 		r->var = g->name;
 	} else {
-		walk_object(a, r, g->type, in->disp - g->addr, g->name, false, in, 1);
+		walk_object(a, r, g->type, in->disp - g->addr, g->name, false, in, 1, 0);
 	}
+}
+
+/*
+ * What the memory operand's base register points to. With a scale of 1 the
+ * encoding does not say which register is the pointer: try the index too
+ * ("[rdi + rax]" with rax = &args, rdi = i * 16), swapping them in *op.
+ */
+static int track_base(struct attrib *a, struct func *f, size_t i, struct insn *op,
+		      struct reg_type *rt)
+{
+	int ret, reg;
+
+	f->budget = 0;
+	ret = op->base == REG_NONE ? -ENOENT : track_reg(a, f, i, op->base, op->disp, rt, 0);
+	if (!ret || op->scale != 1 || op->index == REG_NONE)
+		return ret;
+	f->budget = 0;
+	if (track_reg(a, f, i, op->index, op->disp, rt, 0))
+		return ret;
+	reg = op->base;
+	op->base = op->index;
+	op->index = reg;
+	return 0;
 }
 
 static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
@@ -163,6 +192,7 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 	struct attrib_result *r;
 	const struct insn *in;
 	struct reg_type rt;
+	struct insn op;
 	ptrdiff_t i;
 	int ret;
 
@@ -187,15 +217,16 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 		r->reason = ATTRIB_STACK;
 		return r;
 	}
-	ret = in->base == REG_NONE ? -ENOENT : track_reg(a, f, i, in->base, &rt, 0);
+	op = *in;
+	ret = track_base(a, f, i, &op, &rt);
 	if (ret) {
 		r->reason = track_error(ret);
 		if (ret == -ENOENT && in->base == decoder_fp(a->dec) && sets_frame_pointer(a, f))
 			r->reason = ATTRIB_STACK;
 		return r;
 	}
-	walk_object(a, r, rt.type, rt.offset + in->disp, rt.var, !rt.global, in,
-		    in->index != REG_NONE ? track_index_stride(f, i, in->index) : 1);
+	walk_object(a, r, rt.type, rt.offset + op.disp, rt.var, !rt.global, &op,
+		    op.index != REG_NONE ? track_index_stride(f, i, op.index) : 1, rt.index_scale);
 	return r;
 }
 
@@ -205,7 +236,7 @@ static struct attrib_result *resolve_global(struct attrib *a, const struct globa
 	struct attrib_result *r = result_new(ATTRIB_OK);
 
 	if (g->type) {
-		walk_object(a, r, g->type, addr - g->addr, g->name, false, NULL, 1);
+		walk_object(a, r, g->type, addr - g->addr, g->name, false, NULL, 1, 0);
 		return r;
 	}
 	r->reason = ATTRIB_NO_TYPE;

@@ -19,17 +19,40 @@ static const struct type *pointee(const struct type *t)
 }
 
 /*
- * The variable in reg at pc: 0 found, -ENOENT none, -EINVAL one lives there
- * but is not a typed data pointer (an integer, a void *).
+ * How well a variable explains an access at disp from its register: the
+ * offset falls inside its pointee (container_of's "it" beats the list_head
+ * "l" both living in one register), an aggregate beats a scalar, then the
+ * innermost scope wins.
  */
-static int var_in_reg(const struct func *f, uint64_t pc, int reg, struct reg_type *out)
+static int var_score(const struct var_loc *v, int64_t disp)
+{
+	const struct type *t = pointee(v->type);
+	int64_t off = disp - v->bias;
+	int score = v->depth > 255 ? 255 : (int)v->depth;
+
+	if (off >= 0 && (uint64_t)off < type_size(t))
+		score += 1024;
+	if (type_is_aggregate(t))
+		score += 512;
+	return score;
+}
+
+/*
+ * The variable in reg at pc that best explains an access at disp from it:
+ * 0 found, -ENOENT none, -EINVAL one lives there but is not a typed data
+ * pointer (an integer, a void *).
+ */
+static int var_in_reg(const struct func *f, uint64_t pc, int reg, int64_t disp,
+		      struct reg_type *out)
 {
 	const struct var_loc *best = NULL;
 	bool untyped = false;
+	int best_score = -1;
 	size_t i;
 
 	for (i = 0; i < f->nr_locs; i++) {
 		const struct var_loc *v = &f->locs[i];
+		int score;
 
 		if (v->reg != reg || pc < v->lo || pc >= v->hi)
 			continue;
@@ -37,8 +60,11 @@ static int var_in_reg(const struct func *f, uint64_t pc, int reg, struct reg_typ
 			untyped = true;
 			continue;
 		}
-		if (!best || v->depth > best->depth)
+		score = var_score(v, disp);
+		if (score > best_score) {
 			best = v;
+			best_score = score;
+		}
 	}
 	if (!best)
 		return untyped ? -EINVAL : -ENOENT;
@@ -124,17 +150,19 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 	if (in->pc_relative)
 		ret = global_at(a, in->disp, &obj);
 	else
-		ret = track_reg(a, f, k, in->base, &obj, depth + 1);
+		ret = track_reg(a, f, k, in->base, in->disp, &obj, depth + 1);
 	if (ret)
 		return ret;
 	if (!in->pc_relative)
 		obj.offset += in->disp;
 	if (obj.offset < 0)
 		return -ENOENT;
-	if (in->index != REG_NONE) {
+	if (in->index != REG_NONE || obj.index_scale) {
 		/* p[i] of a T *p: any element; arrays inside T are walked by type_at. */
 		uint64_t size = type_size(obj.type);
-		uint64_t stride = in->scale * track_index_stride(f, k, in->index);
+		uint64_t stride = in->index != REG_NONE ?
+					  in->scale * track_index_stride(f, k, in->index) :
+					  obj.index_scale;
 
 		if (size && stride % size == 0)
 			obj.offset %= size;
@@ -143,9 +171,9 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 	return out->type ? 0 : -EINVAL;
 }
 
-/* What instruction k, which writes reg, leaves in it. */
-static int def_type(struct attrib *a, struct func *f, size_t k, int reg, struct reg_type *out,
-		    int depth)
+/* What instruction k, which writes reg, leaves in it (to be used at disp). */
+static int def_type(struct attrib *a, struct func *f, size_t k, int reg, int64_t disp,
+		    struct reg_type *out, int depth)
 {
 	const struct insn *in = &f->insns[k];
 	int ret;
@@ -154,20 +182,25 @@ static int def_type(struct attrib *a, struct func *f, size_t k, int reg, struct 
 		return -ENOENT;
 	switch (in->op) {
 	case INSN_MOV_REG:
-		return track_reg(a, f, k, in->src, out, depth + 1);
+		return track_reg(a, f, k, in->src, disp, out, depth + 1);
 	case INSN_ADD_IMM:
-		ret = track_reg(a, f, k, reg, out, depth + 1);
+		ret = track_reg(a, f, k, reg, disp + in->disp, out, depth + 1);
 		if (!ret)
 			out->offset += in->disp;
 		return ret;
 	case INSN_LEA:
-		if (in->index != REG_NONE)
-			return -ENOENT;
 		if (in->pc_relative)
 			return global_at(a, in->disp, out);
-		ret = track_reg(a, f, k, in->base, out, depth + 1);
+		ret = track_reg(a, f, k, in->base, disp + in->disp, out, depth + 1);
 		if (!ret)
 			out->offset += in->disp;
+		if (!ret && in->index != REG_NONE) {
+			/* &p->arr[i]: somewhere in p, at a multiple of the stride. */
+			uint64_t scale = in->scale * track_index_stride(f, k, in->index);
+
+			out->index_scale = out->index_scale ? gcd_u64(out->index_scale, scale) :
+							      scale;
+		}
 		return ret;
 	case INSN_LOAD:
 		return load_type(a, f, k, out, depth);
@@ -175,21 +208,126 @@ static int def_type(struct attrib *a, struct func *f, size_t k, int reg, struct 
 	return -ENOENT;
 }
 
-int track_reg(struct attrib *a, struct func *f, size_t i, int reg, struct reg_type *out, int depth)
+/* At the function's entry: the parameter the ABI passes in reg. */
+static int entry_arg(const struct func *f, int reg, int64_t disp, struct reg_type *out)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_args; i++) {
+		if (f->args[i].reg != reg)
+			continue;
+		if (!pointee(f->args[i].type))
+			return -EINVAL;
+		*out = (struct reg_type){ .type = pointee(f->args[i].type),
+					  .var = f->args[i].name };
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* The value of reg as instruction p hands it on (p executed). */
+static int value_after(struct attrib *a, struct func *f, size_t p, int reg, int64_t disp,
+		       struct reg_type *out, int depth)
+{
+	if (f->insns[p].writes & (1ULL << reg))
+		return def_type(a, f, p, reg, disp, out, depth);
+	return track_reg(a, f, p, reg, disp, out, depth + 1);
+}
+
+/*
+ * A loop back edge from p to leader j: the register may only step by a
+ * constant inside the loop (a pointer walking an array). Returns the step
+ * (0: the loop leaves it alone), or -1 when anything else writes it.
+ */
+static int64_t loop_step(const struct func *f, size_t j, size_t p, int reg)
+{
+	int64_t step = 0;
+	size_t k;
+
+	for (k = j; k <= p; k++) {
+		const struct insn *in = &f->insns[k];
+
+		if (!(in->writes & (1ULL << reg)))
+			continue;
+		if (in->op != INSN_ADD_IMM || in->dst != reg)
+			return -1;
+		step += in->disp;
+	}
+	return step < 0 ? -step : step;
+}
+
+static bool same_object(const struct reg_type *x, const struct reg_type *y)
+{
+	return x->type == y->type && x->offset == y->offset && x->global == y->global;
+}
+
+/*
+ * The value of reg at block leader j from all its predecessors: they must
+ * agree; a loop's back edge may only step the pointer (index unknown then).
+ */
+static int merge_preds(struct attrib *a, struct func *f, size_t j, int reg, int64_t disp,
+		       struct reg_type *out, int depth)
+{
+	struct reg_type got, first = { 0 };
+	uint64_t pc = f->insns[j].pc, step = 0;
+	bool have = false;
+	size_t p;
+	int ret;
+
+	if (f->indirect_jumps || depth > 6)
+		return -ENOENT;
+	for (p = 0; p < f->nr_insns; p++) {
+		const struct insn *in = &f->insns[p];
+		bool falls = p + 1 == j && !(in->op == INSN_JUMP && in->unconditional) &&
+			     in->op != INSN_RET;
+
+		if (!falls && !(in->op == INSN_JUMP && in->target == pc))
+			continue;
+		if (p >= j) {
+			int64_t s = loop_step(f, j, p, reg);
+
+			if (s < 0)
+				return -ENOENT;
+			step = step ? gcd_u64(step, s) : (uint64_t)s;
+			continue;
+		}
+		ret = value_after(a, f, p, reg, disp, &got, depth + 1);
+		if (ret)
+			return ret;
+		if (have && !same_object(&first, &got))
+			return -ENOENT;
+		if (have && first.var != got.var)
+			first.var = NULL;
+		if (!have)
+			first = got;
+		have = true;
+	}
+	if (!have)
+		return -ENOENT;
+	*out = first;
+	if (step)
+		out->index_scale = out->index_scale ? gcd_u64(out->index_scale, step) : step;
+	return 0;
+}
+
+int track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
+	      struct reg_type *out, int depth)
 {
 	size_t j;
 	int ret;
 
-	if (depth > 8 || reg < 0 || reg >= NR_DWARF_REGS)
+	if (depth > 12 || reg < 0 || reg >= NR_DWARF_REGS || ++f->budget > 4096)
 		return -ENOENT;
 	for (j = i;; j--) {
-		ret = var_in_reg(f, f->insns[j].pc, reg, out);
+		ret = var_in_reg(f, f->insns[j].pc, reg, disp, out);
 		if (ret != -ENOENT)
 			return ret;
-		if (j == 0 || f->leader[j])
-			return -ENOENT;
+		if (j == 0)
+			return entry_arg(f, reg, disp, out);
+		if (f->leader[j])
+			return merge_preds(a, f, j, reg, disp, out, depth);
 		if (f->insns[j - 1].writes & (1ULL << reg))
-			return def_type(a, f, j - 1, reg, out, depth);
+			return def_type(a, f, j - 1, reg, disp, out, depth);
 	}
 }
 

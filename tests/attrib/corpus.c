@@ -330,6 +330,195 @@ NOINLINE void c_arg_elem_ptr(struct arg *a)
 	a[2].SX = a[1].SY;
 }
 
+/* ---- kernel-style shapes ------------------------------------------------ */
+
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+struct item {
+	long weight;
+	struct list_head link;
+	int prio;
+	char name[12];
+};
+
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-__builtin_offsetof(type, member)))
+
+EXPECT(c_container_of, "item.prio")
+NOINLINE int c_container_of(struct list_head *l)
+{
+	struct item *it = container_of(l, struct item, link);
+
+	return it->prio;
+}
+
+EXPECT(c_list_walk, "list_head.next item.weight item.link.next")
+NOINLINE long c_list_walk(struct list_head *head)
+{
+	struct list_head *pos;
+	long sum = 0;
+
+	for (pos = head->next; pos != head; pos = pos->next)
+		sum += container_of(pos, struct item, link)->weight;
+	return sum;
+}
+
+EXPECT(c_name_char, "item.name[3]")
+NOINLINE int c_name_char(struct item *it)
+{
+	return it->name[3];
+}
+
+struct spin {
+	int lock;
+	int owner;
+};
+
+struct lockpool {
+	long nr;
+	struct spin locks[8];
+};
+
+EXPECT(c_pool_lock, "lockpool.locks[].lock")
+NOINLINE void c_pool_lock(struct lockpool *p, int i)
+{
+	while (__atomic_exchange_n(&p->locks[i & 7].lock, 1, __ATOMIC_ACQUIRE))
+		;
+}
+
+EXPECT(c_pool_owner, "lockpool.locks[5].owner")
+NOINLINE void c_pool_owner(struct lockpool *p, int me)
+{
+	p->locks[5].owner = me;
+}
+
+struct percpu {
+	long count;
+	long pad;
+};
+
+struct percpu pcpu[16];
+
+EXPECT(c_percpu_inc, "percpu.count")
+NOINLINE void c_percpu_inc(int cpu)
+{
+	pcpu[cpu & 15].count++;
+}
+
+struct msg {
+	int type;
+	union {
+		struct {
+			int a;
+			int b;
+		};
+		long c;
+	};
+};
+
+EXPECT(c_anon_member, "msg.b")
+NOINLINE int c_anon_member(struct msg *m)
+{
+	return m->b;
+}
+
+EXPECT(c_anon_long, "msg.c")
+NOINLINE long c_anon_long(struct msg *m)
+{
+	return m->c;
+}
+
+struct grid {
+	int w;
+	int cells[4][8];
+};
+
+EXPECT(c_grid_cell, "grid.cells[2][5]")
+NOINLINE int c_grid_cell(struct grid *g)
+{
+	return g->cells[2][5];
+}
+
+EXPECT(c_bitfield_write, "outer.cnt")
+NOINLINE void c_bitfield_write(struct outer *o, unsigned int v)
+{
+	o->cnt = v;
+}
+
+EXPECT(c_spin_wait, "tg_like.load_avg")
+NOINLINE void c_spin_wait(struct tg_like *t)
+{
+	while (!*(volatile long *)&t->load_avg)
+		__builtin_ia32_pause();
+}
+
+EXPECT(c_double_ptr, "outer.hdr =*pp")
+NOINLINE long c_double_ptr(struct outer **pp)
+{
+	return (*pp)->hdr;
+}
+
+NOINLINE struct node *get_node(void)
+{
+	return g_head;
+}
+
+EXPECT(c_returned_ptr, "node.key =ext")
+NOINLINE int c_returned_ptr(void)
+{
+	struct node *n;
+
+	ext();
+	n = get_node();
+	return n->key;
+}
+
+EXPECT(c_args_loop, "arg.SY")
+NOINLINE void c_args_loop(void)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		args[i].SY++;
+}
+
+EXPECT(c_keep_across_calls, "stats.hits stats.misses =ext")
+NOINLINE void c_keep_across_calls(struct stats *s)
+{
+	s->hits++;
+	ext();
+	s->misses++;
+	ext();
+	s->hits += s->misses;
+}
+
+EXPECT(c_clear_hist, "stats.hist[]")
+NOINLINE void c_clear_hist(struct stats *s, int n)
+{
+	int i;
+
+	for (i = 0; i < n && i < 16; i++)
+		s->hist[i] = 0;
+}
+
+static inline struct inner *outer_inner(struct outer *o)
+{
+	return &o->in;
+}
+
+static inline void inner_set(struct inner *i, long v)
+{
+	i->z = v;
+	i->x = (int)v;
+}
+
+EXPECT(c_inl_chain, "inner.z inner.x outer.in.z outer.in.x")
+NOINLINE void c_inl_chain(struct outer *o, long v)
+{
+	inner_set(outer_inner(o), v);
+}
+
 int main(void)
 {
 	return 0;

@@ -4,7 +4,7 @@
 # function, or stays unresolved with a reason; never a wrong field. gcc -O2:
 # at least 90% resolve. The per-reason counters add up to the queries.
 # Also: the same binary stripped, its DWARF in a separate file found through
-# .gnu_debuglink; clang -O2 (DWARF 5) with at least 85%.
+# .gnu_debuglink; clang -O2 (DWARF 5), also at least 90%.
 source "$TOP_SRCDIR/tests/lib.sh"
 tool=$TOP_BUILDDIR/tests/attrib/attrib_tool
 [ -x "$tool" ] || skip "attrib_tool not built (no capstone)"
@@ -36,6 +36,6 @@ expect_eq "same results from the separate debug file" "$(cat "$TMP/gcc.summary")
 if command -v clang >/dev/null; then
 	clang -o "$TMP/corpus-clang" "$TOP_SRCDIR/tests/attrib/corpus.c" -O2 -g ||
 		fail "clang cannot compile the corpus"
-	check clang-O2 "$TMP/corpus-clang" 85
+	check clang-O2 "$TMP/corpus-clang" 90
 fi
 finish
