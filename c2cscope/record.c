@@ -249,7 +249,13 @@ static void summary(const struct record_opts *o, const struct sim_record_stats *
 			(unsigned long long)t[C2CSIM_ST_LCL_HITM],
 			(unsigned long long)t[C2CSIM_ST_RMT_HITM], (unsigned long long)st->samples,
 			o->output, secs);
-	else
+	if (st->have_totals && t[C2CSIM_ST_GAVE_UP])
+		fprintf(stderr,
+			"c2cscope record: note: %llu waits for a slower thread timed out (a busy "
+			"machine, or a thread blocked where the simulator cannot see it); the "
+			"interleaving of this run may differ from another's\n",
+			(unsigned long long)t[C2CSIM_ST_GAVE_UP]);
+	if (!st->have_totals)
 		fprintf(stderr,
 			"c2cscope record: the simulation was cut short; %llu samples (%llu HITMs) "
 			"written to %s in %.2f s\n",

@@ -181,8 +181,8 @@ uint64_t place(const struct proposer *pr, const uint32_t *order, const bool *iso
 }
 
 /* Byte range a member covers under a placement. */
-void member_span(const struct proposer *pr, const struct placement *pl, uint32_t i,
-		 uint64_t *start, uint64_t *end)
+void member_span(const struct proposer *pr, const struct placement *pl, uint32_t i, uint64_t *start,
+		 uint64_t *end)
 {
 	const struct type_member *m = &pr->t->members[i];
 
@@ -245,7 +245,8 @@ void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isol
 			size_t k;
 
 			for (k = start; k < i; k++)
-				sc->conflicts += pr->weight[lf[j].field * pr->nr_fields + lf[k].field];
+				sc->conflicts +=
+					pr->weight[lf[j].field * pr->nr_fields + lf[k].field];
 		}
 	}
 	sc->moves = count_moves(order, pr->nr_blocks);
@@ -357,7 +358,8 @@ void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 				    block_is_hot(pr, order[from]) != hot)
 					continue;
 				for (to = 0; to < n; to++) {
-					if (to == from || (to == n - 1 && pr->blocks[order[n - 1]].fixed_last))
+					if (to == from ||
+					    (to == n - 1 && pr->blocks[order[n - 1]].fixed_last))
 						continue;
 					memcpy(cand, order, n * sizeof(*cand));
 					move_elem(cand, from, to);

@@ -59,8 +59,8 @@ void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isol
 	      struct score *sc, struct placement *pl);
 uint64_t place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
 	       struct placement *pl);
-void member_span(const struct proposer *pr, const struct placement *pl, uint32_t i,
-		 uint64_t *start, uint64_t *end);
+void member_span(const struct proposer *pr, const struct placement *pl, uint32_t i, uint64_t *start,
+		 uint64_t *end);
 struct placement *placement_new(const struct proposer *pr);
 void placement_free(struct placement *pl);
 void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size);

@@ -95,10 +95,11 @@ static int check_identity(struct proposer *pr, struct c2c_err *err)
 				  (unsigned long long)pl->mbit[i]);
 	}
 	if (!ret && sc.size != pr->t->size)
-		ret = c2c_err_set(err, EINVAL,
-				  "struct %s: size %llu differs from the %llu the alignment rules give; "
-				  "refusing to re-lay it",
-				  sname, (unsigned long long)pr->t->size, (unsigned long long)sc.size);
+		ret = c2c_err_set(
+			err, EINVAL,
+			"struct %s: size %llu differs from the %llu the alignment rules give; "
+			"refusing to re-lay it",
+			sname, (unsigned long long)pr->t->size, (unsigned long long)sc.size);
 	free(order);
 	placement_free(pl);
 	return ret;
@@ -183,8 +184,8 @@ static const char *block_label(struct proposer *pr, const struct block *b)
  * preferring runs of blocks that also kept their offsets (weight 3 against
  * 1), so that "moved" names what a reader would say moved.
  */
-static void kept_order(const struct proposer *pr, const uint32_t *order,
-		       const struct placement *pl, bool *kept)
+static void kept_order(const struct proposer *pr, const uint32_t *order, const struct placement *pl,
+		       bool *kept)
 {
 	uint32_t n = pr->nr_blocks, i, j, best = 0;
 	uint64_t *score = xcalloc(n + 1, sizeof(*score));
@@ -414,7 +415,8 @@ int propose(const struct type *t, const struct struct_profile *p, const struct p
 
 	t = type_strip(t);
 	if (!t || t->kind != TYPE_STRUCT)
-		return c2c_err_set(err, EINVAL, "%s is not a struct: only struct members can be reordered",
+		return c2c_err_set(err, EINVAL,
+				   "%s is not a struct: only struct members can be reordered",
 				   t && t->name ? t->name : "the type");
 	pr = xcalloc(1, sizeof(*pr));
 	pr->t = t;
