@@ -18,8 +18,6 @@ int cmd_record(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_suggest(int argc, char **argv);
-int cmd_watch(int argc, char **argv);
-int cmd_tui(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 
 /* "c2cscope CMD: MESSAGE" on stderr; returns EXIT_BAD_INPUT. */

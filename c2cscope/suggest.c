@@ -80,23 +80,27 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 			a->pins[a->nr_pins] = NULL;
 			break;
 		case 'L':
-			if (cmd_parse_u64("suggest", "--cacheline-size", optarg, &a->cacheline_size))
+			if (cmd_parse_u64("suggest", "--cacheline-size", optarg,
+					  &a->cacheline_size))
 				return EXIT_BAD_INPUT;
 			if (a->cacheline_size < 8 || a->cacheline_size > 4096 ||
 			    (a->cacheline_size & (a->cacheline_size - 1)))
-				return cmd_error("suggest", "--cacheline-size must be a power of two "
-							    "between 8 and 4096, not %s", optarg);
+				return cmd_error("suggest",
+						 "--cacheline-size must be a power of two "
+						 "between 8 and 4096, not %s",
+						 optarg);
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-				return cmd_error("suggest", "--format expects text or json, not '%s'",
-						 optarg);
+				return cmd_error("suggest",
+						 "--format expects text or json, not '%s'", optarg);
 			a->json = !strcmp(optarg, "json");
 			break;
 		case 'c':
 			if (strcmp(optarg, "reorder") && strcmp(optarg, "isolate"))
 				return cmd_error("suggest",
-						 "--choose expects reorder or isolate, not '%s'", optarg);
+						 "--choose expects reorder or isolate, not '%s'",
+						 optarg);
 			a->choose = optarg;
 			break;
 		case 'r':
@@ -132,18 +136,27 @@ static int load_struct(const struct suggest_args *a, struct type_db **db, const 
 	const char *only[] = { a->struct_name, NULL };
 	struct type_load_opts opts = { .source = a->source, .only = only };
 	struct c2c_err err = { 0 };
+	struct type_db *all;
 	const char *near;
 	int ret;
 
-	ret = a->file ? type_db_load(a->file, &opts, db, &err) : type_db_load_kernel(&opts, db, &err);
+	ret = a->file ? type_db_load(a->file, &opts, db, &err) :
+			type_db_load_kernel(&opts, db, &err);
 	if (ret)
 		return cmd_report_err("suggest", &err);
 	*t = type_db_find(*db, a->struct_name);
 	if (*t)
 		return 0;
-	near = type_db_suggest(*db, a->struct_name);
+	/* The filtered load knows no other names: load them all to suggest one. */
+	opts.only = NULL;
+	if (a->file ? type_db_load(a->file, &opts, &all, &err) :
+		      type_db_load_kernel(&opts, &all, &err))
+		all = NULL;
+	near = all ? type_db_suggest(all, a->struct_name) : NULL;
 	cmd_error("suggest", "%s: no struct %s%s%s%s", type_db_path(*db), a->struct_name,
 		  near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+	if (all)
+		type_db_free(all);
 	return EXIT_BAD_INPUT;
 }
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "util/xalloc.h"
 
@@ -30,13 +31,30 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
  * objects that live as long as the model, each with its cpu and node
  * bitmaps right behind it (one allocation, one cache neighbourhood).
  */
-#define ARENA_CHUNK (1U << 20)
+#define ARENA_CHUNK (4U << 20)
+#define HUGE_PAGE (2U << 20)
 
 struct c2c_arena_chunk {
 	struct c2c_arena_chunk *next;
 	size_t used;
 	_Alignas(16) unsigned char mem[];
 };
+
+/*
+ * Rows are reached at random: on huge pages (where the kernel gives them)
+ * that costs far fewer TLB misses than on 4 KiB pages.
+ */
+static struct c2c_arena_chunk *new_chunk(size_t size)
+{
+	size_t rounded = (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+	void *p = aligned_alloc(HUGE_PAGE, rounded);
+
+	if (!p)
+		return xcalloc(1, size);
+	madvise(p, rounded, MADV_HUGEPAGE);
+	memset(p, 0, sizeof(struct c2c_arena_chunk)); /* objects are zeroed as handed out */
+	return p;
+}
 
 static void *arena_alloc(struct c2c_model *m, size_t size)
 {
@@ -47,13 +65,14 @@ static void *arena_alloc(struct c2c_model *m, size_t size)
 	if (!c || c->used + size > ARENA_CHUNK) {
 		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 
-		c = xcalloc(1, sizeof(*c) + cap); /* fresh pages are zero */
+		c = new_chunk(sizeof(*c) + cap);
 		c->next = m->arena;
 		c->used = 0;
 		m->arena = c;
 	}
 	p = c->mem + c->used;
 	c->used += size;
+	memset(p, 0, size);
 	return p;
 }
 
@@ -281,18 +300,27 @@ static uint64_t row_key_hash(uint64_t line_hash, const struct c2c_row *r)
 	return h;
 }
 
-static struct c2c_row *row_get(struct c2c_model *m, struct c2c_line *l, const struct c2c_pending *p)
+/*
+ * The row of a sample, found without its line: rows carry their line's
+ * hash, and the line itself is compared only on a hash match.
+ */
+static struct c2c_row *row_find(struct c2c_model *m, const struct c2c_pending *p)
+{
+	struct c2c_row *r = hashmap_get(&m->rows_by_hash, p->row_hash);
+
+	for (; r; r = r->hash_next)
+		if (r->line_hash == p->line_hash && row_key_eq(r, &p->row_key) &&
+		    line_key_eq(&r->line->key, &p->line_key))
+			return r;
+	return NULL;
+}
+
+static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const struct c2c_pending *p)
 {
 	const struct c2c_sample *s = &p->s;
 	const struct c2c_row *key = &p->row_key;
-	struct c2c_row *r, *head;
-	uint64_t h = p->row_hash;
+	struct c2c_row *r = arena_alloc(m, sizeof(*r) + bitmap_bytes(m));
 
-	head = hashmap_get(&m->rows_by_hash, h);
-	for (r = head; r; r = r->hash_next)
-		if (r->line == l && row_key_eq(r, key))
-			return r;
-	r = arena_alloc(m, sizeof(*r) + bitmap_bytes(m));
 	r->offset = key->offset;
 	r->iaddr = key->iaddr;
 	r->pid = key->pid; /* shown only when a key, as perf shows he->thread */
@@ -302,11 +330,12 @@ static struct c2c_row *row_get(struct c2c_model *m, struct c2c_line *l, const st
 	r->imap = s->imap;
 	r->offset_shown = as_map_ip(s->dmap, s->addr) & (m->line_size - 1);
 	r->line = l;
+	r->line_hash = p->line_hash;
 	group_init(m, &r->g, r + 1);
 	if (m->opts.node_stats)
 		r->node_stats = xcalloc(m->opts.nr_nodes + 1, sizeof(*r->node_stats));
-	r->hash_next = head;
-	hashmap_put(&m->rows_by_hash, h, r);
+	r->hash_next = hashmap_get(&m->rows_by_hash, p->row_hash);
+	hashmap_put(&m->rows_by_hash, p->row_hash, r);
 	l->rows = xgrow(l->rows, &l->alloc_rows, l->nr_rows + 1, sizeof(*l->rows));
 	l->rows[l->nr_rows++] = r;
 	return r;
@@ -340,9 +369,14 @@ static void add_now(struct c2c_model *m, const struct c2c_pending *p)
 			m->unknown_node++;
 	}
 	c2c_decode(&one, s->data_src, s->addr != 0, s->dmap && s->imap, m->opts.rules);
-	l = line_get(m, p);
+	r = row_find(m, p);
+	if (r) {
+		l = r->line;
+	} else {
+		l = line_get(m, p);
+		r = row_new(m, l, p);
+	}
 	group_set_node(m, &l->g, s->phys_addr, node, false);
-	r = row_get(m, l, p);
 	group_add(m, &r->g, &one, s, node);
 	if (r->node_stats) {
 		/* perf books a sample without a cpu on node 0 */
@@ -410,17 +444,23 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 	p->line_hash = line_key_hash(&p->line_key);
 	row_key_of(m, s, &p->row_key);
 	p->row_hash = row_key_hash(p->line_hash, &p->row_key);
-	prefetch_slot(&m->lines_by_hash, p->line_hash);
 	prefetch_slot(&m->rows_by_hash, p->row_hash);
 	m->pending_head++;
+	/* half way: the row; three quarters: its line, through the row */
 	if (m->pending_head - m->pending_tail > C2C_PENDING / 2) {
 		const struct c2c_pending *q =
 			&m->pending[(m->pending_head - C2C_PENDING / 2) % C2C_PENDING];
-		const void *line = slot_hint(&m->lines_by_hash, q->line_hash);
-		const void *row = slot_hint(&m->rows_by_hash, q->row_hash);
 
-		prefetch_span(line, 64);
-		prefetch_span(row, sizeof(struct c2c_row) + bitmap_bytes(m));
+		prefetch_span(slot_hint(&m->rows_by_hash, q->row_hash),
+			      sizeof(struct c2c_row) + bitmap_bytes(m));
+	}
+	if (m->pending_head - m->pending_tail > C2C_PENDING / 4 * 3) {
+		const struct c2c_pending *q =
+			&m->pending[(m->pending_head - C2C_PENDING / 4 * 3) % C2C_PENDING];
+		const struct c2c_row *r = slot_hint(&m->rows_by_hash, q->row_hash);
+
+		if (r)
+			__builtin_prefetch(r->line, 1);
 	}
 }
 

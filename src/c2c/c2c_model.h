@@ -98,6 +98,7 @@ struct c2c_row {
 	uint64_t iaddr;
 	uint32_t pid, tid;
 	const char *dso_name; /* key for -c dso: the object's short name or NULL */
+	uint64_t line_hash; /* rows are found without their line */
 	struct c2c_group g;
 	struct c2c_mean cycles[C2C_NR_BUCKETS];
 	struct c2c_stats *node_stats; /* nr_nodes, when opts.node_stats */

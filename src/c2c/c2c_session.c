@@ -175,17 +175,42 @@ static void add_reader_warnings(struct c2c_session *s, struct perf_reader *r)
  * ordering changes nothing); -EAGAIN as soon as one does, for a second
  * pass through perf's ordered queue (q != NULL).
  */
+/*
+ * The model starts at the first sample: in pipe mode the events and the
+ * topology (HEADER_ATTR, HEADER_FEATURE records) arrive before it, not in
+ * a header.
+ */
+static void start_model(struct c2c_session *s, struct perf_reader *r)
+{
+	if (s->model)
+		return;
+	if (!s->cpu2node) {
+		setup_topology(s, perf_reader_header(r));
+		setup_events(s, r);
+	}
+	s->model = c2c_model_new(&s->opts.model);
+}
+
+/*
+ * Records in file order while their times never go back (then perf's
+ * ordering changes nothing); -EAGAIN as soon as one does, for a second
+ * pass through perf's ordered queue (q != NULL).
+ */
 static int read_events(struct c2c_session *s, struct perf_reader *r, struct c2c_order *q,
 		       struct c2c_err *err)
 {
-	bool timed = records_are_timed(r);
 	struct perf_event_rec ev;
 	uint64_t n = 0, last = 0;
+	bool timed = false;
 	int ret;
 
 	while ((ret = perf_reader_next(r, &ev, err)) == 1) {
 		if (s->opts.progress && !(++n & 0xffff))
 			progress_update(s->opts.progress, perf_reader_stats(r)->bytes);
+		if (ev.kind == PERF_REC_SAMPLE && !s->model) {
+			start_model(s, r);
+			timed = records_are_timed(r);
+		}
 		if (!timed) {
 			handle(s, &ev);
 		} else if (q) {
@@ -199,7 +224,10 @@ static int read_events(struct c2c_session *s, struct perf_reader *r, struct c2c_
 			last = time_of(&ev);
 			handle(s, &ev);
 		}
+		if (!timed && ev.kind != PERF_REC_SAMPLE && ev.kind != PERF_REC_OTHER)
+			last = last > time_of(&ev) ? last : time_of(&ev);
 	}
+	start_model(s, r);
 	if (q)
 		c2c_order_flush(q, handle, s);
 	if (ret < 0) {
@@ -224,7 +252,6 @@ static int open_reader(struct c2c_session *s, struct perf_reader **r, struct c2c
 	if (ret)
 		return ret;
 	s->spaces = addr_spaces_new();
-	s->model = c2c_model_new(&s->opts.model);
 	return 0;
 }
 
@@ -247,10 +274,6 @@ static int load(struct c2c_session *s, struct c2c_err *err)
 
 	if (ret)
 		return ret;
-	setup_topology(s, perf_reader_header(r));
-	setup_events(s, r);
-	c2c_model_free(s->model);
-	s->model = c2c_model_new(&s->opts.model);
 	ret = read_events(s, r, NULL, err);
 	perf_reader_close(r);
 	if (ret != -EAGAIN)

@@ -48,6 +48,8 @@ int baseline_load(const char *path, struct type_db **out, struct c2c_err *err)
 #else
 #include <jansson.h>
 
+#define BASELINE_MAX (1ULL << 40)
+
 struct loader {
 	const char *path;
 	struct type_db *db;
@@ -70,6 +72,9 @@ static int get_u64(struct loader *ld, json_t *obj, const char *field, bool requi
 		return 0;
 	if (!json_is_integer(v) || json_integer_value(v) < 0)
 		return bad(ld, field, "a whole number >= 0");
+	/* no C object is a terabyte: bounds keep every later sum from overflowing */
+	if ((uint64_t)json_integer_value(v) > BASELINE_MAX)
+		return bad(ld, field, "a number below 2^40");
 	*out = json_integer_value(v);
 	return 0;
 }

@@ -25,8 +25,8 @@ static const char *kind_prefix(enum type_kind kind)
 	}
 }
 
-static void format_ftype(struct strbuf *sb, const struct type *f, const char *name,
-			 bool is_pointer, int type_spacing);
+static void format_ftype(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
+			 int type_spacing);
 
 static void format_ptr_name(struct strbuf *sb, const struct type *t, const char *suffix)
 {
@@ -37,8 +37,7 @@ static void format_ptr_name(struct strbuf *sb, const struct type *t, const char 
 		strbuf_addf(sb, "void %s", suffix);
 		return;
 	}
-	if (target->kind == TYPE_CONST && target->target &&
-	    target->target->kind == TYPE_POINTER) {
+	if (target->kind == TYPE_CONST && target->target && target->target->kind == TYPE_POINTER) {
 		const_pointer = "const ";
 		target = target->target;
 	}
@@ -126,8 +125,8 @@ static void format_params(struct strbuf *sb, const struct type *f)
 }
 
 /* ftype__fprintf with is_prototype set: "RET<pad> (*NAME)(PARAMS)". */
-static void format_ftype(struct strbuf *sb, const struct type *f, const char *name,
-			 bool is_pointer, int type_spacing)
+static void format_ftype(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
+			 int type_spacing)
 {
 	struct strbuf ret = STRBUF_INIT;
 
@@ -138,22 +137,34 @@ static void format_ftype(struct strbuf *sb, const struct type *f, const char *na
 	format_params(sb, f);
 }
 
-static void format_array(struct strbuf *sb, const struct type *t, const char *name,
-			 int type_spacing, const struct decl_ctx *ctx)
+const struct type *layout_array_elem(const struct type *t)
 {
 	const struct type *elem = t->target;
+
+	/* pahole drops the const of a zero-sized array's element */
+	if (t->nr_dims >= 1 && t->dims[0] == 0 && elem && elem->kind == TYPE_CONST)
+		elem = elem->target;
+	return elem;
+}
+
+void layout_format_dims(struct strbuf *sb, const struct type *t, const struct decl_ctx *ctx)
+{
 	bool single = ctx->last_member && ctx->first_member;
 	uint32_t i;
 
-	if (t->nr_dims >= 1 && t->dims[0] == 0 && elem && elem->kind == TYPE_CONST)
-		elem = elem->target;
-	layout_format_decl(sb, elem, name, type_spacing, ctx);
 	for (i = 0; i < t->nr_dims; i++) {
 		if (t->dims[i] != 0 || !ctx->last_member || single || ctx->union_member)
 			strbuf_addf(sb, "[%u]", (unsigned int)t->dims[i]);
 		else
 			strbuf_addstr(sb, "[]");
 	}
+}
+
+static void format_array(struct strbuf *sb, const struct type *t, const char *name,
+			 int type_spacing, const struct decl_ctx *ctx)
+{
+	layout_format_decl(sb, layout_array_elem(t), name, type_spacing, ctx);
+	layout_format_dims(sb, t, ctx);
 }
 
 size_t layout_format_decl(struct strbuf *sb, const struct type *t, const char *name,

@@ -131,8 +131,10 @@ static void eval_size(struct eval *ev, const struct rule *r)
 		note_lines(ev->o, (s.size - 1) / ev->cl, (s.size - 1) / ev->cl);
 	}
 	if (r->kind == RULE_HOLES_LE && s.holes > v) {
-		strbuf_addf(&ev->msg, "has %llu holes (%llu bytes), more than %llu; holes after ",
+		strbuf_addf(&ev->msg, "has %llu holes (%llu bytes), more than %llu",
 			    (unsigned long long)s.holes, (unsigned long long)s.sum_holes, v);
+		if (at.nr)
+			strbuf_addstr(&ev->msg, "; holes after ");
 		describe_list(&ev->msg, &at);
 		for (i = 0; i < at.nr; i++)
 			note_member(ev->o, &at.v[i]);

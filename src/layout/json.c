@@ -17,10 +17,12 @@
 static const char *kind_name(const struct type *t)
 {
 	static const char *const names[] = {
-		[TYPE_VOID] = "void",	      [TYPE_BASE] = "base",	    [TYPE_ENUM] = "enum",
-		[TYPE_POINTER] = "pointer",   [TYPE_ARRAY] = "array",	    [TYPE_STRUCT] = "struct",
-		[TYPE_UNION] = "union",	      [TYPE_TYPEDEF] = "typedef",   [TYPE_CONST] = "const",
-		[TYPE_VOLATILE] = "volatile", [TYPE_RESTRICT] = "restrict", [TYPE_ATOMIC] = "atomic",
+		[TYPE_VOID] = "void",	      [TYPE_BASE] = "base",
+		[TYPE_ENUM] = "enum",	      [TYPE_POINTER] = "pointer",
+		[TYPE_ARRAY] = "array",	      [TYPE_STRUCT] = "struct",
+		[TYPE_UNION] = "union",	      [TYPE_TYPEDEF] = "typedef",
+		[TYPE_CONST] = "const",	      [TYPE_VOLATILE] = "volatile",
+		[TYPE_RESTRICT] = "restrict", [TYPE_ATOMIC] = "atomic",
 		[TYPE_FUNC] = "func",	      [TYPE_FWD] = "fwd",
 	};
 
@@ -60,10 +62,11 @@ static json_t *json_member(const struct layout_member *lm)
 	o = json_pack("{s:o, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "name",
 		      lm->name ? json_string(lm->name) : json_null(), "type", sb.buf, "type_kind",
 		      kind_name(t), "offset", (json_int_t)lm->offset, "size", (json_int_t)lm->size,
-		      "bit_offset", (json_int_t)lm->bit_offset, "bit_size", (json_int_t)lm->bit_size,
-		      "alignment", (json_int_t)lm->alignment, "forced_alignment",
-		      (json_int_t)lm->forced_alignment, "cacheline", (json_int_t)lm->cacheline,
-		      "hole_after", (json_int_t)lm->hole, "bit_hole_after", (json_int_t)lm->bit_hole);
+		      "bit_offset", (json_int_t)lm->bit_offset, "bit_size",
+		      (json_int_t)lm->bit_size, "alignment", (json_int_t)lm->alignment,
+		      "forced_alignment", (json_int_t)lm->forced_alignment, "cacheline",
+		      (json_int_t)lm->cacheline, "hole_after", (json_int_t)lm->hole,
+		      "bit_hole_after", (json_int_t)lm->bit_hole);
 	strbuf_release(&sb);
 	return o;
 }
@@ -80,12 +83,12 @@ static json_t *json_struct(const struct layout *l)
 	o = json_pack("{s:s?, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 		      "name", t->name, "kind", t->kind == TYPE_UNION ? "union" : "struct", "size",
 		      (json_int_t)s->size, "alignment", (json_int_t)s->alignment,
-		      "forced_alignment", (json_int_t)t->alignment, "packed", s->packed, "cachelines",
-		      (json_int_t)s->nr_cachelines, "nr_members", (json_int_t)s->nr_members, "holes",
-		      (json_int_t)s->nr_holes, "sum_holes", (json_int_t)s->sum_holes, "bit_holes",
-		      (json_int_t)s->nr_bit_holes, "sum_bit_holes", (json_int_t)s->sum_bit_holes,
-		      "padding", (json_int_t)s->padding, "last_cacheline",
-		      (json_int_t)s->last_cacheline);
+		      "forced_alignment", (json_int_t)t->alignment, "packed", s->packed,
+		      "cachelines", (json_int_t)s->nr_cachelines, "nr_members",
+		      (json_int_t)s->nr_members, "holes", (json_int_t)s->nr_holes, "sum_holes",
+		      (json_int_t)s->sum_holes, "bit_holes", (json_int_t)s->nr_bit_holes,
+		      "sum_bit_holes", (json_int_t)s->sum_bit_holes, "padding",
+		      (json_int_t)s->padding, "last_cacheline", (json_int_t)s->last_cacheline);
 	json_object_set_new(o, "decl_file", t->decl_file ? json_string(t->decl_file) : json_null());
 	json_object_set_new(o, "decl_line",
 			    t->decl_file ? json_integer(t->decl_line) : json_null());

@@ -77,8 +77,8 @@ static void holes_before(struct hole_state *s, const struct type_member *m, int6
 	*bit_holes = 0;
 	*byte_holes = 0;
 	if (s->in_bitfield) {
-		uint64_t bitfield_end =
-			bit_start < s->cur_bitfield_end ? bit_start : s->cur_bitfield_end;
+		uint64_t bitfield_end = bit_start < s->cur_bitfield_end ? bit_start :
+									  s->cur_bitfield_end;
 
 		*bit_holes = (int64_t)bitfield_end - (int64_t)s->last_seen_bit;
 		s->last_seen_bit = bitfield_end;
@@ -382,8 +382,8 @@ const struct layout_group *layout_groups(const struct layout *l, uint32_t *nr)
 	return l->groups;
 }
 
-void layout_lines_range(struct layout_print_opts *o, unsigned int cacheline_size,
-			uint32_t first, uint32_t last)
+void layout_lines_range(struct layout_print_opts *o, unsigned int cacheline_size, uint32_t first,
+			uint32_t last)
 {
 	unsigned int cl = cacheline_size ? cacheline_size : 64;
 

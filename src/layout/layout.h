@@ -142,8 +142,8 @@ struct layout_print_opts {
 };
 
 /* The byte range of cache lines first..last for an excerpt. */
-void layout_lines_range(struct layout_print_opts *o, unsigned int cacheline_size,
-			uint32_t first, uint32_t last);
+void layout_lines_range(struct layout_print_opts *o, unsigned int cacheline_size, uint32_t first,
+			uint32_t last);
 
 /*
  * Append pahole 1.24's text for T (struct or union) to sb, ending with

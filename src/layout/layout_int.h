@@ -48,6 +48,9 @@ struct decl_ctx {
 };
 size_t layout_format_decl(struct strbuf *sb, const struct type *t, const char *name,
 			  int type_spacing, const struct decl_ctx *ctx);
+/* An array's element type as pahole prints it, and its "[N]..." suffix. */
+const struct type *layout_array_elem(const struct type *t);
+void layout_format_dims(struct strbuf *sb, const struct type *t, const struct decl_ctx *ctx);
 /* pahole's tag__name: the type's name alone ("const char  *", "int"). */
 void layout_format_type_name(struct strbuf *sb, const struct type *t);
 

@@ -63,7 +63,8 @@ static void cacheline_boundary(struct strbuf *sb, const struct pconf *c, uint64_
 		strbuf_addf(sb, "/* --- cacheline %u boundary (%u bytes) --- */\n", line,
 			    (unsigned int)(offset - pos));
 	else
-		strbuf_addf(sb, "/* --- cacheline %u boundary (%u bytes) was %u byte%s ago --- */\n",
+		strbuf_addf(sb,
+			    "/* --- cacheline %u boundary (%u bytes) was %u byte%s ago --- */\n",
 			    line, (unsigned int)(offset - pos), pos, plural(pos));
 	add_tabs(sb, c->indent);
 	*c->cachelinep = line;
@@ -105,6 +106,43 @@ static void enum_fprintf(struct strbuf *sb, const struct type *t, const struct p
  * their name (or their body when anonymous or expanded); name is appended
  * by the caller for those.
  */
+static bool prints_inline(const struct type *t, bool expand)
+{
+	return is_inline_kind(t) && (!t->name || (expand && t->kind != TYPE_ENUM));
+}
+
+/*
+ * pahole's DW_TAG_const_type case: "const " then the body of an anonymous
+ * aggregate, printed with the enclosing conf (its summary block and suffix
+ * included, the member's name not).
+ */
+static bool const_inline(struct strbuf *sb, const struct type *t, const struct pconf *c)
+{
+	struct pconf tc = *c;
+	const struct type *u = t;
+
+	while (u && u->kind == TYPE_CONST && u->target)
+		u = u->target;
+	if (u == t || !prints_inline(u, c->o->expand))
+		return false;
+	for (; t != u; t = t->target) {
+		strbuf_addstr(sb, "const ");
+		tc.type_spacing -= 6;
+	}
+	if (u->kind == TYPE_ENUM) {
+		enum_fprintf(sb, u, &tc);
+		if (tc.suffix)
+			strbuf_addf(sb, " %s", tc.suffix);
+		return true;
+	}
+	tc.type_spacing -= 8;
+	if (u->kind == TYPE_STRUCT)
+		class_fprintf(sb, u, &tc);
+	else
+		union_fprintf(sb, u, &tc);
+	return true;
+}
+
 static void type_fprintf(struct strbuf *sb, const struct type *t, const char *name,
 			 const struct pconf *c)
 {
@@ -118,7 +156,15 @@ static void type_fprintf(struct strbuf *sb, const struct type *t, const char *na
 			strbuf_addf(sb, " -> %s", t->name);
 		strbuf_addstr(sb, " */ ");
 	}
-	if (!is_inline_kind(t) || (t->name && !expand) || (t->kind == TYPE_ENUM && t->name)) {
+	if (const_inline(sb, t, c))
+		return;
+	if (t && t->kind == TYPE_ARRAY && (expand || prints_inline(layout_array_elem(t), false))) {
+		/* array_type__fprintf: the element's type__fprintf, then "[N]" */
+		type_fprintf(sb, layout_array_elem(t), name, c);
+		layout_format_dims(sb, t, &ctx);
+		return;
+	}
+	if (!prints_inline(t, expand)) {
 		layout_format_decl(sb, t, name, c->type_spacing, &ctx);
 		return;
 	}
@@ -137,9 +183,8 @@ static void type_fprintf(struct strbuf *sb, const struct type *t, const char *na
 		union_fprintf(sb, t, &tc);
 }
 
-static void offset_comment(struct strbuf *sb, const struct pconf *c, int spacing,
-			   uint64_t offset, const struct type_member *m, uint64_t size,
-			   uint32_t bitfield_offset)
+static void offset_comment(struct strbuf *sb, const struct pconf *c, int spacing, uint64_t offset,
+			   const struct type_member *m, uint64_t size, uint32_t bitfield_offset)
 {
 	bool hex = c->o->hex;
 	int size_spacing = 5;
@@ -153,7 +198,8 @@ static void offset_comment(struct strbuf *sb, const struct pconf *c, int spacing
 	}
 	strbuf_addf(sb, hex ? " %#*x */" : " %*u */", size_spacing, (unsigned int)size);
 	if (c->o->annotate)
-		c->o->annotate(sb, m, offset, size, (unsigned int)(c->indent - 1), c->o->annotate_arg);
+		c->o->annotate(sb, m, offset, size, (unsigned int)(c->indent - 1),
+			       c->o->annotate_arg);
 }
 
 static void member_fprintf(struct strbuf *sb, const struct type_member *m, bool union_member,
@@ -338,8 +384,8 @@ static void bitfield_notes(struct strbuf *sb, struct class_state *cs,
 }
 
 /* Comments after member pos: nested padding, bit hole, byte hole. */
-static void member_notes(struct strbuf *sb, struct class_state *cs,
-			 const struct layout_member *pos, const struct pconf *c)
+static void member_notes(struct strbuf *sb, struct class_state *cs, const struct layout_member *pos,
+			 const struct pconf *c)
 {
 	const struct type *mt = pos->member->type;
 
@@ -433,7 +479,8 @@ static void stats_holes(struct strbuf *sb, const struct class_state *cs, int ind
 	}
 	if (cs->sum_bits > 0) {
 		add_tabs(sb, indent);
-		strbuf_addf(sb, "/* sum bitfield members: %llu bits", (unsigned long long)cs->sum_bits);
+		strbuf_addf(sb, "/* sum bitfield members: %llu bits",
+			    (unsigned long long)cs->sum_bits);
 		if (cs->sum_bit_holes > 0)
 			strbuf_addf(sb, ", bit holes: %u, sum bit holes: %llu bits",
 				    cs->hs.nr_bit_holes, (unsigned long long)cs->sum_bit_holes);
@@ -453,8 +500,8 @@ static void stats(struct strbuf *sb, const struct type *t, const struct class_st
 	strbuf_addch(sb, '\n');
 	add_tabs(sb, in);
 	strbuf_addf(sb, "/* size: %llu, cachelines: %llu, members: %u */\n",
-		    (unsigned long long)t->size, (unsigned long long)((t->size + c->cl - 1) / c->cl),
-		    t->nr_members);
+		    (unsigned long long)t->size,
+		    (unsigned long long)((t->size + c->cl - 1) / c->cl), t->nr_members);
 	stats_holes(sb, cs, in);
 	if (cs->hs.padding > 0) {
 		add_tabs(sb, in);
@@ -479,7 +526,8 @@ static void stats(struct strbuf *sb, const struct type *t, const struct class_st
 	}
 	if (last_line) {
 		add_tabs(sb, in);
-		strbuf_addf(sb, "/* last cacheline: %llu bytes */\n", (unsigned long long)last_line);
+		strbuf_addf(sb, "/* last cacheline: %llu bytes */\n",
+			    (unsigned long long)last_line);
 	}
 	diff = (int64_t)(t->size * 8) -
 	       (int64_t)(cs->sum_bytes * 8 + cs->sum_bits + cs->sum_holes * 8 + cs->sum_bit_holes +
@@ -487,11 +535,12 @@ static void stats(struct strbuf *sb, const struct type *t, const struct class_st
 	if (diff && t->nr_members) {
 		strbuf_addch(sb, '\n');
 		add_tabs(sb, in);
-		strbuf_addf(sb,
-			    "/* BRAIN FART ALERT! %llu bytes != %llu (member bytes) + %llu (member bits) + %llu (byte holes) + %llu (bit holes), diff = %lld bits */\n",
-			    (unsigned long long)t->size, (unsigned long long)cs->sum_bytes,
-			    (unsigned long long)cs->sum_bits, (unsigned long long)cs->sum_holes,
-			    (unsigned long long)cs->sum_bit_holes, (long long)diff);
+		strbuf_addf(
+			sb,
+			"/* BRAIN FART ALERT! %llu bytes != %llu (member bytes) + %llu (member bits) + %llu (byte holes) + %llu (bit holes), diff = %lld bits */\n",
+			(unsigned long long)t->size, (unsigned long long)cs->sum_bytes,
+			(unsigned long long)cs->sum_bits, (unsigned long long)cs->sum_holes,
+			(unsigned long long)cs->sum_bit_holes, (long long)diff);
 	}
 }
 
@@ -554,8 +603,8 @@ static bool excluded(const struct pconf *c, const struct layout_member *pos)
 	return end <= o->range_start || pos->offset >= o->range_end;
 }
 
-static void one_member(struct strbuf *sb, const struct type *t, struct class_state *cs,
-		       uint32_t i, struct pconf *cc)
+static void one_member(struct strbuf *sb, const struct type *t, struct class_state *cs, uint32_t i,
+		       struct pconf *cc)
 {
 	const struct layout_member *pos = &cs->lm[i];
 

@@ -69,8 +69,7 @@ int profile_parse_hotness(const char *path, const struct type *t, struct struct_
 struct struct_profile *profile_new(const struct type *t);
 /* The field named NAME, or NULL. */
 struct field_profile *profile_field(struct struct_profile *p, const char *name);
-const struct field_profile *profile_field_const(const struct struct_profile *p,
-						const char *name);
+const struct field_profile *profile_field_const(const struct struct_profile *p, const char *name);
 /*
  * Classify fields from counts: write-hot when stores are at least 1% of
  * accesses and at least min_stores, or when it has HITMs and any store;

@@ -23,15 +23,6 @@ static bool is_marker(const struct type_member *m, const char *prefix)
 	return m->name && !strncmp(m->name, prefix, strlen(prefix));
 }
 
-static uint32_t member_alignment(const struct type *t, const struct type_member *m)
-{
-	uint32_t a = t->packed ? 1 : type_alignment(m->type);
-
-	if (m->alignment > a)
-		a = m->alignment;
-	return a ? a : 1;
-}
-
 /* Bytes a member covers: its type, or for bitfields the bytes its bits touch. */
 static void member_extent(const struct type_member *m, uint64_t *start, uint64_t *end)
 {
@@ -82,39 +73,22 @@ static void add_block(struct proposer *pr, uint32_t first, uint32_t last)
 {
 	const struct type *t = pr->t;
 	struct block *b;
-	uint64_t s, e, start = UINT64_MAX, end = 0;
-	uint32_t i, align = 1;
+	uint64_t s, e, end = 0;
+	uint32_t i;
 
 	pr->blocks = xgrow(pr->blocks, &pr->blocks_alloc, pr->nr_blocks + 1, sizeof(*b));
 	b = &pr->blocks[pr->nr_blocks++];
 	memset(b, 0, sizeof(*b));
 	for (i = first; i <= last; i++) {
-		uint32_t a = member_alignment(t, &t->members[i]);
-
 		member_extent(&t->members[i], &s, &e);
-		if (t->members[i].bit_size) {
-			uint64_t unit = type_size(t->members[i].type);
-
-			s = unit ? s / unit * unit : s;
-		}
-		if (s < start)
-			start = s;
 		if (e > end)
 			end = e;
-		if (a > align)
-			align = a;
+		pr->members[i].block = pr->nr_blocks - 1;
 	}
 	b->first = first;
 	b->last = last;
-	b->start = start;
-	b->size = end > start ? end - start : 0;
-	b->align = align;
-	for (i = first; i <= last; i++) {
-		pr->members[i].block = pr->nr_blocks - 1;
-		member_extent(&t->members[i], &s, &e);
-		pr->members[i].rel = s - start;
-		pr->members[i].size = e - s;
-	}
+	b->start = t->members[first].bit_offset / 8;
+	b->size = end > b->start ? end - b->start : 0;
 }
 
 void build_blocks(struct proposer *pr)
@@ -137,27 +111,85 @@ void build_blocks(struct proposer *pr)
 /* --- evaluation ---------------------------------------------------------- */
 
 /*
- * Place the blocks in ORDER; fills off[] (per block) and returns the size.
- * Isolated blocks start a line and are padded to whole lines.
+ * Where the compiler puts member M when the previous member ended at bit
+ * BITPOS (System V x86-64 rules, as gcc and clang apply them): a bitfield
+ * may not cross a storage unit of its type unless the struct is packed;
+ * other members start at the next byte aligned to their type. Returns the
+ * member's bit offset and its alignment's share of the struct's.
  */
-static uint64_t place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
-		      uint64_t *off)
+static uint64_t place_member(const struct proposer *pr, const struct type_member *m,
+			     uint64_t bitpos, uint32_t *align)
 {
-	uint64_t pos = 0, cl = pr->cl;
-	uint32_t k, align = pr->struct_align;
+	bool packed = pr->t->packed;
+	uint32_t a = packed ? 1 : type_alignment(m->type);
+
+	if (m->alignment > a)
+		a = m->alignment;
+	*align = a ? a : 1;
+	if (m->bit_size) {
+		uint64_t unit = (uint64_t)type_alignment(m->type) * 8;
+
+		if (!packed && unit && bitpos / unit != (bitpos + m->bit_size - 1) / unit)
+			bitpos = align_up(bitpos, unit);
+		if (m->alignment)
+			bitpos = align_up(bitpos, (uint64_t)m->alignment * 8);
+		return bitpos;
+	}
+	return align_up(align_up(bitpos, 8), (uint64_t)*align * 8);
+}
+
+static uint64_t member_bits(const struct type_member *m)
+{
+	return m->bit_size ? m->bit_size : type_size(m->type) * 8;
+}
+
+/*
+ * Lay the members out in block ORDER; pl->mbit[] gets each member's bit
+ * offset and pl->boff[] each block's byte offset. Isolated blocks become a
+ * cache-line-aligned anonymous struct padded to whole lines. Returns the
+ * struct's size.
+ */
+uint64_t place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+	       struct placement *pl)
+{
+	uint64_t pos = 0, cl_bits = (uint64_t)pr->cl * 8;
+	uint32_t k, i, a, align = pr->struct_align;
 
 	for (k = 0; k < pr->nr_blocks; k++) {
 		const struct block *b = &pr->blocks[order[k]];
 		bool iso = isolated && isolated[order[k]];
-		uint32_t a = iso && b->align < cl ? (uint32_t)cl : b->align;
+		uint64_t base = 0, local;
 
-		pos = align_up(pos, a);
-		off[order[k]] = pos;
-		pos += iso ? align_up(b->size, cl) : b->size;
-		if (a > align)
-			align = a;
+		if (iso) {
+			pos = align_up(pos, cl_bits);
+			base = pos;
+			if (pr->cl > align)
+				align = pr->cl;
+		}
+		local = iso ? 0 : pos;
+		for (i = b->first; i <= b->last; i++) {
+			local = place_member(pr, &pr->t->members[i], local, &a);
+			pl->mbit[i] = base + local;
+			local += member_bits(&pr->t->members[i]);
+			if (a > align)
+				align = a;
+		}
+		pl->boff[order[k]] = iso ? base / 8 : pl->mbit[b->first] / 8;
+		pos = iso ? base + align_up(align_up(local, 8), cl_bits) : local;
 	}
-	return align_up(pos, align);
+	return align_up(align_up(pos, 8) / 8, align);
+}
+
+/* Byte range a member covers under a placement. */
+void member_span(const struct proposer *pr, const struct placement *pl, uint32_t i, uint64_t *start,
+		 uint64_t *end)
+{
+	const struct type_member *m = &pr->t->members[i];
+
+	*start = pl->mbit[i] / 8;
+	*end = m->bit_size ? (pl->mbit[i] + m->bit_size + 7) / 8 : *start + type_size(m->type);
+	if (*end == *start)
+		(*end)++; /* a zero-size member still marks its line */
 }
 
 struct line_field {
@@ -174,41 +206,37 @@ static int cmp_line_field(const void *a, const void *b)
 	return x->field - y->field;
 }
 
-/*
- * The (line, field) pairs of every hot field under the block offsets off[],
- * sorted by line. Returns how many.
- */
-static size_t hot_lines_of(const struct proposer *pr, const uint64_t *off,
+/* The (line, field) pairs of every hot field, sorted by line. Returns how many. */
+static size_t hot_lines_of(const struct proposer *pr, const struct placement *pl,
 			   struct line_field *lf)
 {
 	size_t n = 0;
 	uint32_t i;
 
 	for (i = 0; i < pr->t->nr_members; i++) {
-		const struct member_info *mi = &pr->members[i];
+		int32_t f = pr->members[i].field;
 		uint64_t s, e;
 		uint32_t l;
 
-		if (mi->field < 0 || pr->fields[mi->field].cls == FIELD_COLD)
+		if (f < 0 || pr->fields[f].cls == FIELD_COLD)
 			continue;
-		s = off[mi->block] + mi->rel;
-		e = s + (mi->size ? mi->size : 1);
+		member_span(pr, pl, i, &s, &e);
 		for (l = (uint32_t)(s / pr->cl); l <= (e - 1) / pr->cl; l++)
-			lf[n++] = (struct line_field){ .line = l, .field = mi->field };
+			lf[n++] = (struct line_field){ .line = l, .field = f };
 	}
 	qsort(lf, n, sizeof(*lf), cmp_line_field);
 	return n;
 }
 
 void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
-		     struct score *sc, uint64_t *off)
+	      struct score *sc, struct placement *pl)
 {
 	struct line_field *lf = pr->scratch_lf;
 	size_t n, i, j, start;
 
 	memset(sc, 0, sizeof(*sc));
-	sc->size = place(pr, order, isolated, off);
-	n = hot_lines_of(pr, off, lf);
+	sc->size = place(pr, order, isolated, pl);
+	n = hot_lines_of(pr, pl, lf);
 	for (start = 0; start < n; start = i) {
 		for (i = start; i < n && lf[i].line == lf[start].line; i++)
 			;
@@ -217,16 +245,17 @@ void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isol
 			size_t k;
 
 			for (k = start; k < i; k++)
-				sc->conflicts += pr->weight[lf[j].field * pr->nr_fields + lf[k].field];
+				sc->conflicts +=
+					pr->weight[lf[j].field * pr->nr_fields + lf[k].field];
 		}
 	}
 	sc->moves = count_moves(order, pr->nr_blocks);
 	sc->pinned_ok = true;
-	for (i = 0; i < pr->nr_blocks; i++) {
-		if (off[i] == pr->blocks[i].start)
+	for (i = 0; i < pr->t->nr_members; i++) {
+		if (pl->mbit[i] == pr->t->members[i].bit_offset)
 			continue;
-		sc->displaced += pr->blocks[i].last - pr->blocks[i].first + 1;
-		if (pr->blocks[i].pinned)
+		sc->displaced++;
+		if (pr->blocks[pr->members[i].block].pinned)
 			sc->pinned_ok = false;
 	}
 }
@@ -310,13 +339,13 @@ static bool block_is_hot(const struct proposer *pr, uint32_t b)
 void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 {
 	uint32_t n = pr->nr_blocks, *cand = xmalloc(n * sizeof(*cand));
-	uint64_t *off = xmalloc(n * sizeof(*off));
+	struct placement *pl = placement_new(pr);
 	struct score cur, best, sc;
 	long budget = 4000000 / (long)(pr->t->nr_members + 8);
 	uint32_t best_from = 0, best_to = 0;
 	int pass;
 
-	evaluate(pr, order, NULL, &cur, off);
+	evaluate(pr, order, NULL, &cur, pl);
 	for (pass = 0; pass < 4 * (int)n && budget > 0; pass++) {
 		bool found = false;
 		uint32_t from, to;
@@ -329,11 +358,12 @@ void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 				    block_is_hot(pr, order[from]) != hot)
 					continue;
 				for (to = 0; to < n; to++) {
-					if (to == from || (to == n - 1 && pr->blocks[order[n - 1]].fixed_last))
+					if (to == from ||
+					    (to == n - 1 && pr->blocks[order[n - 1]].fixed_last))
 						continue;
 					memcpy(cand, order, n * sizeof(*cand));
 					move_elem(cand, from, to);
-					evaluate(pr, cand, NULL, &sc, off);
+					evaluate(pr, cand, NULL, &sc, pl);
 					budget--;
 					if (sc.size > max_size || score_cmp(&sc, &best) >= 0)
 						continue;
@@ -350,5 +380,23 @@ void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 		cur = best;
 	}
 	free(cand);
-	free(off);
+	placement_free(pl);
+}
+
+struct placement *placement_new(const struct proposer *pr)
+{
+	struct placement *pl = xcalloc(1, sizeof(*pl));
+
+	pl->mbit = xcalloc(pr->t->nr_members + 1, sizeof(*pl->mbit));
+	pl->boff = xcalloc(pr->nr_blocks + 1, sizeof(*pl->boff));
+	return pl;
+}
+
+void placement_free(struct placement *pl)
+{
+	if (!pl)
+		return;
+	free(pl->mbit);
+	free(pl->boff);
+	free(pl);
 }

@@ -60,6 +60,8 @@ struct proposal {
 	/* Member order: for each new position, the original member index. */
 	uint32_t nr_order;
 	uint32_t *order;
+	/* The block (members that move together) of each original member. */
+	uint32_t *blocks;
 	/* New byte offset of each original member (indexed by member index). */
 	uint64_t *offsets;
 	/* Members wrapped in an aligned anonymous struct (isolate). */
@@ -78,8 +80,8 @@ struct proposer;
  * re-laid (a union, offsets that do not follow the alignment rules, a
  * pinned name that is not a member).
  */
-int propose(const struct type *t, const struct struct_profile *p,
-	    const struct propose_opts *opts, struct proposer **out, struct c2c_err *err);
+int propose(const struct type *t, const struct struct_profile *p, const struct propose_opts *opts,
+	    struct proposer **out, struct c2c_err *err);
 uint32_t proposer_nr(const struct proposer *pr);
 const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
 /* Conflicts (weighted) of the input layout. */
@@ -96,8 +98,7 @@ void propose_format_text(struct strbuf *sb, const struct type *t, const struct s
 int propose_format_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
 			const struct proposer *pr, struct c2c_err *err);
 /* c2cscope check rules (doc/c2cscope-rules.5) that hold for proposal chosen. */
-void propose_format_rules(struct strbuf *sb, const struct type *t,
-			  const struct struct_profile *p, const struct proposal *chosen,
-			  unsigned int cacheline_size);
+void propose_format_rules(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			  const struct proposal *chosen, unsigned int cacheline_size);
 
 #endif

@@ -10,18 +10,21 @@
 /* Members that move together: one member, a bitfield run, a kernel group. */
 struct block {
 	uint32_t first, last; /* member index range, inclusive */
-	uint64_t start; /* original offset */
-	uint64_t size;
-	uint32_t align;
+	uint64_t start; /* original byte offset of its first member */
+	uint64_t size; /* bytes it covered */
 	bool pinned;
 	bool fixed_last; /* flexible array: stays last */
 };
 
 struct member_info {
 	uint32_t block;
-	uint64_t rel; /* offset within the block */
-	uint64_t size; /* bytes covered (at least the bits' bytes) */
 	int32_t field; /* index into fields[], -1 when not profiled */
+};
+
+/* Where a candidate order puts things. */
+struct placement {
+	uint64_t *mbit; /* per member: bit offset from the struct's start */
+	uint64_t *boff; /* per block: byte offset (its wrapper's, when isolated) */
 };
 
 struct score {
@@ -53,7 +56,13 @@ struct proposer {
 
 uint32_t count_moves(const uint32_t *order, uint32_t n);
 void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
-	      struct score *sc, uint64_t *off);
+	      struct score *sc, struct placement *pl);
+uint64_t place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+	       struct placement *pl);
+void member_span(const struct proposer *pr, const struct placement *pl, uint32_t i, uint64_t *start,
+		 uint64_t *end);
+struct placement *placement_new(const struct proposer *pr);
+void placement_free(struct placement *pl);
 void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size);
 void build_blocks(struct proposer *pr);
 

@@ -64,96 +64,94 @@ static int setup_members(struct proposer *pr, const struct struct_profile *p,
 	return 0;
 }
 
+static const char *member_name(const struct type *t, uint32_t i)
+{
+	return t->members[i].name ? t->members[i].name : "(anonymous)";
+}
+
 /* The input must follow the placement rules we use, or we cannot reason about it. */
 static int check_identity(struct proposer *pr, struct c2c_err *err)
 {
 	uint32_t *order = xmalloc((pr->nr_blocks + 1) * sizeof(*order));
-	uint64_t *off = xmalloc((pr->nr_blocks + 1) * sizeof(*off));
+	struct placement *pl = placement_new(pr);
+	const char *sname = pr->t->name ? pr->t->name : "(anonymous)";
 	struct score sc;
 	uint32_t i;
 	int ret = 0;
 
 	for (i = 0; i < pr->nr_blocks; i++)
 		order[i] = i;
-	evaluate(pr, order, NULL, &sc, off);
+	evaluate(pr, order, NULL, &sc, pl);
 	pr->input_conflicts = sc.conflicts;
-	for (i = 0; i < pr->nr_blocks && !ret; i++) {
-		if (off[i] == pr->blocks[i].start)
+	for (i = 0; i < pr->t->nr_members && !ret; i++) {
+		if (pl->mbit[i] == pr->t->members[i].bit_offset)
 			continue;
 		ret = c2c_err_set(err, EINVAL,
-				  "struct %s: member %s sits at offset %llu where the alignment rules "
-				  "put it at %llu; refusing to re-lay a struct whose layout cannot be "
-				  "reproduced",
-				  pr->t->name ? pr->t->name : "(anonymous)",
-				  pr->t->members[pr->blocks[i].first].name ?
-					  pr->t->members[pr->blocks[i].first].name :
-					  "(anonymous)",
-				  (unsigned long long)pr->blocks[i].start, (unsigned long long)off[i]);
+				  "struct %s: member %s sits at bit %llu where the alignment rules "
+				  "put it at bit %llu; refusing to re-lay a struct whose layout "
+				  "cannot be reproduced",
+				  sname, member_name(pr->t, i),
+				  (unsigned long long)pr->t->members[i].bit_offset,
+				  (unsigned long long)pl->mbit[i]);
 	}
 	if (!ret && sc.size != pr->t->size)
-		ret = c2c_err_set(err, EINVAL,
-				  "struct %s: size %llu differs from the %llu the alignment rules give; "
-				  "refusing to re-lay it",
-				  pr->t->name ? pr->t->name : "(anonymous)",
-				  (unsigned long long)pr->t->size, (unsigned long long)sc.size);
+		ret = c2c_err_set(
+			err, EINVAL,
+			"struct %s: size %llu differs from the %llu the alignment rules give; "
+			"refusing to re-lay it",
+			sname, (unsigned long long)pr->t->size, (unsigned long long)sc.size);
 	free(order);
-	free(off);
+	placement_free(pl);
 	return ret;
 }
 
-/* Per-line predicted HITMs and conflicts under block offsets off[]. */
-static void predict_lines(const struct proposer *pr, const uint64_t *off, const bool *isolated,
-			  uint64_t size, struct proposal_line **out, uint32_t *nr_out,
-			  uint64_t *hitm_total)
+static bool share_line(uint64_t s1, uint64_t e1, uint64_t s2, uint64_t e2, unsigned int cl)
+{
+	return s1 / cl <= (e2 - 1) / cl && s2 / cl <= (e1 - 1) / cl;
+}
+
+/*
+ * Per-line predicted HITMs and conflicts under a placement: a field's HITMs
+ * stay when it is truly shared, or while a conflicting writer still shares
+ * one of its lines; they are counted on the line the field starts on.
+ */
+static void predict_lines(const struct proposer *pr, const struct placement *pl, uint64_t size,
+			  struct proposal_line **out, uint32_t *nr_out, uint64_t *hitm_total)
 {
 	uint32_t nr_lines = (uint32_t)((size + pr->cl - 1) / pr->cl), i, j;
 	struct proposal_line *lines = xcalloc(nr_lines + 1, sizeof(*lines));
 
-	(void)isolated;
 	for (i = 0; i < nr_lines; i++)
 		lines[i].line = i;
 	*hitm_total = 0;
 	for (i = 0; i < pr->t->nr_members; i++) {
-		const struct member_info *mi = &pr->members[i];
 		const struct field_profile *f;
-		uint64_t s, e;
+		uint64_t s, e, s2, e2;
+		uint32_t line;
 		bool stays;
 
-		if (mi->field < 0)
+		if (pr->members[i].field < 0)
 			continue;
-		f = &pr->fields[mi->field];
-		s = off[mi->block] + mi->rel;
-		e = s + (mi->size ? mi->size : 1);
+		f = &pr->fields[pr->members[i].field];
+		member_span(pr, pl, i, &s, &e);
+		line = (uint32_t)(s / pr->cl);
 		stays = true_sharing(f);
-		/* Does a conflicting field still share one of its lines? */
-		for (j = 0; j < pr->t->nr_members && !stays; j++) {
-			const struct member_info *mj = &pr->members[j];
-			uint64_t s2, e2;
-
-			if (j == i || mj->field < 0)
-				continue;
-			s2 = off[mj->block] + mj->rel;
-			e2 = s2 + (mj->size ? mj->size : 1);
-			if ((s / pr->cl <= (e2 - 1) / pr->cl && s2 / pr->cl <= (e - 1) / pr->cl) &&
-			    field_conflict(&pr->fields[mj->field], f))
-				stays = true;
-		}
-		if (s / pr->cl < nr_lines) {
-			if (stays) {
-				lines[s / pr->cl].hitm += field_hitm(f);
-				*hitm_total += field_hitm(f);
-			}
-		}
 		for (j = 0; j < pr->t->nr_members; j++) {
-			const struct member_info *mj = &pr->members[j];
-			uint64_t s2;
+			const struct field_profile *o;
 
-			if (mj->field < 0)
+			if (j == i || pr->members[j].field < 0)
 				continue;
-			s2 = off[mj->block] + mj->rel;
-			if (s2 / pr->cl == s / pr->cl && field_conflict(&pr->fields[mj->field], f) &&
-			    s / pr->cl < nr_lines)
-				lines[s / pr->cl].nr_conflicts++;
+			o = &pr->fields[pr->members[j].field];
+			member_span(pr, pl, j, &s2, &e2);
+			if (!share_line(s, e, s2, e2, pr->cl) || !field_conflict(o, f))
+				continue;
+			stays = true;
+			if (line < nr_lines)
+				lines[line].nr_conflicts++;
+		}
+		if (stays && line < nr_lines) {
+			lines[line].hitm += field_hitm(f);
+			*hitm_total += field_hitm(f);
 		}
 	}
 	*out = lines;
@@ -186,7 +184,7 @@ static const char *block_label(struct proposer *pr, const struct block *b)
  * preferring runs of blocks that also kept their offsets (weight 3 against
  * 1), so that "moved" names what a reader would say moved.
  */
-static void kept_order(const struct proposer *pr, const uint32_t *order, const uint64_t *off,
+static void kept_order(const struct proposer *pr, const uint32_t *order, const struct placement *pl,
 		       bool *kept)
 {
 	uint32_t n = pr->nr_blocks, i, j, best = 0;
@@ -194,7 +192,7 @@ static void kept_order(const struct proposer *pr, const uint32_t *order, const u
 	uint32_t *prev = xcalloc(n + 1, sizeof(*prev));
 
 	for (i = 0; i < n; i++) {
-		uint64_t w = off[order[i]] == pr->blocks[order[i]].start ? 3 : 1;
+		uint64_t w = pl->boff[order[i]] == pr->blocks[order[i]].start ? 3 : 1;
 
 		score[i] = w;
 		prev[i] = UINT32_MAX;
@@ -220,12 +218,12 @@ static void kept_order(const struct proposer *pr, const uint32_t *order, const u
  * shifted because others moved are not moves.
  */
 static void describe_moves(struct proposer *pr, struct proposal *p, const uint32_t *order,
-			   const uint64_t *off, const bool *isolated)
+			   const struct placement *pl, const bool *isolated)
 {
 	bool *kept = xcalloc(pr->nr_blocks + 1, sizeof(*kept));
 	uint32_t k;
 
-	kept_order(pr, order, off, kept);
+	kept_order(pr, order, pl, kept);
 	p->moves = xcalloc(pr->nr_blocks + 1, sizeof(*p->moves));
 	for (k = 0; k < pr->nr_blocks; k++) {
 		const struct block *b = &pr->blocks[order[k]];
@@ -236,28 +234,30 @@ static void describe_moves(struct proposer *pr, struct proposal *p, const uint32
 		mv = &p->moves[p->nr_moves++];
 		mv->name = block_label(pr, b);
 		mv->old_offset = b->start;
-		mv->new_offset = off[order[k]];
+		mv->new_offset = pl->boff[order[k]];
 		mv->old_line = (uint32_t)(b->start / pr->cl);
-		mv->new_line = (uint32_t)(off[order[k]] / pr->cl);
+		mv->new_line = (uint32_t)(pl->boff[order[k]] / pr->cl);
 	}
 	free(kept);
 }
 
-static void copy_members(struct type_member *dst, const struct type_member *src, uint32_t n,
-			 int64_t delta)
+/* Copy members first..last of the input, at their placed offsets minus base bytes. */
+static void copy_members(const struct proposer *pr, struct type_member *dst, uint32_t first,
+			 uint32_t last, const struct placement *pl, uint64_t base)
 {
 	uint32_t i;
 
-	for (i = 0; i < n; i++) {
-		dst[i] = src[i];
-		dst[i].offset = (uint64_t)((int64_t)src[i].offset + delta);
-		dst[i].bit_offset = (uint64_t)((int64_t)src[i].bit_offset + delta * 8);
+	for (i = first; i <= last; i++, dst++) {
+		*dst = pr->t->members[i];
+		dst->bit_offset = pl->mbit[i] - base * 8;
+		dst->offset = dst->bit_offset / 8;
 	}
 }
 
 /* The proposed struct as a model type, so the printer and the gate read it. */
 static const struct type *build_type(struct proposer *pr, const uint32_t *order,
-				     const bool *isolated, const uint64_t *off, uint64_t size)
+				     const bool *isolated, const struct placement *pl,
+				     uint64_t size)
 {
 	const struct type *t = pr->t;
 	struct type *nt = type_db_add(pr->db, t->kind, t->name);
@@ -266,6 +266,7 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 
 	nt->size = size;
 	nt->alignment = t->alignment;
+	nt->packed = t->packed;
 	nt->decl_file = t->decl_file ? type_db_intern(pr->db, t->decl_file) : NULL;
 	nt->decl_line = t->decl_line;
 	for (k = 0; k < pr->nr_blocks; k++) {
@@ -277,24 +278,30 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 	for (k = 0; k < pr->nr_blocks; k++) {
 		const struct block *b = &pr->blocks[order[k]];
 		uint32_t cnt = b->last - b->first + 1;
+		uint64_t at = pl->boff[order[k]];
+		uint64_t s, e, end = 0;
+		uint32_t i;
+		struct type *w;
 
-		if (isolated && isolated[order[k]]) {
-			struct type *w = type_db_add(pr->db, TYPE_STRUCT, NULL);
-
-			w->size = (b->size + pr->cl - 1) / pr->cl * pr->cl;
-			w->alignment = b->align < pr->cl ? pr->cl : 0;
-			copy_members(type_db_add_members(pr->db, w, cnt), &t->members[b->first], cnt,
-				     -(int64_t)b->start);
-			mem->type = w;
-			mem->offset = off[order[k]];
-			mem->bit_offset = off[order[k]] * 8;
-			mem->alignment = pr->cl;
-			mem++;
+		if (!isolated || !isolated[order[k]]) {
+			copy_members(pr, mem, b->first, b->last, pl, 0);
+			mem += cnt;
 			continue;
 		}
-		copy_members(mem, &t->members[b->first], cnt,
-			     (int64_t)off[order[k]] - (int64_t)b->start);
-		mem += cnt;
+		w = type_db_add(pr->db, TYPE_STRUCT, NULL);
+		for (i = b->first; i <= b->last; i++) {
+			member_span(pr, pl, i, &s, &e);
+			if (e > end)
+				end = e;
+		}
+		w->size = (end - at + pr->cl - 1) / pr->cl * pr->cl;
+		w->alignment = pr->cl;
+		copy_members(pr, type_db_add_members(pr->db, w, cnt), b->first, b->last, pl, at);
+		mem->type = w;
+		mem->offset = at;
+		mem->bit_offset = at * 8;
+		mem->alignment = pr->cl;
+		mem++;
 	}
 	return nt;
 }
@@ -302,45 +309,44 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 static void finish_proposal(struct proposer *pr, struct proposal *p, const uint32_t *order,
 			    const bool *isolated)
 {
-	uint64_t *off = xcalloc(pr->nr_blocks + 1, sizeof(*off));
-	uint64_t *orig = xcalloc(pr->nr_blocks + 1, sizeof(*orig));
+	struct placement *pl = placement_new(pr), *orig = placement_new(pr);
+	uint32_t *identity = xcalloc(pr->nr_blocks + 1, sizeof(*identity));
 	struct score sc;
-	uint32_t i;
+	uint32_t i, k, m, pos = 0;
 
 	for (i = 0; i < pr->nr_blocks; i++)
-		orig[i] = pr->blocks[i].start;
-	evaluate(pr, order, isolated, &sc, off);
+		identity[i] = i;
+	place(pr, identity, NULL, orig);
+	evaluate(pr, order, isolated, &sc, pl);
 	p->old_size = pr->t->size;
 	p->new_size = sc.size;
 	p->old_lines = (uint32_t)((p->old_size + pr->cl - 1) / pr->cl);
 	p->new_lines = (uint32_t)((p->new_size + pr->cl - 1) / pr->cl);
 	p->conflicts_before = pr->input_conflicts;
 	p->conflicts_after = sc.conflicts;
-	predict_lines(pr, orig, NULL, p->old_size, &p->lines_before, &p->nr_lines_before,
+	predict_lines(pr, orig, p->old_size, &p->lines_before, &p->nr_lines_before,
 		      &p->hitm_before);
-	predict_lines(pr, off, isolated, p->new_size, &p->lines_after, &p->nr_lines_after,
-		      &p->hitm_after);
-	describe_moves(pr, p, order, off, isolated);
-	p->type = build_type(pr, order, isolated, off, sc.size);
+	predict_lines(pr, pl, p->new_size, &p->lines_after, &p->nr_lines_after, &p->hitm_after);
+	describe_moves(pr, p, order, pl, isolated);
+	p->type = build_type(pr, order, isolated, pl, sc.size);
 	p->nr_order = pr->t->nr_members;
 	p->order = xcalloc(pr->t->nr_members + 1, sizeof(*p->order));
 	p->isolated = xcalloc(pr->t->nr_members + 1, sizeof(*p->isolated));
 	p->offsets = xcalloc(pr->t->nr_members + 1, sizeof(*p->offsets));
-	{
-		uint32_t k, pos = 0, m;
+	p->blocks = xcalloc(pr->t->nr_members + 1, sizeof(*p->blocks));
+	for (k = 0; k < pr->nr_blocks; k++) {
+		const struct block *b = &pr->blocks[order[k]];
 
-		for (k = 0; k < pr->nr_blocks; k++) {
-			const struct block *b = &pr->blocks[order[k]];
-
-			for (m = b->first; m <= b->last; m++) {
-				p->order[pos++] = m;
-				p->offsets[m] = pr->t->members[m].offset + off[order[k]] - b->start;
-				p->isolated[m] = isolated && isolated[order[k]];
-			}
+		for (m = b->first; m <= b->last; m++) {
+			p->order[pos++] = m;
+			p->isolated[m] = isolated && isolated[order[k]];
+			p->offsets[m] = pl->mbit[m] / 8;
+			p->blocks[m] = pr->members[m].block;
 		}
 	}
-	free(off);
-	free(orig);
+	free(identity);
+	placement_free(pl);
+	placement_free(orig);
 }
 
 static void propose_reorder(struct proposer *pr)
@@ -372,10 +378,14 @@ static void propose_isolate(struct proposer *pr)
 
 	for (i = 0; i < pr->nr_blocks; i++)
 		order[i] = i;
-	for (i = 0; i < pr->t->nr_members; i++) {
+	for (i = 0; i < pr->t->nr_members && !pr->t->packed; i++) {
 		int32_t f = pr->members[i].field;
 
 		if (f < 0 || pr->fields[f].cls != FIELD_WRITE_HOT)
+			continue;
+		/* A flexible array cannot be wrapped, and a zero-size field holds no data. */
+		if (pr->blocks[pr->members[i].block].fixed_last ||
+		    !pr->blocks[pr->members[i].block].size)
 			continue;
 		for (j = 0; j < pr->nr_fields; j++) {
 			if (field_conflict(&pr->fields[f], &pr->fields[j])) {
@@ -388,7 +398,9 @@ static void propose_isolate(struct proposer *pr)
 	p->kind = PROPOSAL_ISOLATE;
 	p->title = "isolate with alignment";
 	finish_proposal(pr, p, order, iso);
-	if (!any)
+	if (pr->t->packed)
+		p->note = "a packed struct ignores the alignment isolation needs: use reorder";
+	else if (!any)
 		p->note = "no write-hot field shares with other contexts: nothing to isolate";
 	free(order);
 	free(iso);
@@ -403,7 +415,8 @@ int propose(const struct type *t, const struct struct_profile *p, const struct p
 
 	t = type_strip(t);
 	if (!t || t->kind != TYPE_STRUCT)
-		return c2c_err_set(err, EINVAL, "%s is not a struct: only struct members can be reordered",
+		return c2c_err_set(err, EINVAL,
+				   "%s is not a struct: only struct members can be reordered",
 				   t && t->name ? t->name : "the type");
 	pr = xcalloc(1, sizeof(*pr));
 	pr->t = t;
@@ -415,7 +428,7 @@ int propose(const struct type *t, const struct struct_profile *p, const struct p
 		goto out_free;
 	pairs = 0;
 	for (uint32_t i = 0; i < t->nr_members; i++)
-		pairs += pr->members[i].size / pr->cl + 2;
+		pairs += type_size(t->members[i].type) / pr->cl + 2;
 	pr->scratch_lf = xcalloc(pairs + 1, 2 * sizeof(uint64_t));
 	setup_weights(pr);
 	ret = check_identity(pr, err);
@@ -464,6 +477,7 @@ void proposer_free(struct proposer *pr)
 		free(pr->proposals[i].order);
 		free(pr->proposals[i].isolated);
 		free(pr->proposals[i].offsets);
+		free(pr->proposals[i].blocks);
 	}
 	free(pr->members);
 	free(pr->blocks);

@@ -53,16 +53,17 @@ static void describe_sharing(struct strbuf *sb, const struct type *t,
 	uint32_t i, j, nr = 0;
 
 	for (i = 0; i < t->nr_members; i++) {
-		const struct field_profile *w = t->members[i].name ?
-			profile_field_const(p, t->members[i].name) : NULL;
+		const struct field_profile *w =
+			t->members[i].name ? profile_field_const(p, t->members[i].name) : NULL;
 		uint64_t ws = t->members[i].offset, we = ws + type_size(t->members[i].type);
 		bool first = true;
 
 		if (!w || w->cls != FIELD_WRITE_HOT)
 			continue;
 		for (j = 0; j < t->nr_members; j++) {
-			const struct field_profile *o = t->members[j].name ?
-				profile_field_const(p, t->members[j].name) : NULL;
+			const struct field_profile *o =
+				t->members[j].name ? profile_field_const(p, t->members[j].name) :
+						     NULL;
 			uint64_t os = t->members[j].offset, oe = os + type_size(t->members[j].type);
 
 			if (!o || !field_conflict(w, o))
@@ -81,12 +82,15 @@ static void describe_sharing(struct strbuf *sb, const struct type *t,
 			strbuf_addch(sb, '\n');
 	}
 	if (!nr)
-		strbuf_addstr(sb, "  no line holds a write-hot field with a field other contexts touch\n");
+		strbuf_addstr(
+			sb,
+			"  no line holds a write-hot field with a field other contexts touch\n");
 }
 
 static void format_lines(struct strbuf *sb, const struct proposal *p)
 {
-	uint32_t n = p->nr_lines_before > p->nr_lines_after ? p->nr_lines_before : p->nr_lines_after;
+	uint32_t n = p->nr_lines_before > p->nr_lines_after ? p->nr_lines_before :
+							      p->nr_lines_after;
 	uint32_t i;
 	bool any = false;
 
@@ -124,15 +128,17 @@ static void format_option(struct strbuf *sb, const struct proposal *p,
 		const struct proposal_move *m = &p->moves[i];
 
 		strbuf_addf(sb, "  %s %s: offset %llu -> %llu (line %u -> %u)\n",
-			    p->kind == PROPOSAL_ISOLATE && p->isolated ? "isolate" : "move", m->name,
-			    (unsigned long long)m->old_offset, (unsigned long long)m->new_offset,
-			    m->old_line, m->new_line);
+			    p->kind == PROPOSAL_ISOLATE && p->isolated ? "isolate" : "move",
+			    m->name, (unsigned long long)m->old_offset,
+			    (unsigned long long)m->new_offset, m->old_line, m->new_line);
 	}
 	strbuf_addf(sb, "  predicted: conflicting field pairs %llu -> %llu",
-		    (unsigned long long)p->conflicts_before, (unsigned long long)p->conflicts_after);
+		    (unsigned long long)p->conflicts_before,
+		    (unsigned long long)p->conflicts_after);
 	if (p->hitm_before)
-		strbuf_addf(sb, "; HITMs %llu -> %llu (HITMs on a field several contexts write "
-				"stay: that is true sharing)",
+		strbuf_addf(sb,
+			    "; HITMs %llu -> %llu (HITMs on a field several contexts write "
+			    "stay: that is true sharing)",
 			    (unsigned long long)p->hitm_before, (unsigned long long)p->hitm_after);
 	strbuf_addch(sb, '\n');
 	format_lines(sb, p);
@@ -260,9 +266,12 @@ static json_t *order_json(const struct type *t, const struct proposal *p)
 	for (i = 0; i < p->nr_order; i++) {
 		const struct type_member *m = &t->members[p->order[i]];
 
-		json_array_append_new(arr, json_pack("{s:s?, s:I, s:I, s:b}", "member", m->name,
+		json_array_append_new(arr, json_pack("{s:s?, s:i, s:i, s:I, s:I, s:i, s:b}",
+						     "member", m->name, "index", (int)p->order[i],
+						     "block", (int)p->blocks[p->order[i]],
 						     "old_offset", (json_int_t)m->offset, "offset",
-						     (json_int_t)p->offsets[p->order[i]], "isolated",
+						     (json_int_t)p->offsets[p->order[i]],
+						     "bit_size", (int)m->bit_size, "isolated",
 						     p->isolated[p->order[i]]));
 	}
 	return arr;
@@ -277,8 +286,8 @@ static json_t *proposal_json(const struct type *t, const struct proposal *p)
 			 "new_cachelines", (json_int_t)p->new_lines, "conflicts_before",
 			 (json_int_t)p->conflicts_before, "conflicts_after",
 			 (json_int_t)p->conflicts_after, "hitm_before", (json_int_t)p->hitm_before,
-			 "hitm_after", (json_int_t)p->hitm_after, "moves", moves_json(p),
-			 "order", order_json(t, p), "lines_before",
+			 "hitm_after", (json_int_t)p->hitm_after, "moves", moves_json(p), "order",
+			 order_json(t, p), "lines_before",
 			 lines_json(p->lines_before, p->nr_lines_before), "lines_after",
 			 lines_json(p->lines_after, p->nr_lines_after));
 }
@@ -311,8 +320,9 @@ int propose_format_json(struct strbuf *sb, const struct type *t, const struct st
 	for (i = 0; i < pr->nr_proposals; i++)
 		json_array_append_new(options, proposal_json(t, &pr->proposals[i]));
 	doc = json_pack("{s:i, s:s, s:I, s:i, s:s?, s:o, s:o}", "c2cscope_suggest", 1, "struct",
-			t->name ? t->name : "", "size", (json_int_t)t->size, "cacheline_size", (int)pr->cl,
-			"profile", p->origin, "fields", fields_json(p), "options", options);
+			t->name ? t->name : "", "size", (json_int_t)t->size, "cacheline_size",
+			(int)pr->cl, "profile", p->origin, "fields", fields_json(p), "options",
+			options);
 	if (!doc)
 		return c2c_err_set(err, ENOMEM, "cannot build the JSON document");
 	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -13,7 +13,7 @@
 #include "perf/reader_int.h"
 #include "util/xalloc.h"
 
-#define RELEASE_CHUNK (64ULL << 20)
+#define RELEASE_CHUNK (8ULL << 20)
 #define STREAM_READ_SIZE (256 * 1024)
 
 /* A record from [p, p + avail), at offset off; 0 when avail < 8. */

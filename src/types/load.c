@@ -5,7 +5,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <elfutils/libdwelf.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,7 +24,30 @@ struct file_kind {
 	bool has_dwarf; /* .debug_info (or compressed .zdebug_info) */
 	bool has_btf; /* .BTF */
 	bool has_debuglink; /* .gnu_debuglink / build-id: debug info may live elsewhere */
+	char debug_path[96]; /* /usr/lib/debug/.build-id/xx/yyyy.debug when it exists */
 };
+
+#define DEBUG_ROOT "/usr/lib/debug/.build-id/"
+
+/* Separate debuginfo as Debian's -dbg/-dbgsym packages install it. */
+static void find_build_id_debug(Elf *elf, struct file_kind *k)
+{
+	const void *id;
+	const unsigned char *b;
+	ssize_t len = dwelf_elf_gnu_build_id(elf, &id);
+	size_t off, i;
+
+	if (len < 2 || len > 32)
+		return;
+	b = id;
+	off = (size_t)snprintf(k->debug_path, sizeof(k->debug_path), DEBUG_ROOT "%02x/", b[0]);
+	for (i = 1; i < (size_t)len; i++)
+		off += (size_t)snprintf(k->debug_path + off, sizeof(k->debug_path) - off, "%02x",
+					b[i]);
+	snprintf(k->debug_path + off, sizeof(k->debug_path) - off, ".debug");
+	if (access(k->debug_path, R_OK))
+		k->debug_path[0] = '\0';
+}
 
 static void scan_sections(Elf *elf, struct file_kind *k)
 {
@@ -86,6 +111,8 @@ static int probe_file(const char *path, struct file_kind *k, struct c2c_err *err
 	}
 	k->elf = true;
 	scan_sections(elf, k);
+	if (!k->has_dwarf)
+		find_build_id_debug(elf, k);
 	elf_end(elf);
 	close(fd);
 	return 0;
@@ -118,6 +145,8 @@ int type_db_load(const char *path, const struct type_load_opts *opts, struct typ
 			return c2c_err_set(err, ENODATA, "%s has no BTF (.BTF section)", path);
 		return type_db_load_btf(path, opts, out, err);
 	}
+	if (!k.has_dwarf && k.debug_path[0] && strcmp(k.debug_path, path))
+		return type_db_load(k.debug_path, opts, out, err);
 	if (!k.has_dwarf)
 		return c2c_err_set(err, ENODATA,
 				   "%s has no DWARF or BTF: install the -dbgsym package for it or "

@@ -24,6 +24,8 @@ compile "$TMP/grp.o" "$TMP/grp.c" -g -c || finish
 run_c2c 0 "$TMP/out" "$TMP/err" check --kernel-groups "$TMP/grp.o"
 expect_eq "groups hold" "2 rules checked against $TMP/grp.o: 2 hold, 0 violated" "$(cat "$TMP/out")"
 
+"$C2CSCOPE" layout --format json -C grp "$TMP/grp.o" >"$TMP/base.json" 2>"$TMP/err"
+grep -q "not available in this build yet" "$TMP/err" && skip "the layout command is not built yet"
 run_c2c 0 "$TMP/base.json" "$TMP/err" layout --format json -C grp "$TMP/grp.o"
 run_c2c 0 "$TMP/out" "$TMP/err" check --kernel-groups "$TMP/base.json"
 expect_eq "baseline holds" "2 rules checked against $TMP/base.json: 2 hold, 0 violated" "$(cat "$TMP/out")"

@@ -9,6 +9,7 @@
  *                              --show-task-events prints them (after PERF_RECORD_)
  *   perf_dump -H FILE          header, attrs and counts
  *   perf_dump -r FILE          every record: offset, type, kind
+ *   perf_dump -m ...           also print the peak RSS ("peak_rss_kb N") on stderr
  * Exit 2 when the file cannot be opened or damage leaves no sample.
  */
 #include <getopt.h>
@@ -166,6 +167,25 @@ static void print_side(const struct perf_event_rec *ev)
 	}
 }
 
+/* VmHWM, or -1 under AddressSanitizer, whose shadow memory says nothing. */
+static long peak_rss_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f;
+
+#if defined(__SANITIZE_ADDRESS__)
+	return -1;
+#endif
+	f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 static void print_strs(const char *what, const char *s)
 {
 	if (s)
@@ -229,18 +249,19 @@ static void print_header(const struct perf_reader *r)
 
 int main(int argc, char **argv)
 {
-	bool on[F_MAX] = { false }, side = false, header = false, records = false;
+	bool on[F_MAX] = { false }, side = false, header = false, records = false, rss = false;
 	struct perf_event_rec ev;
 	struct perf_reader *r;
 	struct c2c_err err;
 	int opt, ret;
 
-	while ((opt = getopt(argc, argv, "F:sHr")) != -1) {
+	while ((opt = getopt(argc, argv, "F:sHrm")) != -1) {
 		if (opt == 'F' && parse_fields(optarg, on))
 			return 2;
 		side |= opt == 's';
 		header |= opt == 'H';
 		records |= opt == 'r';
+		rss |= opt == 'm';
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "usage: perf_dump [-F FIELDS | -s | -H | -r] FILE\n");
@@ -261,6 +282,8 @@ int main(int argc, char **argv)
 	if (header)
 		print_header(r);
 	fputs(perf_reader_warnings(r), stderr);
+	if (rss)
+		fprintf(stderr, "peak_rss_kb %ld\n", peak_rss_kb());
 	ret = ret < 0 && perf_reader_stats(r)->samples == 0 ? 2 : 0;
 	perf_reader_close(r);
 	return ret;

@@ -77,6 +77,16 @@ compare "pipe mode in a file" "$TMP/pipe.data" pid,tid,cpu,time,period,event,add
 "$DUMP" -F pid,tid,cpu,time,period,event,addr,ip - <"$TMP/pipe.data" | sort -s -n -k3,3 >"$TMP/stdin"
 expect_eq "pipe mode from stdin" "" "$(diff "$TMP/got" "$TMP/stdin" | head -5)"
 
+# REGS_USER + STACK_USER (dwarf callchains): the fields after them still line up
+record "$TMP/dw.data" -e cpu-clock -c 100000 --call-graph dwarf,1024 --user-regs=ax,bx -d -W --sample-cpu
+compare "regs and user stack" "$TMP/dw.data" pid,tid,cpu,time,period,event,addr,data_src,weight
+
+# READ with a group read_format (leader sampling); perf script also prints
+# one synthesized sample per member: keep the leader's
+leader_only() { grep -v task-clock; }
+record "$TMP/rd.data" -e '{cpu-clock,task-clock}:S' -c 100000 -d --sample-cpu
+compare "group read" "$TMP/rd.data" pid,tid,cpu,time,event,addr,data_src leader_only
+
 # perf record -z: COMPRESSED records (zstd)
 if perf record -q -z -o "$TMP/z.data" -e cpu-clock -c 50000 --sample-cpu -- "$TMP/spin" \
 	>/dev/null 2>&1; then

@@ -31,6 +31,16 @@ for build in upstream reordered aligned; do
 	fi
 done
 
+# bench.sh measures the three builds in one run, ratios against upstream.
+"$TOP_SRCDIR/samples/sched-core/bench.sh" --dir "$dir" --rounds 1 --seconds 1 --threads 2 \
+	>"$TMP/bench.out" 2>&1
+expect_eq "bench.sh exit" 0 $?
+expect_contains "bench upstream ratio" "ops/s  1.000x upstream  (median of 1)" "$TMP/bench.out"
+for build in reordered aligned; do
+	grep -qE "^$build +[1-9][0-9]* ops/s  [0-9]+\.[0-9]{3}x upstream" "$TMP/bench.out" && ok ||
+		fail "bench.sh has no line for $build"
+done
+
 # Bad options are usage errors.
 "$dir/sched-core-upstream" --threads 0 >"$TMP/bad.out" 2>&1
 expect_eq "--threads 0 exit" 2 $?

@@ -430,9 +430,10 @@ static void test_groups(void **state)
 	layout_free(l);
 
 	layout_print(&sb, t, &o);
-	assert_non_null(strstr(sb.buf, "\t/* === cacheline group hot: 16 bytes used of 16, "
-				       "1 cacheline (0) === */\n"
-				       "\tchar                       __cacheline_group_begin__hot[0];"));
+	assert_non_null(strstr(sb.buf,
+			       "\t/* === cacheline group hot: 16 bytes used of 16, "
+			       "1 cacheline (0) === */\n"
+			       "\tchar                       __cacheline_group_begin__hot[0];"));
 	assert_non_null(strstr(sb.buf, "/* === cacheline group cold: 96 bytes used of 96, "
 				       "2 cachelines (1-2) === */"));
 	assert_non_null(strstr(sb.buf, "/* === end of cacheline group cold === */"));
@@ -459,7 +460,8 @@ static void test_hex_and_sizes(void **state)
 
 	layout_print(&sb, make_al(), &o);
 	assert_non_null(strstr(sb.buf, "x __attribute__((__aligned__(64))); /*  0x40   0x4 */\n"));
-	assert_non_null(strstr(sb.buf, "\tchar                       c;                    /*     0   0x1 */\n"));
+	assert_non_null(strstr(
+		sb.buf, "\tchar                       c;                    /*     0   0x1 */\n"));
 	strbuf_reset(&sb);
 	layout_print_sizes(&sb, make_al());
 	assert_string_equal(sb.buf, "al\t128\t2\n");

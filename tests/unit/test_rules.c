@@ -175,12 +175,41 @@ static void includes_resolve_relative_and_catch_cycles(void **state)
 	rmdir(dir);
 }
 
+/* Mutated and truncated input never crashes and always says where. */
+static void garbage_never_crashes(void **state)
+{
+	static const char alphabet[] = "{}:,;#\"\\\n <=.0x9azstruct group fits";
+	unsigned int seed = 12345, i, j;
+	size_t len = strlen(all_rules);
+	char *text = malloc(len + 1);
+
+	for (i = 0; i < 3000; i++) {
+		struct ruleset *rs = ruleset_new();
+		struct c2c_err err = { 0 };
+		int ret;
+
+		memcpy(text, all_rules, len + 1);
+		for (j = 0; j < 1 + i % 4; j++) {
+			seed = seed * 1103515245 + 12345;
+			text[(seed >> 8) % len] = alphabet[(seed >> 20) % (sizeof(alphabet) - 1)];
+		}
+		if (i % 5 == 0)
+			text[(seed >> 4) % len] = '\0';
+		ret = ruleset_parse_string(rs, "g.rules", text, &err);
+		if (ret)
+			assert_non_null(strstr(err.msg, "g.rules"));
+		ruleset_free(rs);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parses_every_rule_kind),
 		cmocka_unit_test(reports_errors_with_positions),
 		cmocka_unit_test(includes_resolve_relative_and_catch_cycles),
+		cmocka_unit_test(garbage_never_crashes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

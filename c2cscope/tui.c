@@ -1,8 +1,0 @@
-// SPDX-License-Identifier: GPL-2.0
-#include "cmd.h"
-
-/* Not built yet: see the open issues. Says so instead of pretending. */
-int cmd_tui(int argc, char **argv)
-{
-	return cmd_error("tui", "not available in this build yet");
-}

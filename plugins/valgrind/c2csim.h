@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * c2csim internals, shared by the tool's files:
+ *   c2csim_main.c  options, instrumentation, scheduler/thread/syscall hooks
+ *   c2csim_sim.c   per-thread event buffers, the merge by virtual time, MESI
+ *   c2csim_out.c   the record stream to c2cscope (c2csim_proto.h)
+ */
+#ifndef C2CSIM_H
+#define C2CSIM_H
+
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "c2csim_proto.h"
+
+/* Event kinds in the low 2 bits of a buffered event's key. */
+enum ev_kind {
+	EV_LOAD = 0,
+	EV_STORE = 1,
+	EV_ATOMIC = 2, /* locked read-modify-write, CAS, LL/SC */
+	EV_MIGRATE = 3, /* the thread moved to cpu ev.addr (sched_setaffinity) */
+};
+
+/* key = time << 16 | size << 2 | kind  (size capped at 4095 >> 2...) */
+#define EV_TIME_SHIFT 16
+#define EV_SIZE_MASK 0x3fff
+
+struct ev {
+	ULong key;
+	Addr addr;
+	Addr ip;
+};
+
+struct slot {
+	ThreadId vgtid;
+	Int lwpid;
+	UInt cpu, node; /* where the merge places the thread now */
+	UInt next_cpu; /* cpu for events buffered from now on */
+	ULong clock; /* virtual time: instructions + time spent blocked */
+	ULong insns;
+	Bool live, in_syscall;
+	ULong rng, sample_gap; /* sampling: each thread its own stream */
+	struct ev *buf;
+	UInt head, n, cap;
+	/* saved sched_setaffinity mask bytes (rewritten around the syscall) */
+	Addr aff_mask;
+	UInt aff_len;
+	UChar aff_saved[128];
+};
+
+struct sim_config {
+	UInt nr_cpus, nr_nodes, line_size, line_shift;
+	UInt sample_rate;
+	ULong seed;
+	ULong lead;
+	ULong cache_lines; /* per-cpu capacity; 0 = unbounded */
+	Bool sim_stack;
+	UInt cost[C2CSIM_NR_COSTS];
+	const HChar *out_path;
+};
+
+extern struct sim_config cfg;
+extern struct slot *slots;
+extern UInt nr_slots;
+extern ULong stats[C2CSIM_NR_STATS];
+extern ULong merged_upto;
+extern Bool sim_disabled;
+/* The running thread, read by the generated code and its helpers. */
+extern ULong g_clock, g_limit;
+extern Addr g_stack_lo, g_stack_len;
+extern struct slot *g_cur;
+
+/* c2csim_ir.c */
+IRSB *c2c_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+		     const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwt, IRType hwt);
+
+/* c2csim_sim.c */
+void sim_init(void);
+void sim_slot_init(struct slot *s, UInt index);
+void sim_buffer_full(struct slot *s, ULong now);
+void sim_push(struct slot *s, ULong key, Addr addr, Addr ip);
+/* Process every buffered event earlier than the slowest ready thread. */
+void sim_merge(struct slot *running, ULong running_clock);
+/* Process everything (at exit). */
+void sim_drain(void);
+
+/* c2csim_out.c */
+void out_open(void);
+void out_header(void);
+void out_thread(const struct slot *s, ULong time);
+void out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name);
+void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src,
+		UInt weight, UInt period, UInt flags, UInt size);
+void out_stats(void);
+void out_close(void);
+void out_disable(void);
+
+#endif

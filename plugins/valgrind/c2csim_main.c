@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * c2csim: a Valgrind tool that simulates cache coherence between threads
+ * and streams HITM-style memory samples to `c2cscope record --sim`.
+ *
+ * Virtual time. Each thread's clock counts its retired guest instructions:
+ * the instrumentation adds the number of instructions executed to a global
+ * counter inline (before each side exit and at the end of a block), and each
+ * access's helper call carries its instruction index within the block, so
+ * no per-instruction call is needed. The running thread's clock lives in
+ * g_clock and is swapped in and out at start/stop of client code.
+ *
+ * Lead cap. Valgrind runs one thread at a time and its lock is unfair, so a
+ * thread may run far ahead of the others. Each block starts with a check:
+ * when g_clock passes g_limit (the slowest other ready thread + --sim-lead)
+ * the block exits with Ijk_Yield; when the thread is scheduled again,
+ * start_client_code yields the CPU until the slowest thread is back within
+ * the window. Threads inside a syscall do not hold the others back; when a
+ * syscall returns, the thread's clock is raised to the merge frontier.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_threadstate.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+#include "libvex_guest_offsets.h"
+
+#include "c2csim.h"
+
+extern void VG_(vg_yield)(void); /* core, outside the tool API; it links */
+
+struct sim_config cfg = {
+	.nr_cpus = 8,
+	.nr_nodes = 1,
+	.line_size = 64,
+	.sample_rate = 1000,
+	.seed = 1,
+	.lead = 100000,
+	.cost = { 4, 40, 75, 150, 220, 200, 330 },
+};
+struct slot *slots;
+UInt nr_slots;
+ULong stats[C2CSIM_NR_STATS];
+ULong merged_upto;
+Bool sim_disabled;
+
+static UInt slots_cap;
+static Int *slot_of_tid; /* Valgrind ThreadId -> slot, -1 when none */
+
+/* Read by the generated code and its helpers. */
+ULong g_clock, g_limit = ~0ULL;
+Addr g_stack_lo, g_stack_len;
+struct slot *g_cur;
+
+/* ---- options --------------------------------------------------------------- */
+
+static Bool parse_costs(const HChar *arg)
+{
+	UInt i;
+	const HChar *p = arg;
+	HChar *end;
+
+	for (i = 0; i < C2CSIM_NR_COSTS; i++) {
+		Long v = VG_(strtoll10)(p, &end);
+
+		if (end == p || v < 0 || v > 100000)
+			return False;
+		cfg.cost[i] = (UInt)v;
+		if (i + 1 < C2CSIM_NR_COSTS) {
+			if (*end != ',')
+				return False;
+			p = end + 1;
+		} else if (*end) {
+			return False;
+		}
+	}
+	return True;
+}
+
+static Bool c2c_option(const HChar *arg)
+{
+	const HChar *s;
+	Long v;
+
+	if VG_STR_CLO (arg, "--sim-out", cfg.out_path) {
+	} else if VG_BINT_CLO (arg, "--sim-cpus", v, 1, C2CSIM_MAX_CPUS) {
+		cfg.nr_cpus = (UInt)v;
+	} else if VG_BINT_CLO (arg, "--sim-nodes", v, 1, C2CSIM_MAX_NODES) {
+		cfg.nr_nodes = (UInt)v;
+	} else if VG_BINT_CLO (arg, "--sim-line-size", v, 64, 128) {
+		if (v != 64 && v != 128)
+			VG_(fmsg_bad_option)(arg, "the line size is 64 or 128\n");
+		cfg.line_size = (UInt)v;
+	} else if VG_BINT_CLO (arg, "--sim-sample-rate", v, 1, 1000000000) {
+		cfg.sample_rate = (UInt)v;
+	} else if VG_BINT_CLO (arg, "--sim-seed", v, 0, 0x7fffffffffffffffLL) {
+		cfg.seed = (ULong)v;
+	} else if VG_BINT_CLO (arg, "--sim-lead", v, 1000, 1000000000) {
+		cfg.lead = (ULong)v;
+	} else if VG_BINT_CLO (arg, "--sim-cache-lines", v, 0, 1LL << 32) {
+		cfg.cache_lines = (ULong)v;
+	} else if VG_BOOL_CLO (arg, "--sim-stack", cfg.sim_stack) {
+	} else if VG_STR_CLO (arg, "--sim-cycles", s) {
+		if (!parse_costs(s))
+			VG_(fmsg_bad_option)(arg, "expected 7 numbers: L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n");
+	} else {
+		return False;
+	}
+	return True;
+}
+
+static void c2c_usage(void)
+{
+	VG_(printf)(
+		"    --sim-out=PATH            write the event stream to PATH (a fifo) [none]\n"
+		"    --sim-cpus=N              virtual cpus, 1..64; thread i on cpu i%%N [8]\n"
+		"    --sim-nodes=N             virtual NUMA nodes, cpu c on node c%%N [1]\n"
+		"    --sim-line-size=64|128    cache line size [64]\n"
+		"    --sim-sample-rate=N       sample 1 in N accesses besides HITMs and\n"
+		"                              store misses, which are all sampled [1000]\n"
+		"    --sim-seed=N              seed of the sampling [1]\n"
+		"    --sim-lead=N              max instructions a thread may run ahead [100000]\n"
+		"    --sim-cache-lines=N       per-cpu capacity in lines, FIFO [0: unbounded]\n"
+		"    --sim-stack=yes|no        simulate a thread's accesses to its own stack [no]\n"
+		"    --sim-cycles=L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n"
+		"                              simulated cycles per class [4,40,75,150,220,200,330]\n");
+}
+
+static void c2c_debug_usage(void)
+{
+}
+
+/* ---- threads ------------------------------------------------------------- */
+
+static struct slot *slot_new(ThreadId tid, ULong clock)
+{
+	struct slot *s;
+
+	if (nr_slots == slots_cap) {
+		slots_cap = slots_cap ? slots_cap * 2 : 16;
+		slots = VG_(realloc)("c2csim.slots", slots, slots_cap * sizeof(*slots));
+		g_cur = NULL; /* re-pointed by the next start_client_code */
+	}
+	s = &slots[nr_slots];
+	VG_(memset)(s, 0, sizeof(*s));
+	s->vgtid = tid;
+	s->cpu = nr_slots % cfg.nr_cpus;
+	s->node = s->cpu % cfg.nr_nodes;
+	s->clock = clock;
+	s->live = True;
+	sim_slot_init(s, nr_slots);
+	slot_of_tid[tid] = nr_slots++;
+	stats[C2CSIM_ST_THREADS]++;
+	return s;
+}
+
+static struct slot *slot_get(ThreadId tid)
+{
+	Int i = slot_of_tid[tid];
+
+	return i >= 0 ? &slots[i] : slot_new(tid, merged_upto);
+}
+
+static void thread_create(ThreadId parent, ThreadId child)
+{
+	ULong clock = merged_upto;
+
+	if (slot_of_tid[child] >= 0) /* the main thread, already known */
+		return;
+	if (parent != VG_INVALID_THREADID && slot_of_tid[parent] >= 0)
+		clock = slots[slot_of_tid[parent]].clock;
+	slot_new(child, clock);
+}
+
+static void thread_exit(ThreadId tid)
+{
+	struct slot *s = slot_get(tid);
+
+	s->live = False;
+	slot_of_tid[tid] = -1;
+	sim_merge(NULL, 0);
+}
+
+/* The clock of the slowest other ready thread; ~0 when none. */
+static ULong slowest_other(const struct slot *me)
+{
+	ULong min = ~0ULL;
+	UInt i;
+
+	for (i = 0; i < nr_slots; i++) {
+		const struct slot *s = &slots[i];
+
+		if (s != me && s->live && !s->in_syscall && s->clock < min)
+			min = s->clock;
+	}
+	return min;
+}
+
+static ULong lead_limit(const struct slot *me)
+{
+	ULong min = slowest_other(me);
+
+	return min == ~0ULL ? min : min + cfg.lead;
+}
+
+/*
+ * Yield until the caller is within lead of the slowest other ready thread
+ * (or is the slowest, lead 0). A thread may be blocked in a way we cannot
+ * see (a syscall not in may_block()): give up after a second.
+ */
+static void wait_for_others(ThreadId tid, ULong lead)
+{
+	UInt start = VG_(read_millisecond_timer)();
+
+	for (;;) {
+		struct slot *s = slot_get(tid);
+		ULong min = slowest_other(s);
+
+		if (min == ~0ULL || s->clock <= min + lead)
+			return;
+		if (VG_(read_millisecond_timer)() - start > 1000) {
+			stats[C2CSIM_ST_GAVE_UP]++;
+			return;
+		}
+		VG_(vg_yield)();
+	}
+}
+
+/*
+ * A thread's exit is seen by others through the kernel (the tid word that
+ * pthread_join waits on), outside the simulation: hold the exit back until
+ * every other ready thread has reached its virtual time, so that nobody
+ * sees it early and the interleaving does not depend on the real scheduler.
+ */
+static void wait_to_be_slowest(ThreadId tid)
+{
+	wait_for_others(tid, 0);
+}
+
+static void start_client(ThreadId tid, ULong blocks)
+{
+	struct slot *s = slot_get(tid);
+
+	if (sim_disabled)
+		return;
+	if (!s->lwpid) {
+		s->lwpid = VG_(gettid)();
+		out_thread(s, s->clock > merged_upto ? s->clock : merged_upto);
+	}
+	s->in_syscall = False;
+	wait_for_others(tid, cfg.lead); /* the lead cap */
+	s = slot_get(tid); /* slots may have moved while others ran */
+	sim_merge(NULL, 0);
+	g_cur = s;
+	g_clock = s->clock;
+	g_limit = lead_limit(s);
+	g_stack_len = cfg.sim_stack ? 0 : VG_(thread_get_stack_size)(tid);
+	g_stack_lo = VG_(thread_get_stack_max)(tid) - g_stack_len;
+}
+
+static void stop_client(ThreadId tid, ULong blocks)
+{
+	struct slot *s = slot_get(tid);
+
+	if (g_cur == s) {
+		s->insns += g_clock - s->clock;
+		s->clock = g_clock;
+	}
+	g_cur = NULL;
+}
+
+/* ---- syscalls: blocked threads, clone, sched_setaffinity ----------------- */
+
+static struct slot *slot_by_lwpid(Int pid, struct slot *self)
+{
+	UInt i;
+
+	if (pid == 0 || pid == self->lwpid)
+		return self;
+	for (i = 0; i < nr_slots; i++)
+		if (slots[i].live && slots[i].lwpid == pid)
+			return &slots[i];
+	return NULL;
+}
+
+/*
+ * The virtual cpu is the first cpu in the mask (modulo --sim-cpus). The
+ * real call is made with every cpu allowed, so that virtual cpus beyond
+ * the machine's own do not fail; the program's mask is put back after.
+ */
+static void pre_affinity(struct slot *self, UWord *args)
+{
+	struct slot *t = slot_by_lwpid((Int)args[0], self);
+	const UChar *mask = (const UChar *)args[2];
+	UInt len = (UInt)args[1], i, cpu = ~0u;
+
+	if (!t || !mask || len == 0 || len > sizeof(self->aff_saved) ||
+	    !VG_(am_is_valid_for_client)((Addr)mask, len, VKI_PROT_READ | VKI_PROT_WRITE))
+		return;
+	for (i = 0; i < len * 8 && cpu == ~0u; i++)
+		if (mask[i / 8] & (1u << (i % 8)))
+			cpu = i;
+	if (cpu == ~0u)
+		return;
+	cpu %= cfg.nr_cpus;
+	sim_push(t, (t->clock << EV_TIME_SHIFT) | EV_MIGRATE, cpu, 0);
+	self->aff_mask = (Addr)mask;
+	self->aff_len = len;
+	VG_(memcpy)(self->aff_saved, mask, len);
+	VG_(memset)((void *)mask, 0xff, len);
+}
+
+/*
+ * Syscalls that may wait for another thread or the outside world. Only
+ * these let the others run on without the caller; a thread in any other
+ * syscall still holds the merge back, so that thread creation, mmap and
+ * write do not make the interleaving depend on the real scheduler.
+ */
+static Bool may_block(UInt sysno, const UWord *args)
+{
+	switch (sysno) {
+	case __NR_futex: {
+		UWord op = args[1] & 0x7f;
+
+		return op == 0 || op == 6 || op == 9 || op == 11 || op == 13;
+	}
+	case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_poll: case __NR_ppoll:
+	case __NR_select: case __NR_pselect6: case __NR_epoll_wait: case __NR_epoll_pwait:
+	case __NR_wait4: case __NR_waitid: case __NR_read: case __NR_readv:
+	case __NR_recvfrom: case __NR_recvmsg: case __NR_accept: case __NR_accept4:
+	case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
+	case __NR_msgrcv: case __NR_semop: case __NR_semtimedop: case __NR_connect:
+	case __NR_flock: case __NR_fcntl:
+		return True;
+	default:
+		return False;
+	}
+}
+
+static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
+{
+	struct slot *s = slot_get(tid);
+
+	if (sysno == __NR_exit && !sim_disabled)
+		wait_to_be_slowest(tid);
+	s = slot_get(tid);
+	s->in_syscall = may_block(sysno, args);
+	if (sysno == __NR_sched_setaffinity && !sim_disabled)
+		pre_affinity(s, args);
+}
+
+static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
+{
+	struct slot *s = slot_get(tid);
+
+	if (s->in_syscall && s->clock < merged_upto) /* was blocked: the others went on */
+		s->clock = merged_upto;
+	s->in_syscall = False;
+	if (s->aff_len) {
+		VG_(memcpy)((void *)s->aff_mask, s->aff_saved, s->aff_len);
+		s->aff_len = 0;
+	}
+	if ((sysno == __NR_clone || sysno == __NR_clone3) && !sr_isError(res) && sr_Res(res)) {
+		UInt i; /* the newest thread without an lwpid is the child */
+
+		for (i = nr_slots; i-- > 0;)
+			if (slots[i].live && !slots[i].lwpid) {
+				slots[i].lwpid = (Int)sr_Res(res);
+				out_thread(&slots[i], slots[i].clock);
+				break;
+			}
+	}
+}
+
+static void fork_child(ThreadId tid)
+{
+	sim_disabled = True;
+	out_disable();
+}
+
+/* ---- mappings ------------------------------------------------------------- */
+
+static void new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
+{
+	out_mmap(a, len, rr, ww, xx, NULL);
+}
+
+static void new_mem_brk(Addr a, SizeT len, ThreadId tid)
+{
+	out_mmap(a, len, True, True, False, "[heap]");
+}
+
+/* ---- set-up and the end ---------------------------------------------------- */
+
+static void c2c_post_clo_init(void)
+{
+	UInt i;
+
+	cfg.line_shift = cfg.line_size == 128 ? 7 : 6;
+	slot_of_tid = VG_(malloc)("c2csim.tids", VG_N_THREADS * sizeof(*slot_of_tid));
+	for (i = 0; i < VG_N_THREADS; i++)
+		slot_of_tid[i] = -1;
+	sim_init();
+	out_open();
+	out_header();
+}
+
+static void c2c_fini(Int exitcode)
+{
+	UInt i;
+
+	if (sim_disabled)
+		return;
+	if (g_cur) {
+		g_cur->insns += g_clock - g_cur->clock;
+		g_cur->clock = g_clock;
+	}
+	sim_drain();
+	for (i = 0; i < nr_slots; i++)
+		stats[C2CSIM_ST_INSNS] += slots[i].insns;
+	out_stats();
+	out_close();
+}
+
+static void c2c_pre_clo_init(void)
+{
+	VG_(details_name)("c2csim");
+	VG_(details_version)("0.1");
+	VG_(details_description)("simulated cache coherence for c2cscope");
+	VG_(details_copyright_author)("c2cscope authors; GPL-2.0");
+	VG_(details_bug_reports_to)("the c2cscope project");
+	VG_(details_avg_translation_sizeB)(300);
+
+	VG_(basic_tool_funcs)(c2c_post_clo_init, c2c_instrument, c2c_fini);
+	VG_(needs_command_line_options)(c2c_option, c2c_usage, c2c_debug_usage);
+	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+	VG_(track_start_client_code)(start_client);
+	VG_(track_stop_client_code)(stop_client);
+	VG_(track_pre_thread_ll_create)(thread_create);
+	VG_(track_pre_thread_ll_exit)(thread_exit);
+	VG_(track_new_mem_startup)(new_mem_startup);
+	VG_(track_new_mem_mmap)(new_mem_startup);
+	VG_(track_new_mem_brk)(new_mem_brk);
+	VG_(atfork)(NULL, NULL, fork_child);
+}
+
+VG_DETERMINE_INTERFACE_VERSION(c2c_pre_clo_init)

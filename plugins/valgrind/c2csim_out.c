@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The record stream to c2cscope: buffered writes to the fifo (or file)
+ * named by --sim-out. The tool cannot use libc; VG_(open)/VG_(write) only.
+ * The fd is moved out of the client's range so the program cannot close it.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
+
+#include "c2csim.h"
+
+/* Core functions outside the tool API (they link). */
+extern Int VG_(safe_fd)(Int oldfd);
+
+static Int out_fd = -1;
+static UChar out_buf[1 << 16];
+static UInt out_len;
+
+void out_open(void)
+{
+	SysRes r;
+
+	if (!cfg.out_path)
+		return;
+	r = VG_(open)(cfg.out_path, VKI_O_WRONLY, 0);
+	if (sr_isError(r)) {
+		VG_(umsg)("c2csim: cannot open --sim-out=%s\n", cfg.out_path);
+		VG_(exit)(2);
+	}
+	out_fd = VG_(safe_fd)(sr_Res(r));
+}
+
+static void out_flush(void)
+{
+	UInt done = 0;
+
+	while (out_fd >= 0 && done < out_len) {
+		Int n = VG_(write)(out_fd, out_buf + done, out_len - done);
+
+		if (n <= 0) { /* reader gone: keep simulating, stop writing */
+			VG_(close)(out_fd);
+			out_fd = -1;
+			break;
+		}
+		done += n;
+	}
+	out_len = 0;
+}
+
+static void *out_reserve(UInt type, UInt size, UInt tid)
+{
+	struct c2csim_rec *h;
+
+	size = (size + 7) & ~7u;
+	if (out_len + size > sizeof(out_buf))
+		out_flush();
+	h = (struct c2csim_rec *)(out_buf + out_len);
+	VG_(memset)(h, 0, size);
+	h->type = type;
+	h->size = size;
+	h->tid = tid;
+	out_len += size;
+	return h;
+}
+
+void out_header(void)
+{
+	struct c2csim_header *h = out_reserve(C2CSIM_REC_HEADER, sizeof(*h), 0);
+
+	h->magic = C2CSIM_MAGIC;
+	h->version = C2CSIM_VERSION;
+	h->pid = VG_(getpid)();
+	h->nr_cpus = cfg.nr_cpus;
+	h->nr_nodes = cfg.nr_nodes;
+	h->line_size = cfg.line_size;
+	h->sample_rate = cfg.sample_rate;
+	h->lead = (UInt)cfg.lead;
+	h->seed = cfg.seed;
+	VG_(memcpy)(h->cost, cfg.cost, sizeof(h->cost));
+}
+
+void out_thread(const struct slot *s, ULong time)
+{
+	struct c2csim_thread *t = out_reserve(C2CSIM_REC_THREAD, sizeof(*t), s->lwpid);
+
+	t->time = time;
+	t->cpu = s->cpu;
+	t->node = s->node;
+}
+
+static void dev_split(ULong dev, UInt *maj, UInt *min)
+{
+	*maj = (UInt)(((dev >> 8) & 0xfff) | ((dev >> 32) & ~0xfffULL));
+	*min = (UInt)((dev & 0xff) | ((dev >> 12) & ~0xffULL));
+}
+
+void out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
+{
+	NSegment const *seg = VG_(am_find_nsegment)(a);
+	const HChar *fname = name;
+	struct c2csim_mmap *m;
+	UInt flen;
+
+	if (len == 0 || sim_disabled)
+		return;
+	if (!fname && seg && seg->kind == SkFileC)
+		fname = VG_(am_get_filename)(seg);
+	if (!fname)
+		fname = "//anon";
+	flen = VG_(strlen)(fname);
+	if (flen > 1024)
+		flen = 1024;
+	m = out_reserve(C2CSIM_REC_MMAP, sizeof(*m) + flen + 1, VG_(getpid)());
+	m->time = merged_upto;
+	m->start = a;
+	m->len = len;
+	if (seg && seg->kind == SkFileC && !name) {
+		m->pgoff = seg->offset + (a - seg->start);
+		m->ino = seg->ino;
+		dev_split(seg->dev, &m->maj, &m->min);
+	}
+	m->prot = (rr ? VKI_PROT_READ : 0) | (ww ? VKI_PROT_WRITE : 0) | (xx ? VKI_PROT_EXEC : 0);
+	m->flags = VKI_MAP_PRIVATE;
+	VG_(memcpy)(m->filename, fname, flen);
+	m->filename[flen] = 0;
+}
+
+void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src,
+		UInt weight, UInt period, UInt flags, UInt size)
+{
+	struct c2csim_sample *p = out_reserve(C2CSIM_REC_SAMPLE, sizeof(*p), s->lwpid);
+
+	p->time = time;
+	p->ip = ip;
+	p->addr = addr;
+	p->data_src = data_src;
+	p->weight = weight;
+	p->period = period;
+	p->cpu = s->cpu;
+	p->flags = flags;
+	p->size = size;
+	stats[C2CSIM_ST_SAMPLES]++;
+}
+
+void out_stats(void)
+{
+	struct c2csim_stats *st = out_reserve(C2CSIM_REC_STATS, sizeof(*st), 0);
+
+	VG_(memcpy)(st->v, stats, sizeof(st->v));
+}
+
+void out_close(void)
+{
+	out_flush();
+	if (out_fd >= 0)
+		VG_(close)(out_fd);
+	out_fd = -1;
+}
+
+/* In a forked child: the parent owns the stream. */
+void out_disable(void)
+{
+	out_len = 0;
+	if (out_fd >= 0)
+		VG_(close)(out_fd);
+	out_fd = -1;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The stream that the c2csim Valgrind tool writes to `c2cscope record --sim`.
+ * Shared by the tool (no libc: only fixed-size integer types are used here)
+ * and by c2cscope's converter (src/sim/). Little-endian, native layout.
+ *
+ * The stream is a sequence of records, each starting with struct
+ * c2csim_rec and padded to a multiple of 8 bytes (size includes the header
+ * and the padding). The first record is C2CSIM_REC_HEADER; the last one,
+ * when the tool finished normally, is C2CSIM_REC_STATS. A stream cut short
+ * (the tool was killed) ends after its last whole record.
+ *
+ * Records come in simulated-time order: samples carry the virtual time of
+ * their event (retired guest instructions of the thread, plus the time it
+ * spent blocked), and an MMAP or THREAD record carries the merge frontier
+ * at the moment it was written, which no later sample precedes.
+ */
+#ifndef C2CSIM_PROTO_H
+#define C2CSIM_PROTO_H
+
+#include <stdint.h>
+
+#define C2CSIM_MAGIC 0x4d495343u /* "CSIM" */
+#define C2CSIM_VERSION 1
+#define C2CSIM_MAX_CPUS 64
+#define C2CSIM_MAX_NODES 8
+#define C2CSIM_MAX_REC 4096
+
+enum c2csim_rec_type {
+	C2CSIM_REC_HEADER = 1,
+	C2CSIM_REC_THREAD = 2, /* a thread started or moved to another cpu */
+	C2CSIM_REC_MMAP = 3, /* a client mapping (file, anonymous, heap) */
+	C2CSIM_REC_SAMPLE = 4,
+	C2CSIM_REC_STATS = 5, /* totals, written last */
+};
+
+struct c2csim_rec {
+	uint16_t type;
+	uint16_t size;
+	uint32_t tid; /* the thread the record is about (0: the process) */
+};
+
+/* Cycle model: the weight given to each class (simulated cycles). */
+enum c2csim_cost {
+	C2CSIM_COST_L1,
+	C2CSIM_COST_LLC, /* a clean copy in a core of the same node */
+	C2CSIM_COST_LHITM,
+	C2CSIM_COST_RPEER, /* a clean copy on another node */
+	C2CSIM_COST_RHITM,
+	C2CSIM_COST_LDRAM,
+	C2CSIM_COST_RDRAM,
+	C2CSIM_NR_COSTS,
+};
+
+struct c2csim_header {
+	struct c2csim_rec h;
+	uint32_t magic;
+	uint32_t version;
+	uint32_t pid;
+	uint32_t nr_cpus; /* cpu c sits on node c % nr_nodes */
+	uint32_t nr_nodes;
+	uint32_t line_size;
+	uint32_t sample_rate;
+	uint32_t lead; /* lead cap, instructions */
+	uint64_t seed;
+	uint32_t cost[C2CSIM_NR_COSTS];
+	uint32_t pad;
+};
+
+struct c2csim_thread {
+	struct c2csim_rec h; /* h.tid: the thread's kernel tid */
+	uint64_t time;
+	uint32_t cpu;
+	uint32_t node;
+};
+
+struct c2csim_mmap {
+	struct c2csim_rec h; /* h.tid: the process id */
+	uint64_t time;
+	uint64_t start, len, pgoff, ino;
+	uint32_t maj, min;
+	uint32_t prot, flags;
+	char filename[]; /* NUL-terminated, padded */
+};
+
+enum c2csim_sample_flags {
+	C2CSIM_SAMPLE_STORE = 1 << 0, /* else a load (atomics are loads) */
+	C2CSIM_SAMPLE_LOCKED = 1 << 1,
+	C2CSIM_SAMPLE_HITM = 1 << 2,
+	C2CSIM_SAMPLE_REMOTE = 1 << 3,
+};
+
+struct c2csim_sample {
+	struct c2csim_rec h; /* h.tid: kernel tid */
+	uint64_t time;
+	uint64_t ip; /* exact guest instruction address */
+	uint64_t addr; /* data address */
+	uint64_t data_src; /* perf_mem_data_src bits */
+	uint32_t weight; /* simulated cycles */
+	uint32_t period; /* 1 for HITM and store misses, else the sample rate */
+	uint16_t cpu;
+	uint16_t flags;
+	uint32_t size; /* access size in bytes */
+};
+
+/* Totals over every simulated access (not only the sampled ones). */
+enum c2csim_stat {
+	C2CSIM_ST_LOADS,
+	C2CSIM_ST_STORES,
+	C2CSIM_ST_ATOMICS,
+	C2CSIM_ST_L1_HIT,
+	C2CSIM_ST_LCL_PEER,
+	C2CSIM_ST_RMT_PEER,
+	C2CSIM_ST_LCL_HITM,
+	C2CSIM_ST_RMT_HITM,
+	C2CSIM_ST_LCL_DRAM,
+	C2CSIM_ST_RMT_DRAM,
+	C2CSIM_ST_ST_HIT,
+	C2CSIM_ST_ST_MISS,
+	C2CSIM_ST_SAMPLES,
+	C2CSIM_ST_STACK_SKIPPED, /* own-stack accesses not simulated */
+	C2CSIM_ST_THREADS,
+	C2CSIM_ST_INSNS, /* guest instructions, all threads */
+	C2CSIM_ST_GAVE_UP, /* waits for a slow thread that timed out */
+	C2CSIM_NR_STATS,
+};
+
+struct c2csim_stats {
+	struct c2csim_rec h;
+	uint64_t v[C2CSIM_NR_STATS];
+};
+
+/* perf_mem_data_src bit positions (include/uapi/linux/perf_event.h). */
+#define C2CSIM_DS_OP(x) ((uint64_t)(x) << 0)
+#define C2CSIM_DS_LVL(x) ((uint64_t)(x) << 5)
+#define C2CSIM_DS_SNOOP(x) ((uint64_t)(x) << 19)
+#define C2CSIM_DS_LOCK(x) ((uint64_t)(x) << 24)
+#define C2CSIM_DS_DTLB(x) ((uint64_t)(x) << 26)
+#define C2CSIM_DS_LVLNUM(x) ((uint64_t)(x) << 33)
+#define C2CSIM_DS_REMOTE(x) ((uint64_t)(x) << 37)
+#define C2CSIM_DS_SNOOPX(x) ((uint64_t)(x) << 38)
+#define C2CSIM_DS_HOPS(x) ((uint64_t)(x) << 43)
+
+#endif

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The simulation proper. Each thread buffers its accesses stamped with its
+ * own virtual clock; sim_merge() takes them out of all buffers in virtual
+ * time order (a heap over the threads' oldest events), up to the clock of
+ * the slowest thread that can still run, and runs a MESI model of one
+ * private cache per virtual cpu on that merged stream. Valgrind's one-thread-
+ * at-a-time slices therefore do not decide the interleaving.
+ *
+ * Classification (per cache line, per access):
+ *   load, line valid in my cache              -> L1 hit
+ *   load, Modified in another cpu             -> HITM (local: same node)
+ *   load, clean copies elsewhere only         -> peer hit (local: same node)
+ *   load, no cache holds it                   -> DRAM, local when the page
+ *                                                was first touched from my node
+ *   store, I own it (M or E)                  -> store L1 hit
+ *   store, anything else                      -> store L1 miss (RFO)
+ *   locked RMW: classified like a load that then takes ownership, LOCKED.
+ * Every HITM and store miss is sampled (period 1); other accesses 1 in
+ * sample_rate on average (random gaps from the seed, period sample_rate).
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_mallocfree.h"
+
+#include "c2csim.h"
+
+/* ---- open-addressing tables keyed by line or page number ---------------- */
+
+struct line {
+	ULong tag; /* line number + 1; 0 = empty */
+	ULong sharers; /* cpus holding a valid copy */
+	Int owner; /* cpu holding it M or E, or -1 */
+	UInt dirty_node; /* lines: 1 = Modified; pages: first-touch node */
+};
+
+struct table {
+	struct line *e;
+	ULong mask, used;
+};
+
+static struct table lines, pages;
+
+static void table_init(struct table *t, ULong n)
+{
+	t->e = VG_(calloc)("c2csim.table", n, sizeof(*t->e));
+	t->mask = n - 1;
+	t->used = 0;
+}
+
+static struct line *table_slot(struct table *t, ULong tag)
+{
+	ULong i = (tag * 0x9E3779B97F4A7C15ULL) >> 20;
+
+	for (;; i++) {
+		struct line *l = &t->e[i & t->mask];
+
+		if (l->tag == tag || l->tag == 0)
+			return l;
+	}
+}
+
+static void table_grow(struct table *t)
+{
+	struct table old = *t;
+	ULong i;
+
+	table_init(t, (old.mask + 1) * 2);
+	for (i = 0; i <= old.mask; i++) {
+		if (old.e[i].tag) {
+			*table_slot(t, old.e[i].tag) = old.e[i];
+			t->used++;
+		}
+	}
+	VG_(free)(old.e);
+}
+
+/* The entry for number k, created (zeroed, owner -1) when absent. */
+static struct line *table_get(struct table *t, ULong k, Bool *created)
+{
+	struct line *l = table_slot(t, k + 1);
+
+	*created = l->tag == 0;
+	if (l->tag == 0) {
+		if ((t->used + 1) * 2 > t->mask + 1) {
+			table_grow(t);
+			l = table_slot(t, k + 1);
+		}
+		l->tag = k + 1;
+		l->owner = -1;
+		t->used++;
+	}
+	return l;
+}
+
+/* ---- optional capacity: a FIFO of line numbers per cpu ------------------- */
+
+static ULong *fifo[C2CSIM_MAX_CPUS];
+static ULong fifo_head[C2CSIM_MAX_CPUS], fifo_n[C2CSIM_MAX_CPUS];
+
+static void cache_insert(UInt cpu, ULong lineno)
+{
+	Bool created;
+	struct line *old;
+	ULong victim;
+
+	if (!cfg.cache_lines)
+		return;
+	fifo[cpu][(fifo_head[cpu] + fifo_n[cpu]++) % cfg.cache_lines] = lineno;
+	if (fifo_n[cpu] <= cfg.cache_lines)
+		return;
+	/* Full: the oldest insertion leaves this cpu's cache (written back). */
+	victim = fifo[cpu][fifo_head[cpu]];
+	fifo_head[cpu] = (fifo_head[cpu] + 1) % cfg.cache_lines;
+	fifo_n[cpu]--;
+	if (victim == lineno)
+		return;
+	old = table_get(&lines, victim, &created);
+	old->sharers &= ~(1ULL << cpu);
+	if (old->owner == (Int)cpu) {
+		old->owner = -1;
+		old->dirty_node = 0;
+	}
+}
+
+/* ---- classification ------------------------------------------------------ */
+
+#define OP_LOAD C2CSIM_DS_OP(2)
+#define OP_STORE C2CSIM_DS_OP(4)
+#define LVL_HIT 0x2
+#define LVL_MISS 0x4
+#define LVL_L1 0x8
+#define LVL_L3 0x40
+#define LVL_LOC_RAM 0x80
+#define LVL_REM_RAM1 0x100
+#define LVL_REM_CCE1 0x400
+#define SNOOP_NONE 0x2
+#define SNOOP_HIT 0x4
+#define SNOOP_MISS 0x8
+#define SNOOP_HITM 0x10
+#define DTLB_NA C2CSIM_DS_DTLB(1)
+/* Remote node, other socket: hops 3. A remote bit with hops 0 would make
+ * perf 6.1 count the access as remote DRAM too. */
+#define REMOTE (C2CSIM_DS_REMOTE(1) | C2CSIM_DS_HOPS(3))
+
+enum cls {
+	CLS_L1,
+	CLS_LCL_PEER,
+	CLS_RMT_PEER,
+	CLS_LCL_HITM,
+	CLS_RMT_HITM,
+	CLS_LCL_DRAM,
+	CLS_RMT_DRAM,
+};
+
+static const ULong cls_src[] = {
+	[CLS_L1] = C2CSIM_DS_LVL(LVL_HIT | LVL_L1) | C2CSIM_DS_SNOOP(SNOOP_NONE) | C2CSIM_DS_LVLNUM(1),
+	[CLS_LCL_PEER] = C2CSIM_DS_LVL(LVL_HIT | LVL_L3) | C2CSIM_DS_SNOOP(SNOOP_HIT) |
+			 C2CSIM_DS_SNOOPX(2) | C2CSIM_DS_LVLNUM(3),
+	[CLS_RMT_PEER] = C2CSIM_DS_LVL(LVL_HIT | LVL_REM_CCE1) | C2CSIM_DS_SNOOP(SNOOP_HIT) |
+			 C2CSIM_DS_SNOOPX(2) | C2CSIM_DS_LVLNUM(0xb) | REMOTE,
+	[CLS_LCL_HITM] = C2CSIM_DS_LVL(LVL_HIT | LVL_L3) | C2CSIM_DS_SNOOP(SNOOP_HITM) |
+			 C2CSIM_DS_LVLNUM(3),
+	[CLS_RMT_HITM] = C2CSIM_DS_LVL(LVL_HIT | LVL_REM_CCE1) | C2CSIM_DS_SNOOP(SNOOP_HITM) |
+			 C2CSIM_DS_LVLNUM(0xb) | REMOTE,
+	[CLS_LCL_DRAM] = C2CSIM_DS_LVL(LVL_HIT | LVL_LOC_RAM) | C2CSIM_DS_SNOOP(SNOOP_MISS) |
+			 C2CSIM_DS_LVLNUM(0xd),
+	[CLS_RMT_DRAM] = C2CSIM_DS_LVL(LVL_HIT | LVL_REM_RAM1) | C2CSIM_DS_SNOOP(SNOOP_MISS) |
+			 C2CSIM_DS_LVLNUM(0xd) | REMOTE,
+};
+static const UInt cls_cost[] = {
+	[CLS_L1] = C2CSIM_COST_L1,		[CLS_LCL_PEER] = C2CSIM_COST_LLC,
+	[CLS_RMT_PEER] = C2CSIM_COST_RPEER,	[CLS_LCL_HITM] = C2CSIM_COST_LHITM,
+	[CLS_RMT_HITM] = C2CSIM_COST_RHITM,	[CLS_LCL_DRAM] = C2CSIM_COST_LDRAM,
+	[CLS_RMT_DRAM] = C2CSIM_COST_RDRAM,
+};
+static const UInt cls_stat[] = {
+	[CLS_L1] = C2CSIM_ST_L1_HIT,		[CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
+	[CLS_RMT_PEER] = C2CSIM_ST_RMT_PEER,	[CLS_LCL_HITM] = C2CSIM_ST_LCL_HITM,
+	[CLS_RMT_HITM] = C2CSIM_ST_RMT_HITM,	[CLS_LCL_DRAM] = C2CSIM_ST_LCL_DRAM,
+	[CLS_RMT_DRAM] = C2CSIM_ST_RMT_DRAM,
+};
+
+static ULong node_cpus[C2CSIM_MAX_NODES];
+
+static ULong rng_next(struct slot *s)
+{
+	ULong x = s->rng;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	s->rng = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/*
+ * Random gaps averaging sample_rate, one stream per thread (seeded from the
+ * seed and the thread's creation index), so that a few more or fewer
+ * accesses in one thread do not shift every other thread's samples.
+ */
+static Bool sample_this(struct slot *s)
+{
+	if (--s->sample_gap)
+		return False;
+	s->sample_gap = cfg.sample_rate <= 1 ? 1 : 1 + rng_next(s) % (2 * cfg.sample_rate - 1);
+	return True;
+}
+
+void sim_slot_init(struct slot *s, UInt index)
+{
+	s->rng = (cfg.seed + 1) * 0x9E3779B97F4A7C15ULL + (index + 1) * 0xBF58476D1CE4E5B9ULL;
+	if (!s->rng)
+		s->rng = 1;
+	s->sample_gap = 1 + (cfg.sample_rate > 1 ? rng_next(s) % cfg.sample_rate : 0);
+}
+
+/* Where a load that misses my cache finds the line. */
+static enum cls classify_miss(struct line *l, ULong lineno, UInt node)
+{
+	Bool created;
+	struct line *pg;
+
+	if (l->owner >= 0 && l->dirty_node)
+		return (node_cpus[node] >> l->owner) & 1 ? CLS_LCL_HITM : CLS_RMT_HITM;
+	if (l->sharers)
+		return l->sharers & node_cpus[node] ? CLS_LCL_PEER : CLS_RMT_PEER;
+	pg = table_get(&pages, (lineno << cfg.line_shift) >> 12, &created);
+	if (created)
+		pg->dirty_node = node;
+	return pg->dirty_node == node ? CLS_LCL_DRAM : CLS_RMT_DRAM;
+}
+
+static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, ULong src,
+		 UInt cost, UInt flags, Bool always)
+{
+	UInt size = (e->key >> 2) & EV_SIZE_MASK;
+
+	if (always)
+		out_sample(s, time, e->ip, addr, src, cost, 1, flags, size);
+	else if (sample_this(s))
+		out_sample(s, time, e->ip, addr, src, cost, cfg.sample_rate, flags, size);
+}
+
+static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr, Bool locked)
+{
+	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
+	Bool created, hitm;
+	struct line *l = table_get(&lines, lineno, &created);
+	enum cls c;
+	UInt flags = locked ? C2CSIM_SAMPLE_LOCKED : 0;
+
+	if (l->sharers & me && !(locked && l->owner != (Int)s->cpu && (l->sharers & ~me)))
+		c = CLS_L1;
+	else
+		c = classify_miss(l, lineno, s->node);
+	hitm = c == CLS_LCL_HITM || c == CLS_RMT_HITM;
+	stats[cls_stat[c]]++;
+	if (!(l->sharers & me))
+		cache_insert(s->cpu, lineno);
+	if (locked) { /* takes the line Modified */
+		l->sharers = me;
+		l->owner = s->cpu;
+		l->dirty_node = 1;
+	} else if (c == CLS_LCL_DRAM || c == CLS_RMT_DRAM) {
+		l->sharers = me; /* Exclusive */
+		l->owner = s->cpu;
+		l->dirty_node = 0;
+	} else if (c != CLS_L1) { /* the owner (if any) drops to Shared */
+		l->sharers |= me;
+		l->owner = -1;
+		l->dirty_node = 0;
+	}
+	if (hitm)
+		flags |= C2CSIM_SAMPLE_HITM;
+	if (c == CLS_RMT_HITM || c == CLS_RMT_PEER || c == CLS_RMT_DRAM)
+		flags |= C2CSIM_SAMPLE_REMOTE;
+	emit(s, time, e, addr,
+	     OP_LOAD | cls_src[c] | DTLB_NA | C2CSIM_DS_LOCK(locked ? 2 : 1),
+	     cfg.cost[cls_cost[c]], flags, hitm);
+}
+
+static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr)
+{
+	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
+	Bool created;
+	struct line *l = table_get(&lines, lineno, &created);
+	ULong lvl;
+	UInt cost;
+
+	if (l->owner == (Int)s->cpu) {
+		stats[C2CSIM_ST_ST_HIT]++;
+		lvl = LVL_HIT | LVL_L1;
+		cost = cfg.cost[C2CSIM_COST_L1];
+	} else {
+		stats[C2CSIM_ST_ST_MISS]++;
+		lvl = LVL_MISS | LVL_L1;
+		cost = cfg.cost[cls_cost[classify_miss(l, lineno, s->node)]];
+		if (!(l->sharers & me))
+			cache_insert(s->cpu, lineno);
+	}
+	l->sharers = me;
+	l->owner = s->cpu;
+	l->dirty_node = 1;
+	emit(s, time, e, addr,
+	     OP_STORE | C2CSIM_DS_LVL(lvl) | C2CSIM_DS_SNOOP(1) | C2CSIM_DS_LVLNUM(1) | DTLB_NA |
+		     C2CSIM_DS_LOCK(1),
+	     cost, C2CSIM_SAMPLE_STORE, !(lvl & LVL_HIT));
+}
+
+/* One access: every line it touches (at most 8 for wide dirty helpers). */
+static void sim_access(struct slot *s, const struct ev *e)
+{
+	ULong time = e->key >> EV_TIME_SHIFT;
+	UInt kind = e->key & 3, size = (e->key >> 2) & EV_SIZE_MASK;
+	Addr line = e->addr >> cfg.line_shift, last, a;
+	UInt i;
+
+	if (kind == EV_MIGRATE) {
+		s->cpu = (UInt)e->addr;
+		s->node = s->cpu % cfg.nr_nodes;
+		out_thread(s, time);
+		return;
+	}
+	stats[kind == EV_LOAD ? C2CSIM_ST_LOADS : kind == EV_STORE ? C2CSIM_ST_STORES
+								   : C2CSIM_ST_ATOMICS]++;
+	last = (e->addr + (size ? size - 1 : 0)) >> cfg.line_shift;
+	for (i = 0; line <= last && i < 8; line++, i++) {
+		a = i ? line << cfg.line_shift : e->addr;
+		if (kind == EV_STORE)
+			store_line(s, time, e, a);
+		else
+			load_line(s, time, e, a, kind == EV_ATOMIC);
+	}
+}
+
+/* ---- per-thread buffers and the merge ------------------------------------ */
+
+void sim_init(void)
+{
+	UInt c;
+
+	table_init(&lines, 1 << 16);
+	table_init(&pages, 1 << 10);
+	for (c = 0; c < cfg.nr_cpus; c++) {
+		node_cpus[c % cfg.nr_nodes] |= 1ULL << c;
+		if (cfg.cache_lines)
+			fifo[c] = VG_(malloc)("c2csim.fifo", cfg.cache_lines * sizeof(ULong));
+	}
+}
+
+void sim_push(struct slot *s, ULong key, Addr addr, Addr ip)
+{
+	struct ev *e;
+
+	if (s->n == s->cap)
+		sim_buffer_full(s, key >> EV_TIME_SHIFT);
+	e = &s->buf[s->n++];
+	e->key = key;
+	e->addr = addr;
+	e->ip = ip;
+}
+
+static ULong head_time(const struct slot *s)
+{
+	return s->buf[s->head].key >> EV_TIME_SHIFT;
+}
+
+/* Heap of slot indexes ordered by (oldest event time, slot index). */
+static UInt *heap;
+static UInt heap_n, heap_cap;
+
+static Bool heap_less(UInt a, UInt b)
+{
+	ULong ta = head_time(&slots[a]), tb = head_time(&slots[b]);
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_sift_down(UInt i)
+{
+	for (;;) {
+		UInt l = 2 * i + 1, r = l + 1, m = i, t;
+
+		if (l < heap_n && heap_less(heap[l], heap[m]))
+			m = l;
+		if (r < heap_n && heap_less(heap[r], heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+static void heap_build(void)
+{
+	UInt i;
+
+	if (heap_cap < nr_slots) {
+		heap_cap = nr_slots * 2;
+		heap = VG_(realloc)("c2csim.heap", heap, heap_cap * sizeof(*heap));
+	}
+	heap_n = 0;
+	for (i = 0; i < nr_slots; i++)
+		if (slots[i].head < slots[i].n)
+			heap[heap_n++] = i;
+	for (i = heap_n / 2; i-- > 0;)
+		heap_sift_down(i);
+}
+
+static void merge_until(ULong frontier)
+{
+	heap_build();
+	while (heap_n) {
+		struct slot *s = &slots[heap[0]];
+
+		if (head_time(s) >= frontier)
+			break;
+		if (head_time(s) >= merged_upto)
+			merged_upto = head_time(s) + 1;
+		sim_access(s, &s->buf[s->head++]);
+		if (s->head == s->n) {
+			s->head = s->n = 0;
+			heap[0] = heap[--heap_n];
+		}
+		heap_sift_down(0);
+	}
+	if (frontier != ~0ULL && frontier > merged_upto)
+		merged_upto = frontier;
+}
+
+void sim_merge(struct slot *running, ULong running_clock)
+{
+	ULong frontier = ~0ULL;
+	UInt i;
+
+	if (sim_disabled)
+		return;
+	for (i = 0; i < nr_slots; i++) {
+		const struct slot *s = &slots[i];
+		ULong c = s == running ? running_clock : s->clock;
+
+		if (s->live && !s->in_syscall && c < frontier)
+			frontier = c;
+	}
+	merge_until(frontier);
+}
+
+void sim_drain(void)
+{
+	ULong last = merged_upto;
+	UInt i;
+
+	merge_until(~0ULL);
+	for (i = 0; i < nr_slots; i++)
+		if (slots[i].clock > last)
+			last = slots[i].clock;
+	merged_upto = last;
+}
+
+void sim_buffer_full(struct slot *s, ULong now)
+{
+	sim_merge(s, now);
+	if (s->head) { /* compact what the merge left */
+		VG_(memmove)(s->buf, s->buf + s->head, (s->n - s->head) * sizeof(*s->buf));
+		s->n -= s->head;
+		s->head = 0;
+	}
+	if (s->cap == 0 || s->n * 4 > s->cap * 3) {
+		s->cap = s->cap ? s->cap * 2 : 1 << 16;
+		s->buf = VG_(realloc)("c2csim.buf", s->buf, s->cap * sizeof(*s->buf));
+	}
+}

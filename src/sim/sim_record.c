@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * c2csim stream -> perf.data. The two events are written the way
+ * `perf c2c record` names them on Intel (cpu/mem-loads,ldlat=30/P and
+ * cpu/mem-stores/P) so `perf c2c report` reads the file as its own; the
+ * weights are simulated cycles and the times virtual instructions.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf/perf_data.h"
+#include "sim/sim_record.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define SIM_MEM_PER_NODE_KB (8ULL << 20) /* 8 GiB per virtual node */
+#define SIM_ROUND_SAMPLES 4096
+
+struct sim_record {
+	struct perf_writer *w;
+	struct sim_record_opts opts;
+	struct sim_record_stats st;
+	uint32_t pid;
+	unsigned char *pending; /* bytes of an incomplete record */
+	size_t pending_len, pending_alloc;
+	uint64_t offset; /* stream offset of pending[0] */
+	uint64_t seen_tids[256]; /* tids given a COMM (small set, linear) */
+	size_t nr_seen_tids;
+	uint64_t since_round;
+};
+
+enum { EV_LOADS, EV_STORES };
+
+static const struct perf_writer_event sim_events[] = {
+	[EV_LOADS] = {
+		.type = PERF_TYPE_RAW, .config = 0x1cd, .config1 = 30, .precise_ip = true,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			       PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC,
+		.name = "cpu/mem-loads,ldlat=30/P",
+	},
+	[EV_STORES] = {
+		.type = PERF_TYPE_RAW, .config = 0x82d0, .precise_ip = true,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			       PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC,
+		.name = "cpu/mem-stores/P",
+	},
+};
+
+int sim_record_open(const struct sim_record_opts *opts, struct sim_record **out,
+		    struct c2c_err *err)
+{
+	struct sim_record *r = xcalloc(1, sizeof(*r));
+	int ret;
+
+	r->opts = *opts;
+	ret = perf_writer_open(opts->path, sim_events, ARRAY_SIZE(sim_events), &r->w, err);
+	if (ret < 0) {
+		free(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+static int bad(struct sim_record *r, uint64_t at, const char *what, struct c2c_err *err)
+{
+	return c2c_err_set(err, EPROTO, "c2csim stream: at 0x%llx: %s", (unsigned long long)at,
+			   what);
+}
+
+static int write_comm(struct sim_record *r, uint32_t tid, uint64_t time)
+{
+	struct perf_comm c = { .pid = r->pid, .tid = tid, .comm = r->opts.comm };
+	size_t i;
+
+	for (i = 0; i < r->nr_seen_tids; i++)
+		if (r->seen_tids[i] == tid)
+			return 0;
+	if (r->nr_seen_tids < ARRAY_SIZE(r->seen_tids))
+		r->seen_tids[r->nr_seen_tids++] = tid;
+	return perf_writer_comm(r->w, &c, time);
+}
+
+static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64_t at,
+		     struct c2c_err *err)
+{
+	if (h->magic != C2CSIM_MAGIC || h->version != C2CSIM_VERSION)
+		return bad(r, at, "expected a c2csim header (magic CSIM, version 1)", err);
+	if (!h->nr_cpus || h->nr_cpus > C2CSIM_MAX_CPUS || !h->nr_nodes ||
+	    h->nr_nodes > C2CSIM_MAX_NODES || h->nr_nodes > h->nr_cpus)
+		return bad(r, at, "virtual topology out of range", err);
+	r->st.have_header = true;
+	r->pid = h->pid;
+	r->st.nr_cpus = h->nr_cpus;
+	r->st.nr_nodes = h->nr_nodes;
+	r->st.line_size = h->line_size;
+	r->st.sample_rate = h->sample_rate;
+	return write_comm(r, h->pid, 0);
+}
+
+static int on_mmap(struct sim_record *r, const struct c2csim_mmap *m, size_t size)
+{
+	struct perf_mmap pm = {
+		.pid = r->pid,
+		.tid = r->pid,
+		.start = m->start,
+		.len = m->len,
+		.pgoff = m->pgoff,
+		.is_mmap2 = true,
+		.maj = m->maj,
+		.min = m->min,
+		.ino = m->ino,
+		.prot = m->prot,
+		.flags = m->flags,
+		.filename = m->filename,
+	};
+
+	if (!memchr(m->filename, 0, size - sizeof(*m)))
+		return -EPROTO;
+	r->st.mmaps++;
+	return perf_writer_mmap2(r->w, &pm, m->time);
+}
+
+static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
+{
+	bool store = p->flags & C2CSIM_SAMPLE_STORE;
+	struct perf_sample s = {
+		.attr_index = store ? EV_STORES : EV_LOADS,
+		.ip = p->ip,
+		.pid = r->pid,
+		.tid = p->h.tid,
+		.time = p->time,
+		.addr = p->addr,
+		.cpu = p->cpu,
+		.period = p->period,
+		.weight = p->weight,
+		.data_src = p->data_src,
+	};
+	int ret;
+
+	if (p->cpu >= r->st.nr_cpus)
+		return -ERANGE;
+	r->st.samples++;
+	if (p->flags & C2CSIM_SAMPLE_HITM)
+		r->st.hitm_samples++;
+	if (store && p->period == 1 && (p->data_src >> 5 & 0x4))
+		r->st.store_miss_samples++;
+	ret = write_comm(r, p->h.tid, p->time);
+	if (ret < 0)
+		return ret;
+	ret = perf_writer_sample(r->w, &s);
+	if (ret >= 0 && ++r->since_round >= SIM_ROUND_SAMPLES) {
+		r->since_round = 0;
+		ret = perf_writer_finished_round(r->w);
+	}
+	return ret;
+}
+
+static size_t min_size(uint16_t type)
+{
+	switch (type) {
+	case C2CSIM_REC_HEADER:
+		return sizeof(struct c2csim_header);
+	case C2CSIM_REC_THREAD:
+		return sizeof(struct c2csim_thread);
+	case C2CSIM_REC_MMAP:
+		return sizeof(struct c2csim_mmap) + 1;
+	case C2CSIM_REC_SAMPLE:
+		return sizeof(struct c2csim_sample);
+	case C2CSIM_REC_STATS:
+		return sizeof(struct c2csim_stats);
+	default:
+		return sizeof(struct c2csim_rec);
+	}
+}
+
+/* One whole record (aligned copy in rec). */
+static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct c2c_err *err)
+{
+	const struct c2csim_rec *h = rec;
+	int ret = 0;
+
+	if (h->size < min_size(h->type))
+		return bad(r, at, "record smaller than its type needs", err);
+	if (!r->st.have_header && h->type != C2CSIM_REC_HEADER)
+		return bad(r, at, "expected the c2csim header first", err);
+	switch (h->type) {
+	case C2CSIM_REC_HEADER:
+		return on_header(r, rec, at, err);
+	case C2CSIM_REC_THREAD:
+		r->st.threads++;
+		ret = write_comm(r, h->tid, ((const struct c2csim_thread *)rec)->time);
+		break;
+	case C2CSIM_REC_MMAP:
+		ret = on_mmap(r, rec, h->size);
+		break;
+	case C2CSIM_REC_SAMPLE:
+		ret = on_sample(r, rec);
+		break;
+	case C2CSIM_REC_STATS:
+		memcpy(r->st.totals, ((const struct c2csim_stats *)rec)->v, sizeof(r->st.totals));
+		r->st.have_totals = true;
+		break;
+	default: /* a newer tool's record: skip */
+		break;
+	}
+	if (ret == -EPROTO || ret == -ERANGE)
+		return bad(r, at,
+			   ret == -ERANGE ? "sample cpu beyond the virtual cpus" :
+					    "mapping name not terminated",
+			   err);
+	if (ret < 0)
+		return c2c_err_set(err, -ret, "%s: writing: %s", r->opts.path, strerror(-ret));
+	return 0;
+}
+
+int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct c2c_err *err)
+{
+	size_t used = 0;
+	uint64_t rec_buf[C2CSIM_MAX_REC / 8];
+	int ret = 0;
+
+	r->pending = xgrow(r->pending, &r->pending_alloc, r->pending_len + len, 1);
+	memcpy(r->pending + r->pending_len, buf, len);
+	r->pending_len += len;
+	r->st.stream_bytes += len;
+	while (r->pending_len - used >= sizeof(struct c2csim_rec)) {
+		struct c2csim_rec h;
+
+		memcpy(&h, r->pending + used, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > C2CSIM_MAX_REC) {
+			ret = bad(r, r->offset + used, "bad record size", err);
+			break;
+		}
+		if (r->pending_len - used < h.size)
+			break;
+		memcpy(rec_buf, r->pending + used, h.size);
+		ret = on_record(r, rec_buf, r->offset + used, err);
+		if (ret < 0)
+			break;
+		used += h.size;
+	}
+	memmove(r->pending, r->pending + used, r->pending_len - used);
+	r->pending_len -= used;
+	r->offset += used;
+	return ret;
+}
+
+static void fill_info(struct sim_record *r, struct perf_writer_info *info,
+		      struct perf_numa_node *nodes, struct strbuf *lists)
+{
+	uint32_t n, c;
+
+	memset(info, 0, sizeof(*info));
+	info->cmdline = r->opts.cmdline;
+	info->cpudesc = "c2csim virtual cpu (weights are simulated cycles)";
+	if (!r->st.have_header)
+		return;
+	info->nr_cpus_avail = info->nr_cpus_online = r->st.nr_cpus;
+	info->nr_numa_nodes = r->st.nr_nodes;
+	info->numa_nodes = nodes;
+	for (n = 0; n < r->st.nr_nodes; n++) {
+		strbuf_init(&lists[n], 16);
+		for (c = n; c < r->st.nr_cpus; c += r->st.nr_nodes)
+			strbuf_addf(&lists[n], "%s%u", c == n ? "" : ",", c);
+		nodes[n].node = n;
+		nodes[n].mem_total = SIM_MEM_PER_NODE_KB;
+		nodes[n].mem_free = SIM_MEM_PER_NODE_KB / 2;
+		nodes[n].cpus = lists[n].buf;
+	}
+}
+
+int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c2c_err *err)
+{
+	struct perf_numa_node nodes[C2CSIM_MAX_NODES];
+	struct strbuf lists[C2CSIM_MAX_NODES];
+	struct perf_writer_info info;
+	uint32_t n;
+	int ret;
+
+	r->st.truncated_bytes = r->pending_len;
+	fill_info(r, &info, nodes, lists);
+	ret = perf_writer_close(r->w, &info, err);
+	for (n = 0; r->st.have_header && n < r->st.nr_nodes; n++)
+		strbuf_release(&lists[n]);
+	if (st)
+		*st = r->st;
+	free(r->pending);
+	free(r);
+	return ret;
+}
+
+void sim_record_abort(struct sim_record *r)
+{
+	perf_writer_abort(r->w);
+	free(r->pending);
+	free(r);
+}

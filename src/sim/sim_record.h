@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim_record: turns the c2csim tool's record stream
+ * (plugins/valgrind/c2csim_proto.h) into perf.data through the perf writer:
+ * COMM, MMAP2 for every mapping the tool saw, one SAMPLE per simulated
+ * sample (mem-loads or mem-stores style event), NRCPUS and NUMA_TOPOLOGY
+ * from the virtual topology, CMDLINE, EVENT_DESC.
+ *
+ * Feed it the stream in any chunks as it arrives; a stream cut short is
+ * converted up to its last whole record and still gives a valid file.
+ */
+#ifndef C2C_SIM_SIM_RECORD_H
+#define C2C_SIM_SIM_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+#include "../../plugins/valgrind/c2csim_proto.h"
+
+struct sim_record_opts {
+	const char *path; /* perf.data to write */
+	const char *const *cmdline; /* CMDLINE feature (NULL-terminated) */
+	const char *comm; /* the program's name for COMM records */
+};
+
+struct sim_record_stats {
+	bool have_header;
+	bool have_totals; /* the tool ended normally and sent its totals */
+	uint64_t totals[C2CSIM_NR_STATS]; /* valid when have_totals */
+	uint64_t samples, hitm_samples, store_miss_samples;
+	uint64_t mmaps, threads;
+	uint64_t stream_bytes;
+	uint64_t truncated_bytes; /* a partial record at the end, dropped */
+	uint32_t nr_cpus, nr_nodes, line_size, sample_rate;
+};
+
+struct sim_record;
+
+int sim_record_open(const struct sim_record_opts *opts, struct sim_record **out,
+		    struct c2c_err *err);
+int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct c2c_err *err);
+/* Finishes the file and frees r; st (may be NULL) gets the totals. */
+int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c2c_err *err);
+/* Frees r after an error without finishing the file. */
+void sim_record_abort(struct sim_record *r);
+
+#endif

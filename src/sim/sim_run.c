@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sim/sim_run.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static volatile sig_atomic_t child_pid;
+static const int passed_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+static void pass_signal(int sig)
+{
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static void set_handlers(struct sigaction *old)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = pass_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < ARRAY_SIZE(passed_signals); i++)
+		sigaction(passed_signals[i], &sa, &old[i]);
+}
+
+static void restore_handlers(const struct sigaction *old)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(passed_signals); i++)
+		sigaction(passed_signals[i], &old[i], NULL);
+}
+
+/* In the child: exec Valgrind; on failure report errno through errfd. */
+static void exec_tool(const struct sim_run_opts *o, const char *fifo, int errfd)
+{
+	size_t n = 0, i;
+	char **args;
+	struct strbuf out = STRBUF_INIT;
+	struct rlimit nocore = { 0, 0 };
+	int e;
+
+	for (i = 0; o->tool_args[i]; i++)
+		n++;
+	for (i = 0; o->argv[i]; i++)
+		n++;
+	args = xcalloc(n + 6, sizeof(*args));
+	n = 0;
+	args[n++] = (char *)(o->valgrind ? o->valgrind : "valgrind");
+	args[n++] = "--tool=c2csim";
+	args[n++] = "-q";
+	strbuf_addf(&out, "--sim-out=%s", fifo);
+	args[n++] = out.buf;
+	for (i = 0; o->tool_args[i]; i++)
+		args[n++] = (char *)o->tool_args[i];
+	args[n++] = "--";
+	for (i = 0; o->argv[i]; i++)
+		args[n++] = o->argv[i];
+	setenv("VALGRIND_LIB", o->lib_dir, 1);
+	setrlimit(RLIMIT_CORE, &nocore); /* no vgcore.PID files when it crashes */
+	for (i = 0; i < ARRAY_SIZE(passed_signals); i++)
+		signal(passed_signals[i], SIG_DFL);
+	execvp(args[0], args);
+	e = errno;
+	if (write(errfd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static void feed(struct sim_record *rec, struct sim_run_result *res, const char *buf, size_t n)
+{
+	if (!res->convert_error)
+		res->convert_error = sim_record_feed(rec, buf, n, &res->convert_err);
+}
+
+/* Reads what is there; returns 0 at EAGAIN, -errno on errors. */
+static int pump(int fd, struct sim_record *rec, struct sim_run_result *res)
+{
+	static char buf[1 << 16];
+
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n > 0) {
+			feed(rec, res, buf, (size_t)n);
+			continue;
+		}
+		if (n == 0 || errno == EAGAIN || errno == EINTR)
+			return 0;
+		return -errno;
+	}
+}
+
+static int wait_and_pump(pid_t pid, int fd, struct sim_record *rec, struct sim_run_result *res)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int ret;
+
+	for (;;) {
+		pid_t w;
+
+		if (poll(&p, 1, 100) < 0 && errno != EINTR)
+			return -errno;
+		ret = pump(fd, rec, res);
+		if (ret < 0)
+			return ret;
+		w = waitpid(pid, &res->wait_status, WNOHANG);
+		if (w == pid)
+			return pump(fd, rec, res); /* what the tool wrote last */
+		if (w < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+static int make_fifo(struct strbuf *dir, struct strbuf *fifo, struct c2c_err *err)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	strbuf_addf(dir, "%s/c2csim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir->buf))
+		return c2c_err_set(err, errno, "%s: cannot create: %s", dir->buf, strerror(errno));
+	strbuf_addf(fifo, "%s/stream", dir->buf);
+	if (mkfifo(fifo->buf, 0600) < 0) {
+		int e = errno;
+
+		rmdir(dir->buf);
+		return c2c_err_set(err, e, "%s: cannot create fifo: %s", fifo->buf, strerror(e));
+	}
+	return 0;
+}
+
+static int spawn(const struct sim_run_opts *o, const char *fifo, pid_t *pid, bool *exec_failed,
+		 struct c2c_err *err)
+{
+	int ep[2], e = 0;
+	ssize_t n;
+
+	if (pipe2(ep, O_CLOEXEC) < 0)
+		return c2c_err_set(err, errno, "pipe: %s", strerror(errno));
+	*pid = fork();
+	if (*pid < 0) {
+		e = errno;
+		close(ep[0]);
+		close(ep[1]);
+		return c2c_err_set(err, e, "fork: %s", strerror(e));
+	}
+	if (*pid == 0) {
+		close(ep[0]);
+		exec_tool(o, fifo, ep[1]);
+	}
+	close(ep[1]);
+	n = read(ep[0], &e, sizeof(e));
+	close(ep[0]);
+	if (n == sizeof(e)) {
+		*exec_failed = true;
+		waitpid(*pid, NULL, 0);
+		return c2c_err_set(err, e, "%s: cannot run: %s",
+				   o->valgrind ? o->valgrind : "valgrind", strerror(e));
+	}
+	return 0;
+}
+
+int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_run_result *res,
+	    struct c2c_err *err)
+{
+	struct strbuf dir = STRBUF_INIT, fifo = STRBUF_INIT;
+	struct sigaction old[ARRAY_SIZE(passed_signals)];
+	int rfd = -1, wfd = -1, ret;
+	pid_t pid = 0;
+
+	memset(res, 0, sizeof(*res));
+	ret = make_fifo(&dir, &fifo, err);
+	if (ret < 0)
+		goto out;
+	/* Our own writer end keeps reads from seeing EOF before the tool opens it. */
+	rfd = open(fifo.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	wfd = rfd < 0 ? -1 : open(fifo.buf, O_WRONLY | O_CLOEXEC);
+	if (rfd < 0 || wfd < 0) {
+		ret = c2c_err_set(err, errno, "%s: cannot open: %s", fifo.buf, strerror(errno));
+		goto out_fifo;
+	}
+	set_handlers(old);
+	ret = spawn(opts, fifo.buf, &pid, &res->exec_failed, err);
+	if (ret == 0) {
+		child_pid = pid;
+		ret = wait_and_pump(pid, rfd, rec, res);
+		child_pid = 0;
+		if (ret < 0)
+			c2c_err_set(err, -ret, "%s: reading the stream: %s", fifo.buf,
+				    strerror(-ret));
+	}
+	restore_handlers(old);
+out_fifo:
+	if (rfd >= 0)
+		close(rfd);
+	if (wfd >= 0)
+		close(wfd);
+	unlink(fifo.buf);
+	rmdir(dir.buf);
+out:
+	strbuf_release(&dir);
+	strbuf_release(&fifo);
+	return ret;
+}

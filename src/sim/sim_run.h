@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim_run: runs a program under the c2csim Valgrind tool and pumps the
+ * tool's record stream (through a fifo) into a sim_record converter while
+ * the program runs. The program keeps the terminal: its output, input and
+ * exit status are its own. SIGINT/SIGTERM/SIGHUP/SIGQUIT received by the
+ * caller are passed on to it, so Ctrl-C ends the program, the tool flushes
+ * what it saw and the file stays valid.
+ */
+#ifndef C2C_SIM_SIM_RUN_H
+#define C2C_SIM_SIM_RUN_H
+
+#include <stdbool.h>
+
+#include "sim/sim_record.h"
+#include "util/err.h"
+
+struct sim_run_opts {
+	const char *lib_dir; /* VALGRIND_LIB: the tool + links to Valgrind's files */
+	const char *valgrind; /* the launcher; NULL: "valgrind" from PATH */
+	const char *const *tool_args; /* --sim-... options, NULL-terminated */
+	char *const *argv; /* the program and its arguments */
+};
+
+struct sim_run_result {
+	int wait_status; /* of the Valgrind process (waitpid) */
+	bool exec_failed; /* the launcher could not be run */
+	int convert_error; /* 0, or the first converter error (stream kept draining) */
+	struct c2c_err convert_err;
+};
+
+int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_run_result *res,
+	    struct c2c_err *err);
+
+#endif

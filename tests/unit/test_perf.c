@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf.data writer -> reader round trip through the public API. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "perf/perf_data.h"
+
+#define ALL_FIELDS                                                                                 \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |    \
+	 PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC |                      \
+	 PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP |                    \
+	 PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+
+static const uint64_t chain[] = { PERF_CONTEXT_USER, 0x401000, 0x402000, 0x403000 };
+
+static struct perf_sample make_sample(uint32_t i)
+{
+	return (struct perf_sample){
+		.attr_index = i % 2,
+		.cpumode = PERF_RECORD_MISC_USER,
+		.ip = 0x400000 + i,
+		.pid = 7,
+		.tid = 8 + i,
+		.time = 1000 + i,
+		.addr = 0xdead0000 + i * 8,
+		.stream_id = 99,
+		.cpu = i % 4,
+		.period = 10 + i,
+		.weight = 300 + i,
+		.weight_var2 = 20,
+		.weight_var3 = 3,
+		.data_src = 0x1234 + i,
+		.transaction = 5,
+		.phys_addr = 0x10000 + i,
+		.cgroup = 77,
+		.data_page_size = 4096,
+		.code_page_size = 2 << 20,
+		.nr_callchain = 4,
+		.callchain = chain,
+		.raw_size = 3,
+		.raw = "xyz",
+	};
+}
+
+static void check_sample(const struct perf_sample *got, uint32_t i)
+{
+	struct perf_sample want = make_sample(i);
+
+	assert_int_equal(got->attr_index, want.attr_index);
+	assert_int_equal(got->cpumode, want.cpumode);
+	assert_int_equal(got->ip, want.ip);
+	assert_int_equal(got->pid, want.pid);
+	assert_int_equal(got->tid, want.tid);
+	assert_int_equal(got->time, want.time);
+	assert_int_equal(got->addr, want.addr);
+	assert_int_equal(got->stream_id, want.stream_id);
+	assert_int_equal(got->cpu, want.cpu);
+	assert_int_equal(got->period, want.period);
+	assert_int_equal(got->weight, want.weight);
+	assert_int_equal(got->weight_var2, want.weight_var2);
+	assert_int_equal(got->weight_var3, want.weight_var3);
+	assert_int_equal(got->data_src, want.data_src);
+	assert_int_equal(got->transaction, want.transaction);
+	assert_int_equal(got->phys_addr, want.phys_addr);
+	assert_int_equal(got->cgroup, want.cgroup);
+	assert_int_equal(got->data_page_size, want.data_page_size);
+	assert_int_equal(got->code_page_size, want.code_page_size);
+	assert_int_equal(got->nr_callchain, 4);
+	assert_memory_equal(got->callchain, chain, sizeof(chain));
+	assert_true(got->raw_size >= 3);
+	assert_memory_equal(got->raw, "xyz", 3);
+	assert_true(got->id != 0);
+}
+
+static void write_file(const char *path)
+{
+	struct perf_writer_event ev[2] = {
+		{ .type = PERF_TYPE_SOFTWARE,
+		  .sample_type = ALL_FIELDS,
+		  .sample_period = 1,
+		  .name = "first" },
+		{ .type = PERF_TYPE_RAW,
+		  .config = 0x1cd,
+		  .config1 = 30,
+		  .sample_type = ALL_FIELDS,
+		  .sample_period = 2,
+		  .precise_ip = true,
+		  .name = "second" },
+	};
+	static const struct perf_numa_node nodes[] = { { 0, 1024, 512, "0-1" },
+						       { 1, 2048, 1024, "2-3" } };
+	static const char *const argv[] = { "c2cscope", "record", NULL };
+	struct perf_writer_info info = { .hostname = "h",
+					 .osrelease = "r",
+					 .arch = "a",
+					 .cmdline = argv,
+					 .nr_cpus_avail = 4,
+					 .nr_cpus_online = 4,
+					 .nr_numa_nodes = 2,
+					 .numa_nodes = nodes };
+	struct perf_comm comm = { .pid = 7, .tid = 8, .comm = "prog", .exec = true };
+	struct perf_mmap mm = { .pid = 7,
+				.tid = 7,
+				.start = 0x400000,
+				.len = 0x1000,
+				.prot = 5,
+				.build_id_size = 20,
+				.filename = "/bin/prog" };
+	struct perf_build_id bid = { .size = 20, .filename = "/bin/prog" };
+	struct perf_writer *w;
+	struct c2c_err err;
+	uint32_t i;
+
+	memset(mm.build_id, 0xab, 20);
+	memset(bid.id, 0xab, 20);
+	assert_int_equal(perf_writer_open(path, ev, 2, &w, &err), 0);
+	assert_int_equal(perf_writer_comm(w, &comm, 5), 0);
+	assert_int_equal(perf_writer_mmap2(w, &mm, 6), 0);
+	assert_int_equal(perf_writer_build_id(w, &bid), 0);
+	for (i = 0; i < 10; i++) {
+		struct perf_sample s = make_sample(i);
+
+		assert_int_equal(perf_writer_sample(w, &s), 0);
+	}
+	assert_int_equal(perf_writer_close(w, &info, &err), 0);
+}
+
+static void check_header(const struct perf_reader *r)
+{
+	const struct perf_header_info *h = perf_reader_header(r);
+
+	assert_string_equal(h->hostname, "h");
+	assert_string_equal(h->osrelease, "r");
+	assert_string_equal(h->arch, "a");
+	assert_string_equal(h->cmdline, "c2cscope record");
+	assert_int_equal(h->nr_cpus_avail, 4);
+	assert_int_equal(h->nr_numa_nodes, 2);
+	assert_string_equal(h->numa_nodes[1].cpus, "2-3");
+	assert_int_equal(h->numa_nodes[1].mem_total, 2048);
+	assert_int_equal(h->nr_build_ids, 1);
+	assert_string_equal(h->build_ids[0].filename, "/bin/prog");
+	assert_int_equal(h->build_ids[0].size, 20);
+	assert_int_equal(h->first_sample_time, 1000);
+	assert_int_equal(h->last_sample_time, 1009);
+	/* node 1's memory follows node 0's 1024 kB, in 128 MiB blocks */
+	assert_int_equal(h->nr_mem_ranges, 2);
+	assert_int_equal(h->mem_ranges[1].node, 1);
+	assert_int_equal(h->mem_ranges[1].start, 128ULL << 20);
+	assert_int_equal(perf_reader_nr_attrs(r), 2);
+	assert_string_equal(perf_reader_attr(r, 1)->name, "second");
+	assert_int_equal(perf_reader_attr(r, 1)->config1, 30);
+	assert_true(perf_reader_attr(r, 1)->precise_ip);
+	assert_true(perf_reader_attr(r, 0)->sample_id_all);
+}
+
+static void round_trip(void **state)
+{
+	char path[] = "/tmp/test_perf.XXXXXX";
+	struct perf_event_rec ev;
+	struct perf_reader *r;
+	struct c2c_err err;
+	uint32_t samples = 0, comms = 0, mmaps = 0;
+	int fd = mkstemp(path), ret;
+
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(path);
+	assert_int_equal(perf_reader_open(path, &r, &err), 0);
+	check_header(r);
+	while ((ret = perf_reader_next(r, &ev, &err)) > 0) {
+		if (ev.kind == PERF_REC_SAMPLE)
+			check_sample(&ev.sample, samples++);
+		if (ev.kind == PERF_REC_COMM) {
+			assert_string_equal(ev.comm.comm, "prog");
+			assert_true(ev.comm.exec);
+			assert_int_equal(ev.time, 5); /* sample_id_all trailer */
+			comms++;
+		}
+		if (ev.kind == PERF_REC_MMAP && ev.mmap.is_mmap2) {
+			assert_string_equal(ev.mmap.filename, "/bin/prog");
+			assert_int_equal(ev.mmap.build_id_size, 20);
+			assert_int_equal(ev.mmap.build_id[19], 0xab);
+			assert_int_equal(ev.time, 6);
+			mmaps++;
+		}
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(samples, 10);
+	assert_int_equal(comms, 1);
+	assert_int_equal(mmaps, 1);
+	assert_int_equal(perf_reader_stats(r)->samples, 10);
+	assert_string_equal(perf_reader_warnings(r), "");
+	perf_reader_close(r);
+	unlink(path);
+}
+
+static void writer_rejects(void **state)
+{
+	struct perf_writer_event ev = { .sample_type = PERF_SAMPLE_REGS_USER, .name = "x" };
+	struct perf_writer *w;
+	struct c2c_err err;
+
+	assert_int_equal(perf_writer_open("/tmp/never", &ev, 1, &w, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "sample_type 0x1000 not supported"));
+	assert_int_equal(perf_writer_open("/tmp/never", &ev, 0, &w, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "no events"));
+}
+
+static void build_id_of_self(void **state)
+{
+	uint8_t id[20], size = 0;
+	struct c2c_err err;
+
+	assert_int_equal(perf_build_id_of_file("/proc/self/exe", id, &size, &err), 0);
+	assert_int_equal(size, 20);
+	assert_int_equal(perf_build_id_of_file("/etc/hostname", id, &size, &err), -ENOEXEC);
+	assert_non_null(strstr(err.msg, "not an ELF file"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(round_trip),
+		cmocka_unit_test(writer_rejects),
+		cmocka_unit_test(build_id_of_self),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
