@@ -43,4 +43,16 @@ expect_eq "section of the binary" "globals .bss+0x$(printf %x $((args + 0x18 - $
 	"$(sed -n 2p "$TMP/fmt")"
 expect_eq "load bias of a PIE mapped at 0x555555554000" "bias 0x555555554000" \
 	"$(sed -n 3p "$TMP/fmt")"
+
+# Bad input: a clear error naming the file, exit 2, never a crash.
+"$tool" resolve /etc/hostname 0:0 >"$TMP/out" 2>"$TMP/err"
+expect_eq "not ELF: exit" 2 "$?"
+expect_contains "not ELF: message" "/etc/hostname: not an ELF file" "$TMP/err"
+cp "$bin" "$TMP/nodebug" && strip --strip-debug "$TMP/nodebug"
+"$tool" resolve "$TMP/nodebug" 0:0 >"$TMP/out" 2>"$TMP/err"
+expect_eq "no DWARF: exit" 2 "$?"
+expect_contains "no DWARF: message" "nodebug: no DWARF debug info" "$TMP/err"
+head -c 4000 "$bin" >"$TMP/truncated"
+"$tool" resolve "$TMP/truncated" 0:0 >"$TMP/out" 2>"$TMP/err"
+expect_eq "truncated ELF: exit" 2 "$?"
 finish
