@@ -65,28 +65,6 @@ static int parse_format(const char *arg, enum check_format *out)
 	return cmd_error("check", "--format expects text, json, junit or sarif, not '%s'", arg);
 }
 
-static int parse_cacheline(const char *cmd, const char *arg, unsigned int *out)
-{
-	uint64_t v;
-
-	if (cmd_parse_u64(cmd, "--cacheline-size", arg, &v))
-		return EXIT_BAD_INPUT;
-	if (v < 8 || v > 4096 || (v & (v - 1)))
-		return cmd_error(cmd,
-				 "--cacheline-size expects a power of two from 8 to 4096, "
-				 "not %s",
-				 arg);
-	*out = v;
-	return 0;
-}
-
-static void add_arg(const char ***list, size_t *nr, const char *arg)
-{
-	*list = xrealloc(*list, (*nr + 2) * sizeof(**list));
-	(*list)[(*nr)++] = arg;
-	(*list)[*nr] = NULL;
-}
-
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	static const struct option longopts[] = {
@@ -105,7 +83,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	while ((c = getopt_long(argc, argv, "r:kgC:l:f:ah", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			add_arg(&a->rules, &a->nr_rules, optarg);
+			cmd_add_arg(&a->rules, &a->nr_rules, optarg);
 			break;
 		case 'k':
 			a->kernel = true;
@@ -114,13 +92,13 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 			a->kernel_groups = true;
 			break;
 		case 'C':
-			add_arg(&a->only, &a->nr_only, optarg);
+			cmd_add_arg(&a->only, &a->nr_only, optarg);
 			break;
 		case 'a':
 			a->show_passed = true;
 			break;
 		case 'l':
-			if (parse_cacheline("check", optarg, &a->cacheline_size))
+			if (cmd_parse_cacheline_size("check", optarg, &a->cacheline_size))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'f':
@@ -171,7 +149,7 @@ static const char **load_filter(const struct ruleset *rs, const struct check_arg
 	while (names[n])
 		n++;
 	for (i = 0; i < a->nr_only; i++)
-		add_arg(&names, &n, a->only[i]);
+		cmd_add_arg(&names, &n, a->only[i]);
 	return names;
 }
 

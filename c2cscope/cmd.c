@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "util/xalloc.h"
+
 int cmd_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -53,4 +55,24 @@ void cmd_getopt_reset(void)
 {
 	optind = 0; /* glibc: 0 also re-initialises getopt's internal state */
 	opterr = 1;
+}
+
+int cmd_parse_cacheline_size(const char *cmd, const char *arg, unsigned int *out)
+{
+	uint64_t v;
+
+	if (cmd_parse_u64(cmd, "--cacheline-size", arg, &v))
+		return EXIT_BAD_INPUT;
+	if (v < 8 || v > 4096 || (v & (v - 1)))
+		return cmd_error(
+			cmd, "--cacheline-size expects a power of two from 8 to 4096, not %s", arg);
+	*out = (unsigned int)v;
+	return 0;
+}
+
+void cmd_add_arg(const char ***list, size_t *nr, const char *arg)
+{
+	*list = xrealloc(*list, (*nr + 2) * sizeof(**list));
+	(*list)[(*nr)++] = arg;
+	(*list)[*nr] = NULL;
 }

@@ -8,6 +8,7 @@
 #define C2C_CMD_H
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/err.h"
@@ -38,6 +39,12 @@ int cmd_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *o
  * argv from argv[0] = command name. Returns optstring-style result.
  */
 void cmd_getopt_reset(void);
+
+/* --cacheline-size: a power of two from 8 to 4096; prints and returns 2 if not. */
+int cmd_parse_cacheline_size(const char *cmd, const char *arg, unsigned int *out);
+
+/* Append ARG to a NULL-terminated list of *nr strings (repeatable options). */
+void cmd_add_arg(const char ***list, size_t *nr, const char *arg);
 
 /* Print the man-page-like usage of a command to stdout (--help). */
 #endif

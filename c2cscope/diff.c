@@ -81,13 +81,6 @@ static int parse_fail_on(const char *arg, unsigned int *mask)
 	return ret;
 }
 
-static void add_arg(const char ***list, size_t *nr, const char *arg)
-{
-	*list = xrealloc(*list, (*nr + 2) * sizeof(**list));
-	(*list)[(*nr)++] = arg;
-	(*list)[*nr] = NULL;
-}
-
 static int parse_args(int argc, char **argv, struct diff_args *a)
 {
 	static const struct option longopts[] = {
@@ -99,30 +92,23 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t v;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "C:F:r:l:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'C':
-			add_arg(&a->only, &a->nr_only, optarg);
+			cmd_add_arg(&a->only, &a->nr_only, optarg);
 			break;
 		case 'r':
-			add_arg(&a->rules, &a->nr_rules, optarg);
+			cmd_add_arg(&a->rules, &a->nr_rules, optarg);
 			break;
 		case 'F':
 			if (parse_fail_on(optarg, &a->fail_on))
 				return EXIT_BAD_INPUT;
 			break;
 		case 'l':
-			if (cmd_parse_u64("diff", "--cacheline-size", optarg, &v))
+			if (cmd_parse_cacheline_size("diff", optarg, &a->cacheline_size))
 				return EXIT_BAD_INPUT;
-			if (v < 8 || v > 4096 || (v & (v - 1)))
-				return cmd_error("diff",
-						 "--cacheline-size expects a power of two "
-						 "from 8 to 4096, not %s",
-						 optarg);
-			a->cacheline_size = v;
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))

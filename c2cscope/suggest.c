@@ -43,7 +43,7 @@ struct suggest_args {
 	const char *choose;
 	const char **pins;
 	size_t nr_pins;
-	uint64_t cacheline_size;
+	unsigned int cacheline_size;
 	bool json;
 	enum type_source source;
 };
@@ -75,20 +75,11 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 			a->hotness = optarg;
 			break;
 		case 'p':
-			a->pins = xrealloc(a->pins, (a->nr_pins + 2) * sizeof(*a->pins));
-			a->pins[a->nr_pins++] = optarg;
-			a->pins[a->nr_pins] = NULL;
+			cmd_add_arg(&a->pins, &a->nr_pins, optarg);
 			break;
 		case 'L':
-			if (cmd_parse_u64("suggest", "--cacheline-size", optarg,
-					  &a->cacheline_size))
+			if (cmd_parse_cacheline_size("suggest", optarg, &a->cacheline_size))
 				return EXIT_BAD_INPUT;
-			if (a->cacheline_size < 8 || a->cacheline_size > 4096 ||
-			    (a->cacheline_size & (a->cacheline_size - 1)))
-				return cmd_error("suggest",
-						 "--cacheline-size must be a power of two "
-						 "between 8 and 4096, not %s",
-						 optarg);
 			break;
 		case 'f':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
@@ -223,8 +214,7 @@ int cmd_suggest(int argc, char **argv)
 		ret = cmd_report_err("suggest", &err);
 		goto out;
 	}
-	popts = (struct propose_opts){ .cacheline_size = (unsigned int)a.cacheline_size,
-				       .pinned = a.pins };
+	popts = (struct propose_opts){ .cacheline_size = a.cacheline_size, .pinned = a.pins };
 	if (propose(t, prof, &popts, &pr, &err)) {
 		ret = cmd_report_err("suggest", &err);
 		goto out;
@@ -239,8 +229,7 @@ int cmd_suggest(int argc, char **argv)
 	}
 	fputs(out.buf, stdout);
 	if (a.emit_rules)
-		ret = emit_rules(a.emit_rules, t, prof, chosen(pr, a.choose),
-				 (unsigned int)a.cacheline_size);
+		ret = emit_rules(a.emit_rules, t, prof, chosen(pr, a.choose), a.cacheline_size);
 	if (!ret && !a.json)
 		print_verdict(pr);
 out:
