@@ -26,7 +26,8 @@ int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, ui
 		ZSTD_initDStream(r->zstd);
 	}
 	/* drop what was handed out, keep a partial record */
-	memmove(r->zbuf, r->zbuf + r->z_pos, r->z_len - r->z_pos);
+	if (r->z_pos && r->z_len > r->z_pos) /* zbuf is NULL before the first record */
+		memmove(r->zbuf, r->zbuf + r->z_pos, r->z_len - r->z_pos);
 	r->z_len -= r->z_pos;
 	r->z_pos = 0;
 	r->z_off = off - 8;
