@@ -30,34 +30,6 @@ void layout_member_geometry(const struct type_member *m, uint64_t *offset, uint6
 	*bitfield_offset = (uint32_t)(m->bit_offset - *offset * 8);
 }
 
-uint32_t layout_natural_alignment(const struct type *t)
-{
-	uint32_t a = 1, i;
-
-	t = type_strip(t);
-	if (!t)
-		return 1;
-	switch (t->kind) {
-	case TYPE_POINTER:
-		return 8;
-	case TYPE_BASE:
-	case TYPE_ENUM:
-		return t->size ? (uint32_t)t->size : 1;
-	case TYPE_ARRAY:
-		return layout_natural_alignment(t->target);
-	case TYPE_STRUCT:
-	case TYPE_UNION:
-		for (i = 0; i < t->nr_members; i++) {
-			uint32_t ma = layout_natural_alignment(t->members[i].type);
-
-			if (ma > a)
-				a = ma;
-		}
-		return a;
-	default:
-		return 1;
-	}
-}
 
 struct hole_state {
 	uint64_t cur_bitfield_end, cur_bitfield_size, last_seen_bit;
@@ -178,7 +150,7 @@ bool layout_infer_packed(const struct type *t)
 		return false;
 	for (i = 0; i < t->nr_members; i++) {
 		const struct type_member *m = &t->members[i];
-		uint32_t a = layout_natural_alignment(m->type), bf;
+		uint32_t a = type_natural_alignment(m->type), bf;
 		uint64_t offset, size;
 
 		if (a == 1)

@@ -23,7 +23,6 @@ void layout_member_geometry(const struct type_member *m, uint64_t *offset, uint6
  * arrays their element's, aggregates the largest of their members' (forced
  * alignments ignored); never 0.
  */
-uint32_t layout_natural_alignment(const struct type *t);
 
 /*
  * Holes of a struct as pahole's class__find_holes computes them. members

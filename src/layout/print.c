@@ -267,7 +267,7 @@ static void union_fprintf(struct strbuf *sb, const struct type *t, const struct 
 		const struct type *mt = type_strip(m->type);
 		/* pahole: a struct whose alignment breaks in an array of unions */
 		bool packed = mt && mt->kind == TYPE_STRUCT &&
-			      t->size % layout_natural_alignment(mt) != 0;
+			      t->size % type_natural_alignment(mt) != 0;
 
 		uc.union_member = true;
 		add_tabs(sb, uc.indent);
@@ -313,7 +313,7 @@ static void class_state_init(struct class_state *cs, const struct type *t)
 		const struct type *mt = type_strip(t->members[i].type);
 
 		if (mt && mt->kind == TYPE_STRUCT &&
-		    cs->lm[i].offset % layout_natural_alignment(mt) != 0)
+		    cs->lm[i].offset % type_natural_alignment(mt) != 0)
 			cs->child_packed[i] = true;
 	}
 }

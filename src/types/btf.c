@@ -109,40 +109,6 @@ static uint32_t infer_alignment(uint64_t offset, uint32_t natural, uint64_t smal
 	return align;
 }
 
-/*
- * pahole's tag__natural_alignment: pointers 8, base types and enums their
- * size, arrays their element's, aggregates their members' (forced
- * alignments ignored); never 0.
- */
-static uint32_t natural_alignment(const struct type *t)
-{
-	uint32_t a = 1, i;
-
-	t = type_strip(t);
-	if (!t)
-		return 1;
-	switch (t->kind) {
-	case TYPE_POINTER:
-		return 8;
-	case TYPE_BASE:
-	case TYPE_ENUM:
-		return t->size ? (uint32_t)t->size : 1;
-	case TYPE_ARRAY:
-		return natural_alignment(t->target);
-	case TYPE_STRUCT:
-	case TYPE_UNION:
-		for (i = 0; i < t->nr_members; i++) {
-			uint32_t ma = natural_alignment(t->members[i].type);
-
-			if (ma > a)
-				a = ma;
-		}
-		return a;
-	default:
-		return 1;
-	}
-}
-
 static void infer_aggregate_alignment(struct type *t)
 {
 	uint64_t smallest = 0;
@@ -157,11 +123,11 @@ static void infer_aggregate_alignment(struct type *t)
 			continue;
 		if (m->bit_size)
 			offset = m->bit_offset / (size * 8) * size; /* storage unit */
-		m->alignment = infer_alignment(offset, natural_alignment(m->type), smallest);
+		m->alignment = infer_alignment(offset, type_natural_alignment(m->type), smallest);
 		smallest = offset + size;
 	}
 	/* As pahole: natural means the members' types, not their forced alignment. */
-	t->alignment = infer_alignment(t->size, natural_alignment(t), smallest);
+	t->alignment = infer_alignment(t->size, type_natural_alignment(t), smallest);
 }
 
 static bool infer_packed(const struct type *t)

@@ -195,6 +195,12 @@ const struct type *type_strip(const struct type *t);
 const struct type *type_strip_cv(const struct type *t);
 /* Natural alignment in bytes (forced alignment included). */
 uint32_t type_alignment(const struct type *t);
+/*
+ * pahole's natural alignment (tag__natural_alignment): pointers 8, base
+ * types and enums their size, arrays their element's, aggregates their
+ * members' types' — forced alignments ignored; never 0.
+ */
+uint32_t type_natural_alignment(const struct type *t);
 /* Size in bytes following typedefs and qualifiers. */
 uint64_t type_size(const struct type *t);
 /* Whether the type is a struct or union (after stripping typedefs/cv). */

@@ -105,6 +105,35 @@ static uint32_t alignment_of(const struct type *t, int depth)
 	}
 }
 
+uint32_t type_natural_alignment(const struct type *t)
+{
+	uint32_t a = 1, i;
+
+	t = type_strip(t);
+	if (!t)
+		return 1;
+	switch (t->kind) {
+	case TYPE_POINTER:
+		return 8;
+	case TYPE_BASE:
+	case TYPE_ENUM:
+		return t->size ? (uint32_t)t->size : 1;
+	case TYPE_ARRAY:
+		return type_natural_alignment(t->target);
+	case TYPE_STRUCT:
+	case TYPE_UNION:
+		for (i = 0; i < t->nr_members; i++) {
+			uint32_t ma = type_natural_alignment(t->members[i].type);
+
+			if (ma > a)
+				a = ma;
+		}
+		return a;
+	default:
+		return 1;
+	}
+}
+
 uint32_t type_alignment(const struct type *t)
 {
 	return alignment_of(t, 0);
