@@ -68,18 +68,41 @@ static const struct type *die_target(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
 	return dwarf_die_to_type(ctx, &tdie, full);
 }
 
-static void die_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
+/* Returns libdw's own string for the file, so members can compare pointers. */
+static const char *die_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
 {
 	uint64_t line;
 	const char *file;
 
 	if (!ctx->want_decl)
-		return;
+		return NULL;
 	file = dwarf_decl_file(die);
 	if (file)
 		t->decl_file = type_db_intern(ctx->db, file);
 	if (attr_udata(die, DW_AT_decl_line, &line))
 		t->decl_line = (uint32_t)line;
+	return file;
+}
+
+/*
+ * A member's declaration site. libdw hands out one string per file of the
+ * CU, so a member declared in its struct's file (nearly all) reuses the
+ * struct's interned copy instead of interning again.
+ */
+static void member_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, const struct type *parent,
+			const char *parent_raw, struct type_member *m)
+{
+	uint64_t line;
+	const char *file;
+
+	if (!ctx->want_decl || !attr_udata(die, DW_AT_decl_line, &line))
+		return;
+	m->decl_line = (uint32_t)line;
+	file = dwarf_decl_file(die);
+	if (file && file == parent_raw)
+		m->decl_file = parent->decl_file;
+	else if (file)
+		m->decl_file = type_db_intern(ctx->db, file);
 }
 
 static enum base_encoding base_encoding(Dwarf_Die *die)
@@ -212,10 +235,11 @@ static int convert_aggregate(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct ty
 	Dwarf_Die child;
 	uint32_t n = count_children(die, DW_TAG_member), i = 0;
 	uint64_t align;
+	const char *raw_file;
 
 	if (attr_udata(die, DW_AT_alignment, &align))
 		t->alignment = (uint32_t)align;
-	die_decl(ctx, die, t);
+	raw_file = die_decl(ctx, die, t);
 	type_db_add_members(ctx->db, t, n);
 	if (!n || dwarf_child(die, &child))
 		return 0;
@@ -226,6 +250,7 @@ static int convert_aggregate(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct ty
 			t->nr_members--;
 			continue;
 		}
+		member_decl(ctx, &child, t, raw_file, &t->members[i]);
 		if (convert_member(ctx, &child, &t->members[i++]))
 			return c2c_err_set(ctx->err, EINVAL,
 					   "%s: DIE 0x%llx: member with an unsupported location",

@@ -58,6 +58,14 @@ struct type_member {
 	uint32_t bit_size; /* bitfields only; 0 otherwise */
 	/* DW_AT_alignment / inferred forced alignment; 0 when natural. */
 	uint32_t alignment;
+	/*
+	 * Where the member is declared (DW_AT_decl_file/DW_AT_decl_line on
+	 * DW_TAG_member), when DWARF says; decl_file NULL and decl_line 0
+	 * otherwise (BTF, JSON baselines). decl_file is usually the same
+	 * string as the parent struct's decl_file.
+	 */
+	const char *decl_file;
+	uint32_t decl_line;
 };
 
 struct type_enumerator {
