@@ -91,12 +91,36 @@ static void add_block(struct proposer *pr, uint32_t first, uint32_t last)
 	b->size = end > b->start ? end - b->start : 0;
 }
 
+/* Extend a block's end over glue ranges and bitfield runs it reaches into. */
+static uint32_t glued_end(const struct proposer *pr, uint32_t last)
+{
+	bool changed = true;
+	uint32_t g, e;
+
+	while (changed) {
+		changed = false;
+		for (g = 0; g < pr->nr_glue; g++) {
+			if (pr->glue[g].first <= last && pr->glue[g].last > last &&
+			    pr->glue[g].last < pr->t->nr_members) {
+				last = pr->glue[g].last;
+				changed = true;
+			}
+		}
+		e = block_end(pr->t, last);
+		if (e > last) {
+			last = e;
+			changed = true;
+		}
+	}
+	return last;
+}
+
 void build_blocks(struct proposer *pr)
 {
 	uint32_t i = 0, n = pr->t->nr_members;
 
 	while (i < n) {
-		uint32_t last = block_end(pr->t, i);
+		uint32_t last = glued_end(pr, block_end(pr->t, i));
 
 		add_block(pr, i, last);
 		i = last + 1;
@@ -106,6 +130,45 @@ void build_blocks(struct proposer *pr)
 	    pr->blocks[pr->nr_blocks - 1].first == pr->blocks[pr->nr_blocks - 1].last &&
 	    !is_marker(&pr->t->members[pr->blocks[pr->nr_blocks - 1].first], "__cacheline_group"))
 		pr->blocks[pr->nr_blocks - 1].fixed_last = true;
+}
+
+/* Member ranges that stay contiguous, as ranges of blocks. */
+void build_groups(struct proposer *pr, const struct propose_range *groups, uint32_t n)
+{
+	uint32_t g;
+
+	pr->groups = xcalloc(n + 1, sizeof(*pr->groups));
+	for (g = 0; g < n; g++) {
+		if (groups[g].first > groups[g].last || groups[g].last >= pr->t->nr_members)
+			continue;
+		pr->groups[pr->nr_groups].first = pr->members[groups[g].first].block;
+		pr->groups[pr->nr_groups].last = pr->members[groups[g].last].block;
+		pr->nr_groups++;
+	}
+}
+
+/* Whether every group's blocks sit on consecutive positions of ORDER. */
+bool groups_ok(const struct proposer *pr, const uint32_t *order, uint32_t *pos)
+{
+	uint32_t g, b;
+
+	if (!pr->nr_groups)
+		return true;
+	for (b = 0; b < pr->nr_blocks; b++)
+		pos[order[b]] = b;
+	for (g = 0; g < pr->nr_groups; g++) {
+		uint32_t lo = UINT32_MAX, hi = 0;
+
+		for (b = pr->groups[g].first; b <= pr->groups[g].last; b++) {
+			if (pos[b] < lo)
+				lo = pos[b];
+			if (pos[b] > hi)
+				hi = pos[b];
+		}
+		if (hi - lo != pr->groups[g].last - pr->groups[g].first)
+			return false;
+	}
+	return true;
 }
 
 /* --- evaluation ---------------------------------------------------------- */
@@ -306,16 +369,23 @@ uint32_t count_moves(const uint32_t *order, uint32_t n)
 	return n - len;
 }
 
-/* Move the element at position from to position to. */
-static void move_elem(uint32_t *order, uint32_t from, uint32_t to)
+/*
+ * OUT = ORDER with the LEN elements at FROM taken out and put back so that
+ * they start at position TO of the result (0 <= TO <= n - LEN).
+ */
+static void move_seg(const uint32_t *order, uint32_t n, uint32_t from, uint32_t len, uint32_t to,
+		     uint32_t *out)
 {
-	uint32_t v = order[from];
+	uint32_t i, k = 0;
 
-	if (from < to)
-		memmove(order + from, order + from + 1, (to - from) * sizeof(*order));
-	else
-		memmove(order + to + 1, order + to, (from - to) * sizeof(*order));
-	order[to] = v;
+	for (i = 0; i < n && k < to; i++)
+		if (i < from || i >= from + len)
+			out[k++] = order[i];
+	memcpy(out + k, order + from, len * sizeof(*out));
+	k += len;
+	for (; i < n; i++)
+		if (i < from || i >= from + len)
+			out[k++] = order[i];
 }
 
 static bool block_is_hot(const struct proposer *pr, uint32_t b)
@@ -331,56 +401,120 @@ static bool block_is_hot(const struct proposer *pr, uint32_t b)
 	return false;
 }
 
+/* What one step may move: a block, or a whole group of blocks. */
+struct segment {
+	uint32_t from, len;
+	bool hot;
+};
+
+/* The segments of ORDER: every block, then every group longer than one block. */
+static uint32_t list_segments(const struct proposer *pr, const uint32_t *order, uint32_t *pos,
+			      struct segment *seg)
+{
+	uint32_t n = pr->nr_blocks, k = 0, p, g, b;
+
+	for (p = 0; p < n; p++) {
+		if (pr->blocks[order[p]].fixed_last)
+			continue;
+		seg[k++] = (struct segment){ p, 1, block_is_hot(pr, order[p]) };
+	}
+	for (b = 0; b < n; b++)
+		pos[order[b]] = b;
+	for (g = 0; g < pr->nr_groups; g++) {
+		uint32_t lo = UINT32_MAX, len = pr->groups[g].last - pr->groups[g].first + 1;
+		bool hot = false;
+
+		if (len < 2)
+			continue;
+		for (b = pr->groups[g].first; b <= pr->groups[g].last; b++) {
+			if (pos[b] < lo)
+				lo = pos[b];
+			hot |= block_is_hot(pr, b);
+		}
+		seg[k++] = (struct segment){ lo, len, hot };
+	}
+	return k;
+}
+
+struct search {
+	struct proposer *pr;
+	uint32_t *cand, *pos;
+	struct placement *pl;
+	uint64_t max_size;
+	long budget;
+	int32_t fixed_last; /* the block that stays last, or -1 */
+};
+
+/* Try every place for segment SG; keep the best candidate in BEST_ORDER. */
+static bool try_segment(struct search *s, const uint32_t *order, const struct segment *sg,
+			struct score *best, uint32_t *best_order)
+{
+	uint32_t n = s->pr->nr_blocks, to;
+	struct score sc;
+	bool found = false;
+
+	for (to = 0; to + sg->len <= n; to++) {
+		if (to == sg->from)
+			continue;
+		move_seg(order, n, sg->from, sg->len, to, s->cand);
+		if (s->fixed_last >= 0 && s->cand[n - 1] != (uint32_t)s->fixed_last)
+			continue;
+		if (!groups_ok(s->pr, s->cand, s->pos))
+			continue;
+		evaluate(s->pr, s->cand, NULL, &sc, s->pl);
+		s->budget--;
+		if (sc.size > s->max_size || score_cmp(&sc, best) >= 0)
+			continue;
+		*best = sc;
+		memcpy(best_order, s->cand, n * sizeof(*best_order));
+		found = true;
+	}
+	return found;
+}
+
 /*
- * Steepest descent over single-block moves, hot blocks first; size may not
- * grow past max_size. Bounded by an evaluation budget so huge structs stay
- * quick (the answer is then the best found, still valid).
+ * Steepest descent over moves of one block or one group, hot ones first;
+ * size may not grow past max_size; groups stay contiguous. Bounded by an
+ * evaluation budget so huge structs stay quick (the answer is then the best
+ * found, still valid).
  */
 void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 {
-	uint32_t n = pr->nr_blocks, *cand = xmalloc(n * sizeof(*cand));
-	struct placement *pl = placement_new(pr);
-	struct score cur, best, sc;
-	long budget = 4000000 / (long)(pr->t->nr_members + 8);
-	uint32_t best_from = 0, best_to = 0;
+	uint32_t n = pr->nr_blocks, nseg, k;
+	struct segment *seg = xcalloc(n + pr->nr_groups + 1, sizeof(*seg));
+	uint32_t *best_order = xmalloc((n + 1) * sizeof(*best_order));
+	struct search s = { .pr = pr, .max_size = max_size, .fixed_last = -1 };
+	struct score cur, best;
 	int pass;
 
-	evaluate(pr, order, NULL, &cur, pl);
-	for (pass = 0; pass < 4 * (int)n && budget > 0; pass++) {
+	s.cand = xmalloc((n + 1) * sizeof(*s.cand));
+	s.pos = xmalloc((n + 1) * sizeof(*s.pos));
+	s.pl = placement_new(pr);
+	s.budget = 4000000 / (long)(pr->t->nr_members + 8);
+	for (k = 0; k < n; k++)
+		if (pr->blocks[k].fixed_last)
+			s.fixed_last = (int32_t)k;
+	evaluate(pr, order, NULL, &cur, s.pl);
+	for (pass = 0; pass < 4 * (int)n && s.budget > 0; pass++) {
 		bool found = false;
-		uint32_t from, to;
 		int hot;
 
 		best = cur;
-		for (hot = 1; hot >= 0 && !found; hot--) {
-			for (from = 0; from < n; from++) {
-				if (pr->blocks[order[from]].fixed_last ||
-				    block_is_hot(pr, order[from]) != hot)
-					continue;
-				for (to = 0; to < n; to++) {
-					if (to == from ||
-					    (to == n - 1 && pr->blocks[order[n - 1]].fixed_last))
-						continue;
-					memcpy(cand, order, n * sizeof(*cand));
-					move_elem(cand, from, to);
-					evaluate(pr, cand, NULL, &sc, pl);
-					budget--;
-					if (sc.size > max_size || score_cmp(&sc, &best) >= 0)
-						continue;
-					best = sc;
-					best_from = from;
-					best_to = to;
-					found = true;
-				}
-			}
-		}
+		nseg = list_segments(pr, order, s.pos, seg);
+		for (hot = 1; hot >= 0 && !found; hot--)
+			for (k = 0; k < nseg; k++)
+				if (seg[k].hot == hot)
+					found |= try_segment(&s, order, &seg[k], &best, best_order);
 		if (!found)
 			break;
-		move_elem(order, best_from, best_to);
+		memcpy(order, best_order, n * sizeof(*order));
 		cur = best;
 	}
-	free(cand);
-	placement_free(pl);
+	free(seg);
+	free(best_order);
+	free(s.cand);
+	free(s.pos);
+	placement_free(s.pl);
 }
 
 struct placement *placement_new(const struct proposer *pr)

@@ -68,9 +68,26 @@ struct proposal {
 	bool *isolated; /* indexed by original member index */
 };
 
+/* Members first..last (indices into the struct's members, inclusive). */
+struct propose_range {
+	uint32_t first, last;
+};
+
 struct propose_opts {
 	unsigned int cacheline_size; /* 0: 64 */
 	const char *const *pinned; /* NULL-terminated member names, or NULL */
+	/*
+	 * Source constraints (suggest --patch feeds them from the struct's
+	 * declaration). glue: runs of members that move as one block in their
+	 * order (one declaration with several declarators, a whole
+	 * #if/#else). groups: runs of members that stay contiguous, may be
+	 * reordered among themselves and move as a unit (the members of one
+	 * #ifdef block); groups nest or are disjoint.
+	 */
+	const struct propose_range *glue;
+	uint32_t nr_glue;
+	const struct propose_range *groups;
+	uint32_t nr_groups;
 };
 
 struct proposer;

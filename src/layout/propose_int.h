@@ -45,6 +45,10 @@ struct proposer {
 	struct block *blocks;
 	uint32_t nr_blocks;
 	size_t blocks_alloc;
+	const struct propose_range *glue; /* member ranges, from the options */
+	uint32_t nr_glue;
+	struct propose_range *groups; /* block ranges that stay contiguous */
+	uint32_t nr_groups;
 	const struct field_profile *fields; /* the profile's fields */
 	uint32_t nr_fields;
 	uint64_t *weight; /* nr_fields^2: conflict weight of (writer, other) */
@@ -65,5 +69,7 @@ struct placement *placement_new(const struct proposer *pr);
 void placement_free(struct placement *pl);
 void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size);
 void build_blocks(struct proposer *pr);
+void build_groups(struct proposer *pr, const struct propose_range *groups, uint32_t n);
+bool groups_ok(const struct proposer *pr, const uint32_t *order, uint32_t *pos);
 
 #endif

@@ -37,14 +37,19 @@ static void setup_weights(struct proposer *pr)
 }
 
 static int setup_members(struct proposer *pr, const struct struct_profile *p,
-			 const char *const *pinned, struct c2c_err *err)
+			 const struct propose_opts *opts, struct c2c_err *err)
 {
+	const char *const *pinned = opts ? opts->pinned : NULL;
 	const struct type *t = pr->t;
 	uint32_t i;
 
 	pr->members = xcalloc(t->nr_members + 1, sizeof(*pr->members));
 	pr->fields = p->fields;
 	pr->nr_fields = p->nr_fields;
+	if (opts) {
+		pr->glue = opts->glue;
+		pr->nr_glue = opts->nr_glue;
+	}
 	for (i = 0; i < t->nr_members; i++) {
 		const struct field_profile *f =
 			t->members[i].name ? profile_field_const(p, t->members[i].name) : NULL;
@@ -52,6 +57,7 @@ static int setup_members(struct proposer *pr, const struct struct_profile *p,
 		pr->members[i].field = f ? (int32_t)(f - p->fields) : -1;
 	}
 	build_blocks(pr);
+	build_groups(pr, opts ? opts->groups : NULL, opts ? opts->nr_groups : 0);
 	for (; pinned && *pinned; pinned++) {
 		for (i = 0; i < t->nr_members; i++)
 			if (t->members[i].name && !strcmp(t->members[i].name, *pinned))
@@ -423,7 +429,7 @@ int propose(const struct type *t, const struct struct_profile *p, const struct p
 	pr->cl = opts && opts->cacheline_size ? opts->cacheline_size : 64;
 	pr->struct_align = t->alignment ? t->alignment : 1;
 	pr->db = type_db_new("proposal", t->name ? t->name : "");
-	ret = setup_members(pr, p, opts ? opts->pinned : NULL, err);
+	ret = setup_members(pr, p, opts, err);
 	if (ret)
 		goto out_free;
 	pairs = 0;
@@ -481,6 +487,7 @@ void proposer_free(struct proposer *pr)
 	}
 	free(pr->members);
 	free(pr->blocks);
+	free(pr->groups);
 	free(pr->weight);
 	free(pr->scratch_lf);
 	if (pr->db)
