@@ -12,6 +12,7 @@
 
 #include "layout/profile.h"
 #include "layout/propose.h"
+#include "suggest_patch.h"
 #include "util/strbuf.h"
 #include "types/types.h"
 #include "util/xalloc.h"
@@ -32,6 +33,10 @@ static const char usage_text[] =
 	"                           the option --emit-rules locks in (default: reorder\n"
 	"                           when it separates everything, else isolate)\n"
 	"      --emit-rules FILE    write c2cscope check rules that lock the fix in\n"
+	"      --patch              print a unified diff of the struct's source that\n"
+	"                           makes the option (reorder, or --choose isolate);\n"
+	"                           apply with patch -p1 in the source directory\n"
+	"      --source-dir DIR     where the source files DWARF names are (default .)\n"
 	"      --btf, --dwarf       choose the type loader\n"
 	"  -h, --help               this text\n";
 
@@ -43,6 +48,8 @@ struct suggest_args {
 	const char *choose;
 	const char **pins;
 	size_t nr_pins;
+	const char *source_dir;
+	bool patch;
 	unsigned int cacheline_size;
 	bool json;
 	enum type_source source;
@@ -58,6 +65,8 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		{ "format", required_argument, NULL, 'f' },
 		{ "choose", required_argument, NULL, 'c' },
 		{ "emit-rules", required_argument, NULL, 'r' },
+		{ "patch", no_argument, NULL, 'P' },
+		{ "source-dir", required_argument, NULL, 'S' },
 		{ "btf", no_argument, NULL, 'B' },
 		{ "dwarf", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
@@ -97,6 +106,12 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		case 'r':
 			a->emit_rules = optarg;
 			break;
+		case 'P':
+			a->patch = true;
+			break;
+		case 'S':
+			a->source_dir = optarg;
+			break;
 		case 'B':
 			a->source = TYPE_SOURCE_BTF;
 			break;
@@ -119,6 +134,11 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		return cmd_error("suggest", "which struct? give -C NAME");
 	if (!a->hotness)
 		return cmd_error("suggest", "no profile: give --hotness FILE");
+	if (a->patch && a->json)
+		return cmd_error("suggest",
+				 "--patch prints a diff: it does not take --format json");
+	if (a->source_dir && !a->patch)
+		return cmd_error("suggest", "--source-dir is for --patch");
 	return 0;
 }
 
@@ -179,6 +199,33 @@ static int emit_rules(const char *path, const struct type *t, const struct struc
 	return ret;
 }
 
+/* --patch: the diff on stdout; the rules, if asked, lock in the option patched. */
+static int run_patch(const struct suggest_args *a, const struct type *t,
+		     const struct struct_profile *prof, const struct proposer *pr,
+		     const struct propose_opts *popts)
+{
+	const struct proposal *chosen = NULL;
+	struct proposer *keep = NULL;
+	struct c2c_err err = { 0 };
+	struct suggest_patch_args pa = {
+		.t = t,
+		.prof = prof,
+		.pr = pr,
+		.opts = popts,
+		.source_dir = a->source_dir,
+		.cacheline_size = a->cacheline_size,
+		.isolate = a->choose && !strcmp(a->choose, "isolate"),
+		.chosen = &chosen,
+		.keep = &keep,
+	};
+	int ret = suggest_patch(&pa, &err);
+
+	if (!ret && a->emit_rules)
+		ret = emit_rules(a->emit_rules, t, prof, chosen, a->cacheline_size);
+	proposer_free(keep);
+	return ret;
+}
+
 static void print_verdict(const struct proposer *pr)
 {
 	const struct proposal *r = proposer_get(pr, 0), *i = proposer_get(pr, 1);
@@ -217,6 +264,10 @@ int cmd_suggest(int argc, char **argv)
 	popts = (struct propose_opts){ .cacheline_size = a.cacheline_size, .pinned = a.pins };
 	if (propose(t, prof, &popts, &pr, &err)) {
 		ret = cmd_report_err("suggest", &err);
+		goto out;
+	}
+	if (a.patch) {
+		ret = run_patch(&a, t, prof, pr, &popts);
 		goto out;
 	}
 	if (a.json)

@@ -501,9 +501,14 @@ void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 
 		best = cur;
 		nseg = list_segments(pr, order, s.pos, seg);
+		/*
+		 * Hot blocks first; under source constraints every segment at
+		 * once, because moving a cold block inside its #ifdef is often
+		 * the smallest change the source can express.
+		 */
 		for (hot = 1; hot >= 0 && !found; hot--)
 			for (k = 0; k < nseg; k++)
-				if (seg[k].hot == hot)
+				if (seg[k].hot == hot || (pr->nr_groups && hot))
 					found |= try_segment(&s, order, &seg[k], &best, best_order);
 		if (!found)
 			break;

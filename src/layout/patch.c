@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * suggest --patch, part two: rewrite the struct's body in a proposal's
+ * member order (moving whole units: declarations with their comments,
+ * conditionals), check that the rewrite gives exactly the proposed order,
+ * and write the change as a unified diff of our own (no diff(1) at run
+ * time): a longest-common-subsequence edit script over the body's lines,
+ * cut into hunks with three lines of context.
+ */
+#include "layout/srcstruct_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+struct emit {
+	const struct src_struct *s;
+	const struct proposal *p;
+	uint32_t *pos; /* new position of each member */
+	uint32_t *seq; /* members in the order the rewrite gives */
+	uint32_t nr_seq;
+	unsigned int cl;
+	int32_t wrap_block; /* the isolated block being wrapped, or -1 */
+	struct strbuf *out;
+};
+
+struct segment {
+	uint32_t key; /* new position of the unit's first member */
+	uint32_t first, count; /* children of the list: the unit, then inactive ones */
+};
+
+static void add_lines(struct emit *e, uint32_t from, uint32_t to)
+{
+	const struct src_struct *s = e->s;
+	uint32_t l;
+
+	for (l = from; l <= to && l <= s->nr_lines; l++) {
+		if (e->wrap_block >= 0 && s->line_off[l + 1] - s->line_off[l] > 1)
+			strbuf_addch(e->out, '\t');
+		strbuf_add(e->out, s->buf + s->line_off[l], s->line_off[l + 1] - s->line_off[l]);
+	}
+}
+
+static uint32_t unit_key(const struct emit *e, const struct snode *n)
+{
+	uint32_t m, key = UINT32_MAX;
+
+	for (m = (uint32_t)n->mfirst; m <= (uint32_t)n->mlast; m++)
+		if (e->pos[m] < key)
+			key = e->pos[m];
+	return key;
+}
+
+static int cmp_segment(const void *a, const void *b)
+{
+	const struct segment *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static void emit_node(struct emit *e, uint32_t k);
+
+static void close_wrap(struct emit *e, const char *indent, size_t ilen)
+{
+	if (e->wrap_block < 0)
+		return;
+	e->wrap_block = -1;
+	strbuf_add(e->out, indent, ilen);
+	strbuf_addf(e->out, "} __attribute__((__aligned__(%u)));\n", e->cl);
+}
+
+/* An isolated declaration opens (or continues) an aligned anonymous struct. */
+static void emit_decl(struct emit *e, const struct snode *n)
+{
+	const struct src_struct *s = e->s;
+	const char *ind = s->buf + s->line_off[n->decl_first];
+	size_t ilen = strspn(ind, " \t");
+	int32_t block = -1;
+
+	if (n->mfirst >= 0 && e->p->isolated && e->p->isolated[n->mfirst])
+		block = (int32_t)e->p->blocks[n->mfirst];
+	if (block != e->wrap_block)
+		close_wrap(e, ind, ilen);
+	if (block >= 0 && e->wrap_block < 0) {
+		add_lines(e, n->own_first, n->decl_first - 1);
+		strbuf_add(e->out, ind, ilen);
+		strbuf_addstr(e->out, "struct {\n");
+		e->wrap_block = block;
+		add_lines(e, n->decl_first, n->own_last);
+	} else {
+		add_lines(e, n->own_first, n->own_last);
+	}
+	for (int32_t m = n->mfirst; m >= 0 && m <= n->mlast; m++)
+		e->seq[e->nr_seq++] = (uint32_t)m;
+}
+
+/* The last line any child of list L owns, or its header's. */
+static uint32_t list_end(const struct src_struct *s, uint32_t l)
+{
+	uint32_t k, end = s->lists[l].hdr_end;
+
+	for (k = 0; k < s->nr_nodes; k++)
+		if (s->nodes[k].list == l && s->nodes[k].own_last > end)
+			end = s->nodes[k].own_last;
+	return end;
+}
+
+static void emit_list(struct emit *e, uint32_t l)
+{
+	const struct src_struct *s = e->s;
+	struct segment *seg = xcalloc(s->nr_nodes + 1, sizeof(*seg));
+	uint32_t k, n = 0, i, j;
+	const char *ind = "\t";
+
+	for (k = 0; k < s->nr_nodes; k++) {
+		if (s->nodes[k].list != l)
+			continue;
+		if (s->nodes[k].mfirst >= 0 || !n) /* a leading inactive run keeps key 0 */
+			seg[n++] = (struct segment){
+				s->nodes[k].mfirst >= 0 ? unit_key(e, &s->nodes[k]) + 1 : 0, k, 0
+			};
+		seg[n - 1].count++;
+	}
+	qsort(seg, n, sizeof(*seg), cmp_segment);
+	for (i = 0; i < n; i++)
+		for (j = 0, k = seg[i].first; j < seg[i].count; k++)
+			if (s->nodes[k].list == l) {
+				emit_node(e, k);
+				j++;
+			}
+	if (e->wrap_block >= 0 && n) {
+		ind = s->buf + s->line_off[s->nodes[seg[n - 1].first].decl_first];
+		close_wrap(e, ind, strspn(ind, " \t"));
+	}
+	add_lines(e, list_end(s, l) + 1, s->lists[l].close - 1);
+	free(seg);
+}
+
+static void emit_node(struct emit *e, uint32_t k)
+{
+	const struct src_struct *s = e->s;
+	const struct snode *n = &s->nodes[k];
+	uint32_t l;
+
+	if (n->kind == SNODE_DECL) {
+		emit_decl(e, n);
+		return;
+	}
+	if (e->wrap_block >= 0) {
+		const char *ind = s->buf + s->line_off[n->decl_first + 1];
+
+		close_wrap(e, ind, strspn(ind, " \t"));
+	}
+	add_lines(e, n->own_first, n->decl_first - 1);
+	for (l = 0; l < s->nr_lists; l++) {
+		if (s->lists[l].node != (int32_t)k)
+			continue;
+		add_lines(e, s->lists[l].hdr_first, s->lists[l].hdr_end);
+		emit_list(e, l);
+	}
+	add_lines(e, n->endif_line, n->own_last);
+}
+
+/* --- why an order cannot be written ------------------------------------- */
+
+static const char *member_name(const struct src_struct *s, uint32_t m)
+{
+	return s->t->members[m].name ? s->t->members[m].name : "(anonymous)";
+}
+
+static bool was_moved(const struct src_struct *s, const struct proposal *p, uint32_t m)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nr_moves; i++)
+		if (s->t->members[m].name && !strcmp(p->moves[i].name, s->t->members[m].name))
+			return true;
+	return false;
+}
+
+static int unit_err(const struct emit *e, const struct snode *n, const char *fmt_member, uint32_t m,
+		    struct c2c_err *err)
+{
+	const struct src_struct *s = e->s;
+	struct strbuf what = STRBUF_INIT, msg = STRBUF_INIT;
+	uint32_t last = n->kind == SNODE_COND ? n->own_last : n->decl_first;
+	int ret;
+
+	src_line_text(s, n->decl_first, &what);
+	strbuf_addf(&msg, fmt_member, member_name(s, m));
+	ret = c2c_err_set(err, EXDEV, "%s '%s' (%s:%u-%u)", msg.buf, what.buf, s->path,
+			  n->decl_first, last);
+	strbuf_release(&what);
+	strbuf_release(&msg);
+	return ret;
+}
+
+/* A unit whose members the order scatters: name the member and the unit. */
+static int explain(const struct emit *e, struct c2c_err *err)
+{
+	const struct src_struct *s = e->s;
+	uint32_t k, m, x, lo, hi;
+
+	for (k = 0; k < s->nr_nodes; k++) {
+		const struct snode *n = &s->nodes[k];
+		bool whole = n->kind == SNODE_DECL || n->nr_lists > 1, in_order = true;
+
+		if (n->mfirst < 0 || (n->mfirst == n->mlast && n->kind == SNODE_DECL))
+			continue;
+		lo = UINT32_MAX;
+		hi = 0;
+		for (m = (uint32_t)n->mfirst; m <= (uint32_t)n->mlast; m++) {
+			lo = e->pos[m] < lo ? e->pos[m] : lo;
+			hi = e->pos[m] > hi ? e->pos[m] : hi;
+			if (m > (uint32_t)n->mfirst && e->pos[m] != e->pos[m - 1] + 1)
+				in_order = false;
+		}
+		for (x = lo; x <= hi; x++) {
+			uint32_t o = e->p->order[x];
+
+			if ((int32_t)o >= n->mfirst && (int32_t)o <= n->mlast)
+				continue;
+			if (n->kind == SNODE_DECL)
+				return unit_err(e, n, "member %s would land inside the declaration",
+						o, err);
+			if (was_moved(s, e->p, o))
+				return unit_err(e, n, "member %s would move into the conditional",
+						o, err);
+			for (m = (uint32_t)n->mfirst; m <= (uint32_t)n->mlast; m++)
+				if (was_moved(s, e->p, m))
+					return unit_err(
+						e, n, "member %s would move out of the conditional",
+						m, err);
+			return unit_err(e, n, "member %s would move into the conditional", o, err);
+		}
+		if (whole && !in_order)
+			return unit_err(
+				e, n,
+				"the order splits the members (from %s) of a unit that moves "
+				"only as a whole (#if with #else, or one declaration)",
+				(uint32_t)n->mfirst, err);
+	}
+	return c2c_err_set(err, EXDEV, "%s: the proposed order cannot be written as a patch",
+			   s->path);
+}
+
+/* --- the unified diff --------------------------------------------------- */
+
+struct lines {
+	const char **p;
+	size_t *len;
+	uint32_t n;
+};
+
+static void split_lines(const char *buf, size_t len, struct lines *out)
+{
+	size_t i, start = 0;
+	uint32_t n = 0;
+
+	for (i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	out->p = xcalloc(n + 1, sizeof(*out->p));
+	out->len = xcalloc(n + 1, sizeof(*out->len));
+	out->n = 0;
+	for (i = 0; i < len; i++) {
+		if (buf[i] != '\n')
+			continue;
+		out->p[out->n] = buf + start;
+		out->len[out->n++] = i + 1 - start;
+		start = i + 1;
+	}
+}
+
+static bool same_line(const struct lines *a, uint32_t i, const struct lines *b, uint32_t j)
+{
+	return a->len[i] == b->len[j] && !memcmp(a->p[i], b->p[j], a->len[i]);
+}
+
+/* Edit script from a longest common subsequence: ' ', '-' or '+' per step. */
+static char *edit_script(const struct lines *a, const struct lines *b, uint32_t *nops)
+{
+	size_t w = (size_t)b->n + 1;
+	uint32_t *dp = xcalloc(((size_t)a->n + 1) * w, sizeof(*dp));
+	char *ops = xmalloc((size_t)a->n + b->n + 1);
+	uint32_t i, j, k = 0;
+
+	for (i = a->n; i-- > 0;)
+		for (j = b->n; j-- > 0;)
+			dp[i * w + j] = same_line(a, i, b, j) ?
+						dp[(i + 1) * w + j + 1] + 1 :
+						(dp[(i + 1) * w + j] > dp[i * w + j + 1] ?
+							 dp[(i + 1) * w + j] :
+							 dp[i * w + j + 1]);
+	for (i = 0, j = 0; i < a->n || j < b->n;) {
+		if (i < a->n && j < b->n && same_line(a, i, b, j)) {
+			ops[k++] = ' ';
+			i++;
+			j++;
+		} else if (j >= b->n || (i < a->n && dp[(i + 1) * w + j] >= dp[i * w + j + 1])) {
+			ops[k++] = '-';
+			i++;
+		} else {
+			ops[k++] = '+';
+			j++;
+		}
+	}
+	free(dp);
+	*nops = k;
+	return ops;
+}
+
+#define DIFF_CONTEXT 3
+
+static void add_hunk(struct strbuf *out, const char *ops, uint32_t from, uint32_t to,
+		     const struct lines *a, const struct lines *b, uint32_t base)
+{
+	uint32_t k, i = 0, j = 0, oc = 0, nc = 0, oi, ni;
+
+	for (k = 0; k < from; k++) {
+		i += ops[k] != '+';
+		j += ops[k] != '-';
+	}
+	oi = i;
+	ni = j;
+	for (k = from; k <= to; k++) {
+		oc += ops[k] != '+';
+		nc += ops[k] != '-';
+	}
+	strbuf_addf(out, "@@ -%u,%u +%u,%u @@\n", base + oi + (oc ? 1 : 0), oc,
+		    base + ni + (nc ? 1 : 0), nc);
+	for (k = from; k <= to; k++) {
+		const struct lines *src = ops[k] == '+' ? b : a;
+		uint32_t idx = ops[k] == '+' ? j : i;
+
+		strbuf_addch(out, ops[k]);
+		strbuf_add(out, src->p[idx], src->len[idx]);
+		i += ops[k] != '+';
+		j += ops[k] != '-';
+	}
+}
+
+/* Hunks over the body's lines; BASE is the line before the body. */
+static void unified_diff(struct strbuf *out, const struct lines *a, const struct lines *b,
+			 uint32_t base)
+{
+	uint32_t nops, k, start, last;
+	char *ops = edit_script(a, b, &nops);
+
+	for (k = 0; k < nops;) {
+		while (k < nops && ops[k] == ' ')
+			k++;
+		if (k == nops)
+			break;
+		start = k > DIFF_CONTEXT ? k - DIFF_CONTEXT : 0;
+		last = k;
+		for (; k < nops; k++) {
+			if (ops[k] != ' ')
+				last = k;
+			else if (k - last > 2 * DIFF_CONTEXT)
+				break;
+		}
+		k = last + DIFF_CONTEXT < nops - 1 ? last + DIFF_CONTEXT : nops - 1;
+		add_hunk(out, ops, start, k, a, b, base);
+		k++;
+	}
+	free(ops);
+}
+
+int src_struct_patch(const struct src_struct *s, const struct proposal *p,
+		     unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err)
+{
+	uint32_t n = s->t->nr_members, i, first = s->lists[0].hdr_end + 1;
+	struct strbuf body = STRBUF_INIT;
+	struct emit e = { .s = s, .p = p, .cl = cacheline_size, .wrap_block = -1, .out = &body };
+	struct lines a, b;
+	int ret = 0;
+
+	if (p->nr_order != n)
+		return c2c_err_set(err, EINVAL, "%s: the proposal is not for this struct", s->path);
+	e.pos = xcalloc(n + 1, sizeof(*e.pos));
+	e.seq = xcalloc(n + 1, sizeof(*e.seq));
+	for (i = 0; i < n; i++)
+		e.pos[p->order[i]] = i;
+	emit_list(&e, 0);
+	if (e.nr_seq != n || memcmp(e.seq, p->order, n * sizeof(*e.seq))) {
+		ret = explain(&e, err);
+		goto out;
+	}
+	if ((uint64_t)(s->lists[0].close - first + 1) * (body.len / 2 + 1) > 64u << 20) {
+		ret = c2c_err_set(err, E2BIG, "%s: struct %s's body is too long to diff", s->path,
+				  s->t->name);
+		goto out;
+	}
+	split_lines(s->buf + s->line_off[first],
+		    s->line_off[s->lists[0].close] - s->line_off[first], &a);
+	split_lines(body.buf, body.len, &b);
+	strbuf_addf(out, "--- a/%s\n+++ b/%s\n", s->rel, s->rel);
+	unified_diff(out, &a, &b, first - 1);
+	free(a.p);
+	free(a.len);
+	free(b.p);
+	free(b.len);
+out:
+	strbuf_release(&body);
+	free(e.pos);
+	free(e.seq);
+	return ret;
+}
