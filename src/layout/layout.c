@@ -30,7 +30,6 @@ void layout_member_geometry(const struct type_member *m, uint64_t *offset, uint6
 	*bitfield_offset = (uint32_t)(m->bit_offset - *offset * 8);
 }
 
-
 struct hole_state {
 	uint64_t cur_bitfield_end, cur_bitfield_size, last_seen_bit;
 	bool in_bitfield;

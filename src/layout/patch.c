@@ -63,6 +63,7 @@ static int cmp_segment(const void *a, const void *b)
 }
 
 static void emit_node(struct emit *e, uint32_t k);
+static void emit_list(struct emit *e, uint32_t l, bool keep_order);
 
 static void close_wrap(struct emit *e, const char *indent, size_t ilen)
 {
@@ -109,7 +110,7 @@ static uint32_t list_end(const struct src_struct *s, uint32_t l)
 	return end;
 }
 
-static void emit_list(struct emit *e, uint32_t l)
+static void emit_list(struct emit *e, uint32_t l, bool keep_order)
 {
 	const struct src_struct *s = e->s;
 	struct segment *seg = xcalloc(s->nr_nodes + 1, sizeof(*seg));
@@ -120,9 +121,10 @@ static void emit_list(struct emit *e, uint32_t l)
 		if (s->nodes[k].list != l)
 			continue;
 		if (s->nodes[k].mfirst >= 0 || !n) /* a leading inactive run keeps key 0 */
-			seg[n++] = (struct segment){
-				s->nodes[k].mfirst >= 0 ? unit_key(e, &s->nodes[k]) + 1 : 0, k, 0
-			};
+			seg[n++] = (struct segment){ s->nodes[k].mfirst >= 0 && !keep_order ?
+							     unit_key(e, &s->nodes[k]) + 1 :
+							     0,
+						     k, 0 };
 		seg[n - 1].count++;
 	}
 	qsort(seg, n, sizeof(*seg), cmp_segment);
@@ -160,7 +162,8 @@ static void emit_node(struct emit *e, uint32_t k)
 		if (s->lists[l].node != (int32_t)k)
 			continue;
 		add_lines(e, s->lists[l].hdr_first, s->lists[l].hdr_end);
-		emit_list(e, l);
+		/* With #else we see one branch only: its members keep their order. */
+		emit_list(e, l, n->nr_lists > 1);
 	}
 	add_lines(e, n->endif_line, n->own_last);
 }
@@ -237,12 +240,20 @@ static int explain(const struct emit *e, struct c2c_err *err)
 						m, err);
 			return unit_err(e, n, "member %s would move into the conditional", o, err);
 		}
-		if (whole && !in_order)
+		if (whole && !in_order) {
+			for (m = (uint32_t)n->mfirst; m <= (uint32_t)n->mlast; m++)
+				if (was_moved(s, e->p, m))
+					break;
+			if (m > (uint32_t)n->mlast)
+				m = (uint32_t)n->mfirst;
 			return unit_err(
 				e, n,
-				"the order splits the members (from %s) of a unit that moves "
-				"only as a whole (#if with #else, or one declaration)",
-				(uint32_t)n->mfirst, err);
+				n->kind == SNODE_COND ?
+					"member %s would move inside the conditional (it has "
+					"#else or #elif: its members keep their order)" :
+					"member %s would split the declaration",
+				m, err);
+		}
 	}
 	return c2c_err_set(err, EXDEV, "%s: the proposed order cannot be written as a patch",
 			   s->path);
@@ -370,10 +381,24 @@ static void unified_diff(struct strbuf *out, const struct lines *a, const struct
 	free(ops);
 }
 
+/* BODY = lines RF..BEFORE, BODY, lines close..RL: the new text of the diffed range. */
+static void strbuf_insert_lines(struct strbuf *body, const struct src_struct *s, uint32_t rf,
+				uint32_t before, uint32_t rl)
+{
+	struct strbuf all = STRBUF_INIT;
+	size_t close = s->line_off[s->lists[0].close];
+
+	strbuf_add(&all, s->buf + s->line_off[rf], s->line_off[before + 1] - s->line_off[rf]);
+	strbuf_add(&all, body->buf, body->len);
+	strbuf_add(&all, s->buf + close, s->line_off[rl + 1] - close);
+	strbuf_release(body);
+	*body = all;
+}
+
 int src_struct_patch(const struct src_struct *s, const struct proposal *p,
 		     unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err)
 {
-	uint32_t n = s->t->nr_members, i, first = s->lists[0].hdr_end + 1;
+	uint32_t n = s->t->nr_members, i, first = s->lists[0].hdr_end + 1, rf, rl;
 	struct strbuf body = STRBUF_INIT;
 	struct emit e = { .s = s, .p = p, .cl = cacheline_size, .wrap_block = -1, .out = &body };
 	struct lines a, b;
@@ -385,7 +410,7 @@ int src_struct_patch(const struct src_struct *s, const struct proposal *p,
 	e.seq = xcalloc(n + 1, sizeof(*e.seq));
 	for (i = 0; i < n; i++)
 		e.pos[p->order[i]] = i;
-	emit_list(&e, 0);
+	emit_list(&e, 0, false);
 	if (e.nr_seq != n || memcmp(e.seq, p->order, n * sizeof(*e.seq))) {
 		ret = explain(&e, err);
 		goto out;
@@ -395,11 +420,16 @@ int src_struct_patch(const struct src_struct *s, const struct proposal *p,
 				  s->t->name);
 		goto out;
 	}
-	split_lines(s->buf + s->line_off[first],
-		    s->line_off[s->lists[0].close] - s->line_off[first], &a);
+	/* Context lines around the body, so every hunk can have three. */
+	rf = first > DIFF_CONTEXT + 1 ? first - DIFF_CONTEXT : 1;
+	rl = s->lists[0].close + DIFF_CONTEXT - 1 < s->nr_lines ?
+		     s->lists[0].close + DIFF_CONTEXT - 1 :
+		     s->nr_lines;
+	split_lines(s->buf + s->line_off[rf], s->line_off[rl + 1] - s->line_off[rf], &a);
+	strbuf_insert_lines(&body, s, rf, first - 1, rl);
 	split_lines(body.buf, body.len, &b);
 	strbuf_addf(out, "--- a/%s\n+++ b/%s\n", s->rel, s->rel);
-	unified_diff(out, &a, &b, first - 1);
+	unified_diff(out, &a, &b, rf - 1);
 	free(a.p);
 	free(a.len);
 	free(b.p);

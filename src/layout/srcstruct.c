@@ -132,7 +132,19 @@ static bool text_has_ident(const struct src_struct *s, uint32_t from, uint32_t t
 	return false;
 }
 
-/* The declaration at or after *cursor that declares member m. */
+static bool has_brace(const struct src_struct *s, const struct snode *n)
+{
+	const char *a = s->buf + s->line_off[n->decl_first];
+
+	return memchr(a, '{', s->line_off[n->own_last + 1] - s->line_off[n->decl_first]) != NULL;
+}
+
+/*
+ * The declaration at or after CURSOR that declares member m: the one whose
+ * lines hold DWARF's decl_line and the member's name; without a line (BTF,
+ * gcc's anonymous members), the next that names it, or for an anonymous
+ * member the next unused nested struct or union.
+ */
 static int32_t find_decl(const struct src_struct *s, const struct type_member *m, uint32_t cursor)
 {
 	bool by_line = m->decl_line && m->decl_file && s->t->decl_file &&
@@ -144,9 +156,19 @@ static int32_t find_decl(const struct src_struct *s, const struct type_member *m
 
 		if (n->kind != SNODE_DECL)
 			continue;
-		if (by_line ? m->decl_line >= n->decl_first && m->decl_line <= n->own_last :
-			      text_has_ident(s, n->decl_first, n->own_last, m->name))
+		if (!m->name) {
+			if (n->mfirst < 0 && has_brace(s, n) &&
+			    (!by_line ||
+			     (m->decl_line >= n->decl_first && m->decl_line <= n->own_last)))
+				return (int32_t)i;
+			continue;
+		}
+		if (by_line && (m->decl_line < n->decl_first || m->decl_line > n->own_last))
+			continue;
+		if (text_has_ident(s, n->decl_first, n->own_last, m->name))
 			return (int32_t)i;
+		if (by_line)
+			return -1; /* the line is there, the name is not */
 	}
 	return -1;
 }
@@ -204,7 +226,9 @@ static void build_constraints(struct src_struct *s)
 			continue;
 		if (n->kind == SNODE_COND && n->nr_lists == 1)
 			s->groups[s->nr_groups++] = r;
-		else if (n->mlast > n->mfirst)
+		else if (n->kind == SNODE_COND)
+			s->glue[s->nr_glue++] = r; /* #else: we only see one branch */
+		else if (n->kind == SNODE_DECL && n->mlast > n->mfirst)
 			s->glue[s->nr_glue++] = r;
 	}
 }
