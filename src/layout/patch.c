@@ -23,6 +23,7 @@ struct emit {
 	uint32_t nr_seq;
 	unsigned int cl;
 	int32_t wrap_block; /* the isolated block being wrapped, or -1 */
+	int32_t *lead; /* per node: blank lines to put before it instead of its own, or -1 */
 	struct strbuf *out;
 };
 
@@ -75,9 +76,41 @@ static void close_wrap(struct emit *e, const char *indent, size_t ilen)
 }
 
 /* An isolated declaration opens (or continues) an aligned anonymous struct. */
-static void emit_decl(struct emit *e, const struct snode *n)
+static bool blank_line(const struct src_struct *s, uint32_t l)
+{
+	size_t i;
+
+	for (i = s->line_off[l]; i < s->line_off[l + 1]; i++)
+		if (s->buf[i] != ' ' && s->buf[i] != '\t' && s->buf[i] != '\n')
+			return false;
+	return true;
+}
+
+static uint32_t leading_blanks(const struct src_struct *s, const struct snode *n)
+{
+	uint32_t l = n->own_first;
+
+	while (l < n->decl_first && blank_line(s, l))
+		l++;
+	return l - n->own_first;
+}
+
+/* The first line of node K to copy, after the blank lines it is given. */
+static uint32_t node_start(struct emit *e, uint32_t k)
+{
+	const struct snode *n = &e->s->nodes[k];
+
+	if (e->lead[k] < 0)
+		return n->own_first;
+	strbuf_addchars(e->out, '\n', (size_t)e->lead[k]);
+	return n->own_first + leading_blanks(e->s, n);
+}
+
+static void emit_decl(struct emit *e, uint32_t k)
 {
 	const struct src_struct *s = e->s;
+	const struct snode *n = &s->nodes[k];
+	uint32_t start = node_start(e, k);
 	const char *ind = s->buf + s->line_off[n->decl_first];
 	size_t ilen = strspn(ind, " \t");
 	int32_t block = -1;
@@ -87,13 +120,13 @@ static void emit_decl(struct emit *e, const struct snode *n)
 	if (block != e->wrap_block)
 		close_wrap(e, ind, ilen);
 	if (block >= 0 && e->wrap_block < 0) {
-		add_lines(e, n->own_first, n->decl_first - 1);
+		add_lines(e, start, n->decl_first - 1);
 		strbuf_add(e->out, ind, ilen);
 		strbuf_addstr(e->out, "struct {\n");
 		e->wrap_block = block;
 		add_lines(e, n->decl_first, n->own_last);
 	} else {
-		add_lines(e, n->own_first, n->own_last);
+		add_lines(e, start, n->own_last);
 	}
 	for (int32_t m = n->mfirst; m >= 0 && m <= n->mlast; m++)
 		e->seq[e->nr_seq++] = (uint32_t)m;
@@ -108,6 +141,25 @@ static uint32_t list_end(const struct src_struct *s, uint32_t l)
 		if (s->nodes[k].list == l && s->nodes[k].own_last > end)
 			end = s->nodes[k].own_last;
 	return end;
+}
+
+/*
+ * A unit that becomes first in its list takes the blank lines the old first
+ * one had before it, and the old first one takes its: the spacing after
+ * "{" or "#ifdef" stays as it was.
+ */
+static void swap_first_blanks(struct emit *e, const struct segment *seg, uint32_t n, uint32_t l)
+{
+	const struct src_struct *s = e->s;
+	uint32_t k, first = UINT32_MAX;
+
+	for (k = 0; k < s->nr_nodes && first == UINT32_MAX; k++)
+		if (s->nodes[k].list == l)
+			first = k;
+	if (!n || first == UINT32_MAX || seg[0].first == first)
+		return;
+	e->lead[seg[0].first] = (int32_t)leading_blanks(s, &s->nodes[first]);
+	e->lead[first] = (int32_t)leading_blanks(s, &s->nodes[seg[0].first]);
 }
 
 static void emit_list(struct emit *e, uint32_t l, bool keep_order)
@@ -128,6 +180,7 @@ static void emit_list(struct emit *e, uint32_t l, bool keep_order)
 		seg[n - 1].count++;
 	}
 	qsort(seg, n, sizeof(*seg), cmp_segment);
+	swap_first_blanks(e, seg, n, l);
 	for (i = 0; i < n; i++)
 		for (j = 0, k = seg[i].first; j < seg[i].count; k++)
 			if (s->nodes[k].list == l) {
@@ -149,7 +202,7 @@ static void emit_node(struct emit *e, uint32_t k)
 	uint32_t l;
 
 	if (n->kind == SNODE_DECL) {
-		emit_decl(e, n);
+		emit_decl(e, k);
 		return;
 	}
 	if (e->wrap_block >= 0) {
@@ -157,7 +210,7 @@ static void emit_node(struct emit *e, uint32_t k)
 
 		close_wrap(e, ind, strspn(ind, " \t"));
 	}
-	add_lines(e, n->own_first, n->decl_first - 1);
+	add_lines(e, node_start(e, k), n->decl_first - 1);
 	for (l = 0; l < s->nr_lists; l++) {
 		if (s->lists[l].node != (int32_t)k)
 			continue;
@@ -408,6 +461,9 @@ int src_struct_patch(const struct src_struct *s, const struct proposal *p,
 		return c2c_err_set(err, EINVAL, "%s: the proposal is not for this struct", s->path);
 	e.pos = xcalloc(n + 1, sizeof(*e.pos));
 	e.seq = xcalloc(n + 1, sizeof(*e.seq));
+	e.lead = xmalloc((s->nr_nodes + 1) * sizeof(*e.lead));
+	for (i = 0; i <= s->nr_nodes; i++)
+		e.lead[i] = -1;
 	for (i = 0; i < n; i++)
 		e.pos[p->order[i]] = i;
 	emit_list(&e, 0, false);
@@ -438,5 +494,6 @@ out:
 	strbuf_release(&body);
 	free(e.pos);
 	free(e.seq);
+	free(e.lead);
 	return ret;
 }
