@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Verify samples/linux/task_group-reorder.patch on the real kernel:
+# Verify samples/linux/task_group-reorder.patch (hand-written, the upstream
+# order) and task_group-suggest.patch (c2cscope suggest --patch's output)
+# on the real kernel:
 # unpack Debian's linux-source-6.1, configure defconfig + CGROUP_SCHED,
 # FAIR_GROUP_SCHED, RT_GROUP_SCHED, CFS_BANDWIDTH, DEBUG_INFO_DWARF5, build
 # kernel/sched/core.o unpatched and patched, and check struct task_group in
-# both against samples/sched-core/layout.rules: the unpatched object must
-# fail (rt_se and rt_rq on load_avg's line), the patched one must pass, and
-# the size must not change. Then audit the running kernel's BTF with the
-# same rules (informational: it never changes the exit code).
+# all against samples/sched-core/layout.rules: the unpatched object must
+# fail (rt_se and rt_rq on load_avg's line), both patched ones must pass,
+# and the size must not change. task_group-suggest.patch is regenerated
+# with c2cscope suggest --patch from the unpatched object's DWARF and must
+# be identical below its header. Then audit the running kernel's BTF with
+# the same rules (informational: it never changes the exit code).
 #
 # usage: verify.sh [--keep DIR] [--c2cscope BIN] [--cache DIR] [--model DIR]
 #                  [--no-audit]
@@ -33,6 +37,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 tarball=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 patchfile=$here/task_group-reorder.patch
+suggest_patch=$here/task_group-suggest.patch
+hotness=$here/task_group.hotness
 rules=$top/samples/sched-core/layout.rules
 jobs=${VERIFY_JOBS:-2}
 keep= c2c=${C2CSCOPE:-} cache=${C2CSCOPE_CACHE_DIR:-} model= audit=1
@@ -63,6 +69,7 @@ for tool in make gcc flex bison bc patch flock sha256sum xz; do
 	command -v "$tool" >/dev/null || die "'$tool' is needed to build the kernel object"
 done
 [ -r "$patchfile" ] || die "$patchfile is missing"
+[ -r "$suggest_patch" ] || die "$suggest_patch is missing"
 [ -r "$rules" ] || die "$rules is missing"
 
 if [ -z "$c2c" ]; then
@@ -90,25 +97,32 @@ tree_key=$( (stat -c '%s %Y' "$tarball"; echo "$config_options $recipe_version")
 patch_key=$(sha256sum <"$patchfile" | cut -c1-16)
 unpatched_obj=$cache/core-unpatched-$tree_key.o
 patched_obj=$cache/core-patched-$tree_key-$patch_key.o
+suggest_obj=$cache/core-suggest-$tree_key-$(sha256sum <"$suggest_patch" | cut -c1-16).o
 
 # One verify at a time builds in the shared tree; the others wait and reuse.
 exec 9>"$cache/lock"
 flock -w 900 9 || die "waited 15 minutes for $cache/lock"
-if [ -s "$unpatched_obj" ] && [ -s "$patched_obj" ]; then
+tree=$cache/tree-$tree_key/linux-source-6.1
+if [ -s "$unpatched_obj" ] && [ -s "$patched_obj" ] && [ -s "$suggest_obj" ]; then
 	say "kernel objects cached in $cache (tree $tree_key, patch $patch_key)"
 else
-	tree=$cache/tree-$tree_key/linux-source-6.1
 	prepare_tree "$tree" || exit 2
 	[ -s "$unpatched_obj" ] || build_core_o "$tree" unpatched "$unpatched_obj" || exit 2
 	[ -s "$patched_obj" ] || build_core_o "$tree" patched "$patched_obj" || exit 2
+	[ -s "$suggest_obj" ] || build_core_o "$tree" suggest "$suggest_obj" "$suggest_patch" ||
+		exit 2
 fi
+pristine_sched_h "$tree" "$work/src" || exit 2
 exec 9>&-
 say "kernel objects ready after $((SECONDS - start)) s"
 
 verdict=0
 analyse_object unpatched "$unpatched_obj" fail || verdict=1
 analyse_object patched "$patched_obj" pass || verdict=1
-compare_sizes || verdict=1
+compare_sizes patched || verdict=1
+analyse_object suggest "$suggest_obj" pass || verdict=1
+compare_sizes suggest || verdict=1
+regenerate_suggest_patch "$unpatched_obj" || verdict=1
 [ -z "$model" ] || compare_model "$model" || verdict=1
 [ "$audit" = 0 ] || audit_running_kernel
 
@@ -116,12 +130,13 @@ if [ -n "$keep" ]; then
 	mkdir -p "$keep" || die "cannot create $keep"
 	cp "$unpatched_obj" "$keep/core-unpatched.o"
 	cp "$patched_obj" "$keep/core-patched.o"
+	cp "$suggest_obj" "$keep/core-suggest.o"
 	cp "$work"/*.txt "$keep/" 2>/dev/null
 	cp "$cache"/*.log "$keep/" 2>/dev/null
 	say "kept objects, layouts and logs in $keep"
 fi
 if [ $verdict -eq 0 ]; then
-	say "OK: the patch moves rt_se, rt_rq and parent off load_avg's line; size unchanged ($((SECONDS - start)) s)"
+	say "OK: the patch moves rt_se, rt_rq and parent off load_avg's line, and so does task_group-suggest.patch; size unchanged ($((SECONDS - start)) s)"
 else
 	say "FAILED ($((SECONDS - start)) s)"
 fi
