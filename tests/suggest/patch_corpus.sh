@@ -26,7 +26,7 @@ check_case() {
 	run_c2c 0 "$TMP/$name.patch" "$TMP/$name.err" suggest --patch --source-dir "$TMP/src" \
 		-C "$st" --hotness "$here/$hot" "$@" "$TMP/$name.o"
 	expect_contains "$name: diff header" "--- a/$file.c" "$TMP/$name.patch"
-	expect_contains "$name: summary" "patch for struct $st, option 'reorder only'" "$TMP/$name.err"
+	expect_contains "$name: summary" "patch for struct $st, option '${OPTION:-reorder only}'" "$TMP/$name.err"
 	(cd "$new" && patch -p1 -s --fuzz=0 <"$TMP/$name.patch") || { fail "$name: patch -p1 does not apply"; return; }
 	ok
 	if cmp -s "$TMP/src/$file.c" "$new/$file.c"; then fail "$name: the patch changed nothing"; fi
@@ -74,6 +74,13 @@ expect_contains "ifdef: load moves inside its block" "+	long			load;		/* written
 expect_eq "ifdef: the #ifdef lines stay" "0" "$(grep -c '^[-+]#' "$TMP/ifdef.patch")"
 
 check_case blk ifdef blk blk.hot --pin hot
+
+# Isolate: load is wrapped in an anonymous struct aligned to the line.
+OPTION="isolate with alignment" check_case iso ifdef rq_like ifdef.hot --choose isolate
+expect_contains "iso: wrapper opens" "+	struct {" "$TMP/iso.patch"
+expect_contains "iso: the member inside" "+		long			load;		/* written by every cpu */" "$TMP/iso.patch"
+expect_contains "iso: wrapper aligned" "+	} __attribute__((__aligned__(64)));" "$TMP/iso.patch"
+expect_contains "iso: costs size" "size 128 -> 192 bytes" "$TMP/iso.patch"
 expect_contains "blk: rd leaves line 0" "rd 64" "$TMP/blk.patch"
 
 # Refused: the only fix takes rd out of order inside an #if/#else.
