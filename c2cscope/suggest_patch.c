@@ -104,8 +104,8 @@ int suggest_patch(const struct suggest_patch_args *a, struct c2c_err *err)
 		cp = pick(constrained, a->isolate);
 		if (as_good(cp, p)) {
 			fprintf(stderr,
-				"c2cscope suggest: note: the best order crosses a preprocessor "
-				"conditional (%s); using one that keeps the source's "
+				"c2cscope suggest: note: the best order cannot be written in the "
+				"source (%s); using one that keeps the source's declarations and "
 				"conditionals intact, as good (%llu conflicting pairs, %+lld "
 				"bytes)\n",
 				why.msg, (unsigned long long)cp->conflicts_after,
@@ -118,7 +118,7 @@ int suggest_patch(const struct suggest_patch_args *a, struct c2c_err *err)
 	if (ret == -EXDEV) {
 		fprintf(stderr,
 			"c2cscope suggest: no patch for struct %s: %s; the best order that keeps "
-			"the conditionals intact leaves %llu conflicting pairs (instead of %llu)\n",
+			"the source's declarations and conditionals intact leaves %llu conflicting pairs (instead of %llu)\n",
 			a->t->name, why.msg,
 			(unsigned long long)pick(constrained, a->isolate)->conflicts_after,
 			(unsigned long long)p->conflicts_after);

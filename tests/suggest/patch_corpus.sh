@@ -63,7 +63,7 @@ expect_contains "basic: ... with its second line" "+				flags;		/* one declarati
 expect_contains "basic: the leading comment moves with it" "+	 * Configuration, read on every packet." "$TMP/basic.patch"
 expect_contains "basic: the attribute moves with ops" "+	void			*ops __attribute__((__aligned__(16))); /* read-mostly */" "$TMP/basic.patch"
 expect_contains "basic: drops moves inside CONFIG_STATS" "+	unsigned long		drops;		/* cold */" "$TMP/basic.patch"
-expect_contains "basic: constrained by the source" "keeps the source's conditionals intact" "$TMP/basic.err"
+expect_contains "basic: constrained by the source" "keeps the source's declarations and conditionals intact" "$TMP/basic.err"
 expect_contains "basic: the crossing named" "would move into the conditional '#ifdef CONFIG_STATS'" "$TMP/basic.err"
 expect_contains "basic: no conflict left" "conflicting field pairs 3 -> 0" "$TMP/basic.patch"
 # The inactive block stays in the file.
@@ -82,6 +82,15 @@ expect_contains "iso: the member inside" "+		long			load;		/* written by every c
 expect_contains "iso: wrapper aligned" "+	} __attribute__((__aligned__(64)));" "$TMP/iso.patch"
 expect_contains "iso: costs size" "size 128 -> 192 bytes" "$TMP/iso.patch"
 expect_contains "blk: rd leaves line 0" "rd 64" "$TMP/blk.patch"
+
+# A function pointer's commas, two declarations on one line (one unit), a
+# nested definition, a bitfield run over two declarations, a continued #if,
+# comments holding ';' and '{'.
+check_case tricky tricky tricky tricky.hot --pin hot
+expect_contains "tricky: x and y move as one line" "+	int			x; int y;	/* two declarations, one line: one unit */" "$TMP/tricky.patch"
+expect_contains "tricky: the nested definition moves whole" "+	}			in;		/* a nested definition */" "$TMP/tricky.patch"
+expect_contains "tricky: the function pointer moves" "+	int			(*handler)(int a, int b);	/* one member, two commas */" "$TMP/tricky.patch"
+expect_contains "tricky: refusing to split x; y" "would land inside the declaration 'int			x; int y;" "$TMP/tricky.err"
 
 # Refused: the only fix takes rd out of order inside an #if/#else.
 (cd "$TMP/src" && ${CC:-gcc} -g -c refuse.c -o "$TMP/refuse.o")
