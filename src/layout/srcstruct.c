@@ -39,8 +39,8 @@ static char *resolve(const char *file, const char *dir, const char **rel)
 		tail = file + strlen(rdir) + 1;
 	free(rdir);
 	while (tail) {
-		while (*tail == '/' || (tail[0] == '.' && tail[1] == '/'))
-			tail += *tail == '/' ? 1 : 2;
+		while (*tail == '/' || !strncmp(tail, "./", 2) || !strncmp(tail, "../", 3))
+			tail += *tail == '/' ? 1 : tail[1] == '/' ? 2 : 3;
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s/%s", dir, tail);
 		if (*tail && is_file(sb.buf)) {
