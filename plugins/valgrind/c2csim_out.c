@@ -100,7 +100,7 @@ static void dev_split(ULong dev, UInt *maj, UInt *min)
 	*min = (UInt)((dev & 0xff) | ((dev >> 12) & ~0xffULL));
 }
 
-void out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
+void out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
 {
 	NSegment const *seg = VG_(am_find_nsegment)(a);
 	const HChar *fname = name;
@@ -117,7 +117,7 @@ void out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
 	if (flen > 1024)
 		flen = 1024;
 	m = out_reserve(C2CSIM_REC_MMAP, sizeof(*m) + flen + 1, VG_(getpid)());
-	m->time = merged_upto;
+	m->time = time;
 	m->start = a;
 	m->len = len;
 	if (seg && seg->kind == SkFileC && !name) {
@@ -131,8 +131,8 @@ void out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
 	m->filename[flen] = 0;
 }
 
-void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src,
-		UInt weight, UInt period, UInt flags, UInt size)
+void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src, UInt weight,
+		UInt period, UInt flags, UInt size)
 {
 	struct c2csim_sample *p = out_reserve(C2CSIM_REC_SAMPLE, sizeof(*p), s->lwpid);
 
