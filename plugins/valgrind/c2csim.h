@@ -53,6 +53,9 @@ struct slot {
 	Bool live;
 	UInt state; /* enum slot_state */
 	Bool in_kernel; /* really inside a syscall now */
+	Bool asleep; /* BLOCKED and seen asleep in that syscall */
+	UInt sysno; /* the syscall it is in, and its first argument */
+	ULong arg0;
 	UInt kernel_since, hang_ms; /* when it entered; when to stop waiting */
 	Addr futex; /* BLOCKED: the word; READY: the word it was woken on */
 	ULong wait_seq; /* FIFO order of the futex waiters */

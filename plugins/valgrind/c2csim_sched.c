@@ -42,6 +42,8 @@
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
 #include "pub_tool_libcproc.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
@@ -58,6 +60,7 @@ extern void VG_(vg_yield)(void); /* core, outside the tool API; it links */
 #define CLONE_CHILD_CLEARTID_FLAG 0x00200000UL
 
 static ULong wait_seq;
+static void block_on(struct slot *s, Addr key);
 static Addr pending_ctid; /* from clone's arguments, for the new slot */
 
 static void gave_up(struct slot *s)
@@ -96,10 +99,84 @@ ULong sched_lead_limit(const struct slot *me)
 	return min == ~0ULL ? min : min + cfg.lead;
 }
 
+/* The first line of a /proc file of one of our threads, or False. */
+static Bool read_task_file(const struct slot *s, const HChar *name, HChar *buf, Int size)
+{
+	HChar path[64];
+	SysRes r;
+	Int fd, n;
+
+	VG_(sprintf)(path, "/proc/self/task/%d/%s", s->lwpid, name);
+	r = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(r))
+		return False;
+	fd = (Int)sr_Res(r);
+	n = VG_(read)(fd, buf, size - 1);
+	VG_(close)(fd);
+	if (n <= 0)
+		return False;
+	buf[n] = 0;
+	return True;
+}
+
+/*
+ * Whether a thread the model has BLOCKED is really asleep in the syscall
+ * it blocked in: its state is S and /proc's syscall file names that call
+ * with the same first argument (not Valgrind's own lock, which it waits
+ * for once the call has returned). Until then no other thread may run:
+ * its own futex wait could reach the kernel's queue first, and a call that
+ * returns at once (EAGAIN, data already there) must not have let others
+ * run. Where /proc cannot tell, the thread counts as asleep.
+ */
+static Bool asleep(struct slot *s)
+{
+	HChar buf[256];
+	const HChar *p;
+	HChar *end;
+	Long nr;
+	ULong arg0;
+
+	if (s->asleep || s->lwpid <= 0)
+		return True;
+	if (!read_task_file(s, "stat", buf, sizeof(buf)))
+		return s->asleep = True;
+	p = VG_(strrchr)(buf, ')');
+	if (!p || p[1] != ' ' || (p[2] != 'S' && p[2] != 'D'))
+		return False;
+	if (!read_task_file(s, "syscall", buf, sizeof(buf)))
+		return s->asleep = True;
+	nr = VG_(strtoll10)(buf, &end);
+	if (end == buf || *end != ' ')
+		return False; /* "running" */
+	arg0 = (ULong)VG_(strtoll16)(end + 1, &end);
+	if (nr == s->sysno && arg0 == s->arg0)
+		s->asleep = True;
+	return s->asleep;
+}
+
+static Bool blocked_all_asleep(void)
+{
+	UInt i;
+
+	for (i = 0; i < nr_slots; i++)
+		if (slots[i].live && slots[i].state == SL_BLOCKED && !asleep(&slots[i]))
+			return False;
+	return True;
+}
+
+static void give_up_asleep(void)
+{
+	UInt i;
+
+	stats[C2CSIM_ST_GAVE_UP]++;
+	for (i = 0; i < nr_slots; i++)
+		slots[i].asleep = True;
+}
+
 void sched_wait_turn(ThreadId tid)
 {
 	struct slot *waited_for = NULL;
-	UInt since = 0;
+	UInt since = 0, mine = 0; /* when the wait for d / for sleepers began */
 
 	for (;;) {
 		struct slot *s = sched_slot(tid), *d;
@@ -110,8 +187,18 @@ void sched_wait_turn(ThreadId tid)
 			gave_up(s);
 		}
 		d = designated();
-		if (d == s || !d)
-			return;
+		if (d == s || !d) {
+			if (blocked_all_asleep())
+				return;
+			if (!mine)
+				mine = now | 1;
+			else if (now - mine > HANG_MS) { /* never seen asleep: go on */
+				give_up_asleep();
+				return;
+			}
+			VG_(vg_yield)();
+			continue;
+		}
 		if (d != waited_for) {
 			waited_for = d;
 			since = now;
@@ -187,10 +274,7 @@ static void futex_pre(struct slot *s, const UWord *args)
 	case 9: /* FUTEX_WAIT_BITSET */
 		if (!read_word(word, &v) || v != (UInt)args[2] || exit_pending(word))
 			return; /* returns at once (EAGAIN) or when the kernel clears it */
-		s->state = SL_BLOCKED;
-		s->futex = word;
-		s->wait_seq = ++wait_seq;
-		s->block_clock = s->clock;
+		block_on(s, word);
 		return;
 	case 1: /* FUTEX_WAKE */
 	case 10: /* FUTEX_WAKE_BITSET */
@@ -227,6 +311,55 @@ static void sleep_pre(struct slot *s, Addr req, Bool absolute)
 	ns = (ULong)ts->tv_sec * 1000000000ULL + (ULong)ts->tv_nsec;
 	s->clock += ns;
 	s->hang_ms = HANG_MS + (UInt)(ns / 1000000);
+}
+
+/*
+ * Pipes: a read from an empty pipe blocks until a write to it, a write to a
+ * full one until a read. Both ends share the pipe's inode, which keys the
+ * waiters (tagged so as never to equal a futex address).
+ */
+#define PIPE_TAG (1ULL << 63)
+#ifndef VKI_POLLOUT
+#define VKI_POLLOUT 0x0004
+#endif
+
+static Addr pipe_key(Int fd, Bool reader)
+{
+	struct vg_stat st;
+
+	if (VG_(fstat)(fd, &st) != 0 || !VKI_S_ISFIFO(st.mode))
+		return 0;
+	return PIPE_TAG | ((st.ino << 1 | reader) ^ (st.dev << 40));
+}
+
+static Bool fd_ready(Int fd, Short events)
+{
+	struct vki_pollfd p = { .fd = fd, .events = events };
+	SysRes r = VG_(poll)(&p, 1, 0);
+
+	return sr_isError(r) || sr_Res(r) > 0;
+}
+
+static void block_on(struct slot *s, Addr key)
+{
+	s->state = SL_BLOCKED;
+	s->asleep = False;
+	s->futex = key;
+	s->wait_seq = ++wait_seq;
+	s->block_clock = s->clock;
+}
+
+static void pipe_pre(struct slot *s, Int fd, Bool reading)
+{
+	Addr mine = pipe_key(fd, reading), other;
+
+	if (!mine)
+		return;
+	other = mine ^ 1; /* the key of the other end's waiters */
+	s->hang_ms = HANG_MS;
+	futex_wake(other, 1, s->clock, 0, 0); /* a reader frees room, a writer brings data */
+	if (!fd_ready(fd, reading ? VKI_POLLIN : VKI_POLLOUT))
+		block_on(s, mine);
 }
 
 /* Syscalls that may wait for something the model does not see. */
@@ -292,6 +425,8 @@ void sched_thread_created(struct slot *child)
 void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args)
 {
 	s->in_kernel = True;
+	s->sysno = sysno;
+	s->arg0 = args[0];
 	s->kernel_since = VG_(read_millisecond_timer)();
 	s->hang_ms = may_block(sysno) ? HANG_UNMODELLED_MS : HANG_MS;
 	s->futex = 0;
@@ -308,6 +443,14 @@ void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args)
 	case __NR_clone:
 	case __NR_clone3:
 		clone_pre(args, sysno);
+		break;
+	case __NR_read:
+	case __NR_readv:
+		pipe_pre(s, (Int)args[0], True);
+		break;
+	case __NR_write:
+	case __NR_writev:
+		pipe_pre(s, (Int)args[0], False);
 		break;
 	case __NR_exit: /* this thread only; the kernel wakes its tid word */
 		s->state = SL_EXITED;
@@ -351,7 +494,11 @@ static void blocked_returned(struct slot *s)
 
 void sched_post_syscall(struct slot *s, UInt sysno, SysRes res)
 {
-	if (s->state == SL_BLOCKED) {
+	if (s->state == SL_BLOCKED && !s->asleep) {
+		/* Returned without sleeping; nobody ran meanwhile (sched_wait_turn
+		 * waits for it), so this is the model being cautious, not lost. */
+		s->state = SL_READY;
+	} else if (s->state == SL_BLOCKED) {
 		blocked_returned(s);
 	} else if (s->state == SL_LOST) {
 		s->state = SL_READY;
