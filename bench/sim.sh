@@ -2,6 +2,9 @@
 # Benchmark (not a test): wall time of `c2cscope record --sim` on each
 # false-sharing sample against `valgrind --tool=cachegrind --cache-sim=yes`
 # on the same program in the same run, and against the native run.
+# Each is timed as wall and as CPU (user + system) seconds, best of REPEATS;
+# the sizes make the native runs last ~0.1 s so Valgrind's start-up (~0.5 s
+# for either tool) does not dominate.
 # usage: bench/sim.sh [BUILD_DIR] [REPEATS]   (default: ./build, 3; best of)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,32 +16,39 @@ export C2CSIM_LIB=${C2CSIM_LIB:-$build/plugins/valgrind/lib}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# best_of CMD...: the smallest wall time (seconds) of $repeats runs
+# best_of CMD...: "WALL CPU" (seconds), the best of $repeats runs each, where
+# CPU is user + system time of the command and its children
 best_of() {
-	local best="" t s e
+	local bw="" bc="" w u sy c
 	for _ in $(seq "$repeats"); do
-		s=$(date +%s.%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc -l)
-		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi
+		/usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>&1 || true
+		read -r w u sy <"$tmp/time"
+		c=$(echo "$u + $sy" | bc -l)
+		if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc -l)" = 1 ]; then bw=$w; fi
+		if [ -z "$bc" ] || [ "$(echo "$c < $bc" | bc -l)" = 1 ]; then bc=$c; fi
 	done
-	printf '%.3f' "$best"
+	printf '%.2f %.2f' "$bw" "$bc"
 }
 
-ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
+ratio() { # A / B, or - when B rounds to 0
+	if [ "$(echo "$2 > 0" | bc -l)" = 1 ]; then printf '%.2f' "$(echo "$1 / $2" | bc -l)"; else echo -; fi
+}
 
-printf '%-28s %9s %11s %9s %10s %10s\n' program native cachegrind c2csim sim/cg sim/native
-for run in "adjacent 200000" "adjacent 200000 plain" "adjacent_padded 200000" \
-	"args 100000" "args_padded 100000" "lockword 20000" "truecount 100000"; do
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg); best of $repeats; wall / cpu (user+sys) seconds"
+printf '%-24s %11s %11s %11s %13s %13s\n' program native cachegrind c2csim \
+	"sim/cg w,cpu" "sim/nat w,cpu"
+for run in "adjacent 2000000" "adjacent 2000000 plain" "adjacent_padded 2000000" \
+	"args 1000000" "args_padded 1000000" "lockword 200000" "truecount 1000000"; do
 	set -- $run
 	prog=$samples/$1
 	shift
-	native=$(best_of "$prog" "$@")
-	cg=$(best_of valgrind --tool=cachegrind --cache-sim=yes \
-		--cachegrind-out-file="$tmp/cg.out" "$prog" "$@")
-	sim=$(best_of "$c2c" record --sim --sim-cpus 4 --sim-nodes 2 -o "$tmp/sim.data" -- \
-		"$prog" "$@")
-	printf '%-28s %9s %11s %9s %9sx %9sx\n' "$(basename "$prog") $*" "$native" "$cg" "$sim" \
-		"$(ratio "$sim" "$cg")" "$(ratio "$sim" "$native")"
+	read -r nw nc <<<"$(best_of "$prog" "$@")"
+	read -r cw cc <<<"$(best_of valgrind --tool=cachegrind --cache-sim=yes \
+		--cachegrind-out-file="$tmp/cg.out" "$prog" "$@")"
+	read -r sw sc <<<"$(best_of "$c2c" record --sim --sim-cpus 4 --sim-nodes 2 \
+		-o "$tmp/sim.data" -- "$prog" "$@")"
+	printf '%-24s %5s/%-5s %5s/%-5s %5s/%-5s %6s,%-6s %6s,%-6s\n' "$(basename "$prog") $*" \
+		"$nw" "$nc" "$cw" "$cc" "$sw" "$sc" "$(ratio "$sw" "$cw")" "$(ratio "$sc" "$cc")" \
+		"$(ratio "$sw" "$nw")" "$(ratio "$sc" "$nc")"
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * c2csim internals, shared by the tool's files:
- *   c2csim_main.c  options, instrumentation, scheduler/thread/syscall hooks
+ *   c2csim_main.c  options, thread and mapping hooks
+ *   c2csim_sched.c which thread may run: the virtual-time token, the futex,
+ *                  sleep and thread-exit model for blocked threads
  *   c2csim_sim.c   per-thread event buffers, the merge by virtual time, MESI
  *   c2csim_out.c   the record stream to c2cscope (c2csim_proto.h)
  */
@@ -30,6 +32,17 @@ struct ev {
 	Addr ip;
 };
 
+/*
+ * A thread's state in the scheduling model (c2csim_sched.c). Only READY
+ * threads hold the merge back and may be given the token.
+ */
+enum slot_state {
+	SL_READY,
+	SL_BLOCKED, /* in a futex wait that only another thread's wake ends */
+	SL_LOST, /* blocked where the model cannot see the waker: real time */
+	SL_EXITED,
+};
+
 struct slot {
 	ThreadId vgtid;
 	Int lwpid;
@@ -37,7 +50,17 @@ struct slot {
 	UInt next_cpu; /* cpu for events buffered from now on */
 	ULong clock; /* virtual time: instructions + time spent blocked */
 	ULong insns;
-	Bool live, in_syscall;
+	Bool live;
+	UInt state; /* enum slot_state */
+	Bool in_kernel; /* really inside a syscall now */
+	Bool asleep; /* BLOCKED and seen asleep in that syscall */
+	UInt sysno; /* the syscall it is in, and its first argument */
+	ULong arg0;
+	UInt kernel_since, hang_ms; /* when it entered; when to stop waiting */
+	Addr futex; /* BLOCKED: the word; READY: the word it was woken on */
+	ULong wait_seq; /* FIFO order of the futex waiters */
+	ULong block_clock; /* clock when it blocked */
+	Addr ctid; /* CLONE_CHILD_CLEARTID word (the kernel wakes it at exit) */
 	ULong rng, sample_gap; /* sampling: each thread its own stream */
 	struct ev *buf;
 	UInt head, n, cap;
@@ -71,7 +94,17 @@ extern struct slot *g_cur;
 
 /* c2csim_ir.c */
 IRSB *c2c_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
-		     const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwt, IRType hwt);
+		     const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwt,
+		     IRType hwt);
+
+/* c2csim_sched.c */
+/* Wait until this thread holds the token (the least clock of the READY). */
+void sched_wait_turn(ThreadId tid);
+ULong sched_lead_limit(const struct slot *me);
+void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args);
+void sched_post_syscall(struct slot *s, UInt sysno, SysRes res);
+void sched_thread_created(struct slot *s);
+struct slot *sched_slot(ThreadId tid); /* c2csim_main.c: the thread's slot */
 
 /* c2csim_sim.c */
 void sim_init(void);
@@ -87,9 +120,9 @@ void sim_drain(void);
 void out_open(void);
 void out_header(void);
 void out_thread(const struct slot *s, ULong time);
-void out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name);
-void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src,
-		UInt weight, UInt period, UInt flags, UInt size);
+void out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name);
+void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src, UInt weight,
+		UInt period, UInt flags, UInt size);
 void out_stats(void);
 void out_close(void);
 void out_disable(void);

@@ -10,13 +10,11 @@
  * no per-instruction call is needed. The running thread's clock lives in
  * g_clock and is swapped in and out at start/stop of client code.
  *
- * Lead cap. Valgrind runs one thread at a time and its lock is unfair, so a
- * thread may run far ahead of the others. Each block starts with a check:
- * when g_clock passes g_limit (the slowest other ready thread + --sim-lead)
- * the block exits with Ijk_Yield; when the thread is scheduled again,
- * start_client_code yields the CPU until the slowest thread is back within
- * the window. Threads inside a syscall do not hold the others back; when a
- * syscall returns, the thread's clock is raised to the merge frontier.
+ * Scheduling (c2csim_sched.c). Only the READY thread with the least clock
+ * runs; each block starts with a check that exits with Ijk_Yield when
+ * g_clock passes g_limit (the next READY thread + --sim-lead), and
+ * start_client_code waits for the token. Blocked threads wake at the clock
+ * of the thread that woke them, so the run does not depend on real time.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
@@ -110,7 +108,8 @@ static Bool c2c_option(const HChar *arg)
 	} else if VG_BOOL_CLO (arg, "--sim-stack", cfg.sim_stack) {
 	} else if VG_STR_CLO (arg, "--sim-cycles", s) {
 		if (!parse_costs(s))
-			VG_(fmsg_bad_option)(arg, "expected 7 numbers: L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n");
+			VG_(fmsg_bad_option)
+			(arg, "expected 7 numbers: L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n");
 	} else {
 		return False;
 	}
@@ -119,19 +118,19 @@ static Bool c2c_option(const HChar *arg)
 
 static void c2c_usage(void)
 {
-	VG_(printf)(
-		"    --sim-out=PATH            write the event stream to PATH (a fifo) [none]\n"
-		"    --sim-cpus=N              virtual cpus, 1..64; thread i on cpu i%%N [8]\n"
-		"    --sim-nodes=N             virtual NUMA nodes, cpu c on node c%%N [1]\n"
-		"    --sim-line-size=64|128    cache line size [64]\n"
-		"    --sim-sample-rate=N       sample 1 in N accesses besides HITMs and\n"
-		"                              store misses, which are all sampled [1000]\n"
-		"    --sim-seed=N              seed of the sampling [1]\n"
-		"    --sim-lead=N              max instructions a thread may run ahead [100000]\n"
-		"    --sim-cache-lines=N       per-cpu capacity in lines, FIFO [0: unbounded]\n"
-		"    --sim-stack=yes|no        simulate a thread's accesses to its own stack [no]\n"
-		"    --sim-cycles=L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n"
-		"                              simulated cycles per class [4,40,75,150,220,200,330]\n");
+	VG_(printf)
+	("    --sim-out=PATH            write the event stream to PATH (a fifo) [none]\n"
+	 "    --sim-cpus=N              virtual cpus, 1..64; thread i on cpu i%%N [8]\n"
+	 "    --sim-nodes=N             virtual NUMA nodes, cpu c on node c%%N [1]\n"
+	 "    --sim-line-size=64|128    cache line size [64]\n"
+	 "    --sim-sample-rate=N       sample 1 in N accesses besides HITMs and\n"
+	 "                              store misses, which are all sampled [1000]\n"
+	 "    --sim-seed=N              seed of the sampling [1]\n"
+	 "    --sim-lead=N              max instructions a thread may run ahead [100000]\n"
+	 "    --sim-cache-lines=N       per-cpu capacity in lines, FIFO [0: unbounded]\n"
+	 "    --sim-stack=yes|no        simulate a thread's accesses to its own stack [no]\n"
+	 "    --sim-cycles=L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n"
+	 "                              simulated cycles per class [4,40,75,150,220,200,330]\n");
 }
 
 static void c2c_debug_usage(void)
@@ -169,6 +168,11 @@ static struct slot *slot_get(ThreadId tid)
 	return i >= 0 ? &slots[i] : slot_new(tid, merged_upto);
 }
 
+struct slot *sched_slot(ThreadId tid)
+{
+	return slot_get(tid);
+}
+
 static void thread_create(ThreadId parent, ThreadId child)
 {
 	ULong clock = merged_upto;
@@ -177,7 +181,7 @@ static void thread_create(ThreadId parent, ThreadId child)
 		return;
 	if (parent != VG_INVALID_THREADID && slot_of_tid[parent] >= 0)
 		clock = slots[slot_of_tid[parent]].clock;
-	slot_new(child, clock);
+	sched_thread_created(slot_new(child, clock));
 }
 
 static void thread_exit(ThreadId tid)
@@ -185,64 +189,9 @@ static void thread_exit(ThreadId tid)
 	struct slot *s = slot_get(tid);
 
 	s->live = False;
+	s->state = SL_EXITED;
 	slot_of_tid[tid] = -1;
 	sim_merge(NULL, 0);
-}
-
-/* The clock of the slowest other ready thread; ~0 when none. */
-static ULong slowest_other(const struct slot *me)
-{
-	ULong min = ~0ULL;
-	UInt i;
-
-	for (i = 0; i < nr_slots; i++) {
-		const struct slot *s = &slots[i];
-
-		if (s != me && s->live && !s->in_syscall && s->clock < min)
-			min = s->clock;
-	}
-	return min;
-}
-
-static ULong lead_limit(const struct slot *me)
-{
-	ULong min = slowest_other(me);
-
-	return min == ~0ULL ? min : min + cfg.lead;
-}
-
-/*
- * Yield until the caller is within lead of the slowest other ready thread
- * (or is the slowest, lead 0). A thread may be blocked in a way we cannot
- * see (a syscall not in may_block()): give up after a second.
- */
-static void wait_for_others(ThreadId tid, ULong lead)
-{
-	UInt start = VG_(read_millisecond_timer)();
-
-	for (;;) {
-		struct slot *s = slot_get(tid);
-		ULong min = slowest_other(s);
-
-		if (min == ~0ULL || s->clock <= min + lead)
-			return;
-		if (VG_(read_millisecond_timer)() - start > 1000) {
-			stats[C2CSIM_ST_GAVE_UP]++;
-			return;
-		}
-		VG_(vg_yield)();
-	}
-}
-
-/*
- * A thread's exit is seen by others through the kernel (the tid word that
- * pthread_join waits on), outside the simulation: hold the exit back until
- * every other ready thread has reached its virtual time, so that nobody
- * sees it early and the interleaving does not depend on the real scheduler.
- */
-static void wait_to_be_slowest(ThreadId tid)
-{
-	wait_for_others(tid, 0);
 }
 
 static void start_client(ThreadId tid, ULong blocks)
@@ -253,15 +202,14 @@ static void start_client(ThreadId tid, ULong blocks)
 		return;
 	if (!s->lwpid) {
 		s->lwpid = VG_(gettid)();
-		out_thread(s, s->clock > merged_upto ? s->clock : merged_upto);
+		out_thread(s, s->clock);
 	}
-	s->in_syscall = False;
-	wait_for_others(tid, cfg.lead); /* the lead cap */
+	sched_wait_turn(tid); /* the token, and with it the lead cap */
 	s = slot_get(tid); /* slots may have moved while others ran */
 	sim_merge(NULL, 0);
 	g_cur = s;
 	g_clock = s->clock;
-	g_limit = lead_limit(s);
+	g_limit = sched_lead_limit(s);
 	g_stack_len = cfg.sim_stack ? 0 : VG_(thread_get_stack_size)(tid);
 	g_stack_lo = VG_(thread_get_stack_max)(tid) - g_stack_len;
 }
@@ -318,52 +266,24 @@ static void pre_affinity(struct slot *self, UWord *args)
 	VG_(memset)((void *)mask, 0xff, len);
 }
 
-/*
- * Syscalls that may wait for another thread or the outside world. Only
- * these let the others run on without the caller; a thread in any other
- * syscall still holds the merge back, so that thread creation, mmap and
- * write do not make the interleaving depend on the real scheduler.
- */
-static Bool may_block(UInt sysno, const UWord *args)
-{
-	switch (sysno) {
-	case __NR_futex: {
-		UWord op = args[1] & 0x7f;
-
-		return op == 0 || op == 6 || op == 9 || op == 11 || op == 13;
-	}
-	case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_poll: case __NR_ppoll:
-	case __NR_select: case __NR_pselect6: case __NR_epoll_wait: case __NR_epoll_pwait:
-	case __NR_wait4: case __NR_waitid: case __NR_read: case __NR_readv:
-	case __NR_recvfrom: case __NR_recvmsg: case __NR_accept: case __NR_accept4:
-	case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
-	case __NR_msgrcv: case __NR_semop: case __NR_semtimedop: case __NR_connect:
-	case __NR_flock: case __NR_fcntl:
-		return True;
-	default:
-		return False;
-	}
-}
-
 static void pre_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs)
 {
 	struct slot *s = slot_get(tid);
 
-	if (sysno == __NR_exit && !sim_disabled)
-		wait_to_be_slowest(tid);
-	s = slot_get(tid);
-	s->in_syscall = may_block(sysno, args);
-	if (sysno == __NR_sched_setaffinity && !sim_disabled)
+	if (sim_disabled)
+		return;
+	if (sysno == __NR_sched_setaffinity)
 		pre_affinity(s, args);
+	sched_pre_syscall(s, sysno, args);
 }
 
 static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysRes res)
 {
 	struct slot *s = slot_get(tid);
 
-	if (s->in_syscall && s->clock < merged_upto) /* was blocked: the others went on */
-		s->clock = merged_upto;
-	s->in_syscall = False;
+	if (sim_disabled)
+		return;
+	sched_post_syscall(s, sysno, res);
 	if (s->aff_len) {
 		VG_(memcpy)((void *)s->aff_mask, s->aff_saved, s->aff_len);
 		s->aff_len = 0;
@@ -377,6 +297,16 @@ static void post_syscall(ThreadId tid, UInt sysno, UWord *args, UInt nargs, SysR
 				out_thread(&slots[i], slots[i].clock);
 				break;
 			}
+	} else if ((sysno == __NR_clone || sysno == __NR_clone3) && sr_isError(res)) {
+		UInt i; /* no child after all: it must not hold the token */
+
+		for (i = nr_slots; i-- > 0;)
+			if (slots[i].live && !slots[i].lwpid && slots[i].state == SL_READY &&
+			    &slots[i] != s) {
+				slots[i].live = False;
+				slots[i].state = SL_EXITED;
+				break;
+			}
 	}
 }
 
@@ -388,14 +318,23 @@ static void fork_child(ThreadId tid)
 
 /* ---- mappings ------------------------------------------------------------- */
 
+/* A mapping is stamped with its creator's clock (0 before any thread). */
+static ULong clock_of(ThreadId tid)
+{
+	if (tid == VG_INVALID_THREADID || tid >= VG_N_THREADS || !slot_of_tid ||
+	    slot_of_tid[tid] < 0)
+		return 0;
+	return slots[slot_of_tid[tid]].clock;
+}
+
 static void new_mem_startup(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, ULong di)
 {
-	out_mmap(a, len, rr, ww, xx, NULL);
+	out_mmap(clock_of(VG_(get_running_tid)()), a, len, rr, ww, xx, NULL);
 }
 
 static void new_mem_brk(Addr a, SizeT len, ThreadId tid)
 {
-	out_mmap(a, len, True, True, False, "[heap]");
+	out_mmap(clock_of(tid), a, len, True, True, False, "[heap]");
 }
 
 /* ---- set-up and the end ---------------------------------------------------- */

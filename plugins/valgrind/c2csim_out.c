@@ -53,7 +53,8 @@ static void out_flush(void)
 	out_len = 0;
 }
 
-static void *out_reserve(UInt type, UInt size, UInt tid)
+/* Room for a record; zeroed unless the caller sets every byte (samples). */
+static void *out_reserve_raw(UInt type, UInt size, UInt tid, Bool zero)
 {
 	struct c2csim_rec *h;
 
@@ -61,12 +62,18 @@ static void *out_reserve(UInt type, UInt size, UInt tid)
 	if (out_len + size > sizeof(out_buf))
 		out_flush();
 	h = (struct c2csim_rec *)(out_buf + out_len);
-	VG_(memset)(h, 0, size);
+	if (zero)
+		VG_(memset)(h, 0, size);
 	h->type = type;
 	h->size = size;
 	h->tid = tid;
 	out_len += size;
 	return h;
+}
+
+static void *out_reserve(UInt type, UInt size, UInt tid)
+{
+	return out_reserve_raw(type, size, tid, True);
 }
 
 void out_header(void)
@@ -100,7 +107,7 @@ static void dev_split(ULong dev, UInt *maj, UInt *min)
 	*min = (UInt)((dev & 0xff) | ((dev >> 12) & ~0xffULL));
 }
 
-void out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
+void out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
 {
 	NSegment const *seg = VG_(am_find_nsegment)(a);
 	const HChar *fname = name;
@@ -117,7 +124,7 @@ void out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
 	if (flen > 1024)
 		flen = 1024;
 	m = out_reserve(C2CSIM_REC_MMAP, sizeof(*m) + flen + 1, VG_(getpid)());
-	m->time = merged_upto;
+	m->time = time;
 	m->start = a;
 	m->len = len;
 	if (seg && seg->kind == SkFileC && !name) {
@@ -131,10 +138,10 @@ void out_mmap(Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
 	m->filename[flen] = 0;
 }
 
-void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src,
-		UInt weight, UInt period, UInt flags, UInt size)
+void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src, UInt weight,
+		UInt period, UInt flags, UInt size)
 {
-	struct c2csim_sample *p = out_reserve(C2CSIM_REC_SAMPLE, sizeof(*p), s->lwpid);
+	struct c2csim_sample *p = out_reserve_raw(C2CSIM_REC_SAMPLE, sizeof(*p), s->lwpid, False);
 
 	p->time = time;
 	p->ip = ip;

@@ -102,6 +102,8 @@ struct c2csim_sample {
 	uint16_t flags;
 	uint32_t size; /* access size in bytes */
 };
+/* No padding: the tool fills every byte of a sample and does not zero it. */
+_Static_assert(sizeof(struct c2csim_sample) == 56, "c2csim_sample has padding");
 
 /* Totals over every simulated access (not only the sampled ones). */
 enum c2csim_stat {

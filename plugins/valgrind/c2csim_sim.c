@@ -155,7 +155,8 @@ enum cls {
 };
 
 static const ULong cls_src[] = {
-	[CLS_L1] = C2CSIM_DS_LVL(LVL_HIT | LVL_L1) | C2CSIM_DS_SNOOP(SNOOP_NONE) | C2CSIM_DS_LVLNUM(1),
+	[CLS_L1] = C2CSIM_DS_LVL(LVL_HIT | LVL_L1) | C2CSIM_DS_SNOOP(SNOOP_NONE) |
+		   C2CSIM_DS_LVLNUM(1),
 	[CLS_LCL_PEER] = C2CSIM_DS_LVL(LVL_HIT | LVL_L3) | C2CSIM_DS_SNOOP(SNOOP_HIT) |
 			 C2CSIM_DS_SNOOPX(2) | C2CSIM_DS_LVLNUM(3),
 	[CLS_RMT_PEER] = C2CSIM_DS_LVL(LVL_HIT | LVL_REM_CCE1) | C2CSIM_DS_SNOOP(SNOOP_HIT) |
@@ -170,15 +171,15 @@ static const ULong cls_src[] = {
 			 C2CSIM_DS_LVLNUM(0xd) | REMOTE,
 };
 static const UInt cls_cost[] = {
-	[CLS_L1] = C2CSIM_COST_L1,		[CLS_LCL_PEER] = C2CSIM_COST_LLC,
-	[CLS_RMT_PEER] = C2CSIM_COST_RPEER,	[CLS_LCL_HITM] = C2CSIM_COST_LHITM,
-	[CLS_RMT_HITM] = C2CSIM_COST_RHITM,	[CLS_LCL_DRAM] = C2CSIM_COST_LDRAM,
+	[CLS_L1] = C2CSIM_COST_L1,	    [CLS_LCL_PEER] = C2CSIM_COST_LLC,
+	[CLS_RMT_PEER] = C2CSIM_COST_RPEER, [CLS_LCL_HITM] = C2CSIM_COST_LHITM,
+	[CLS_RMT_HITM] = C2CSIM_COST_RHITM, [CLS_LCL_DRAM] = C2CSIM_COST_LDRAM,
 	[CLS_RMT_DRAM] = C2CSIM_COST_RDRAM,
 };
 static const UInt cls_stat[] = {
-	[CLS_L1] = C2CSIM_ST_L1_HIT,		[CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
-	[CLS_RMT_PEER] = C2CSIM_ST_RMT_PEER,	[CLS_LCL_HITM] = C2CSIM_ST_LCL_HITM,
-	[CLS_RMT_HITM] = C2CSIM_ST_RMT_HITM,	[CLS_LCL_DRAM] = C2CSIM_ST_LCL_DRAM,
+	[CLS_L1] = C2CSIM_ST_L1_HIT,	     [CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
+	[CLS_RMT_PEER] = C2CSIM_ST_RMT_PEER, [CLS_LCL_HITM] = C2CSIM_ST_LCL_HITM,
+	[CLS_RMT_HITM] = C2CSIM_ST_RMT_HITM, [CLS_LCL_DRAM] = C2CSIM_ST_LCL_DRAM,
 	[CLS_RMT_DRAM] = C2CSIM_ST_RMT_DRAM,
 };
 
@@ -232,8 +233,8 @@ static enum cls classify_miss(struct line *l, ULong lineno, UInt node)
 	return pg->dirty_node == node ? CLS_LCL_DRAM : CLS_RMT_DRAM;
 }
 
-static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, ULong src,
-		 UInt cost, UInt flags, Bool always)
+static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, ULong src, UInt cost,
+		 UInt flags, Bool always)
 {
 	UInt size = (e->key >> 2) & EV_SIZE_MASK;
 
@@ -276,8 +277,7 @@ static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr,
 		flags |= C2CSIM_SAMPLE_HITM;
 	if (c == CLS_RMT_HITM || c == CLS_RMT_PEER || c == CLS_RMT_DRAM)
 		flags |= C2CSIM_SAMPLE_REMOTE;
-	emit(s, time, e, addr,
-	     OP_LOAD | cls_src[c] | DTLB_NA | C2CSIM_DS_LOCK(locked ? 2 : 1),
+	emit(s, time, e, addr, OP_LOAD | cls_src[c] | DTLB_NA | C2CSIM_DS_LOCK(locked ? 2 : 1),
 	     cfg.cost[cls_cost[c]], flags, hitm);
 }
 
@@ -323,8 +323,9 @@ static void sim_access(struct slot *s, const struct ev *e)
 		out_thread(s, time);
 		return;
 	}
-	stats[kind == EV_LOAD ? C2CSIM_ST_LOADS : kind == EV_STORE ? C2CSIM_ST_STORES
-								   : C2CSIM_ST_ATOMICS]++;
+	stats[kind == EV_LOAD  ? C2CSIM_ST_LOADS :
+	      kind == EV_STORE ? C2CSIM_ST_STORES :
+				 C2CSIM_ST_ATOMICS]++;
 	last = (e->addr + (size ? size - 1 : 0)) >> cfg.line_shift;
 	for (i = 0; line <= last && i < 8; line++, i++) {
 		a = i ? line << cfg.line_shift : e->addr;
@@ -444,10 +445,11 @@ void sim_merge(struct slot *running, ULong running_clock)
 		const struct slot *s = &slots[i];
 		ULong c = s == running ? running_clock : s->clock;
 
-		if (s->live && !s->in_syscall && c < frontier)
+		if (s->live && s->state == SL_READY && c < frontier)
 			frontier = c;
 	}
-	merge_until(frontier);
+	if (frontier != ~0ULL) /* nobody READY: a wake will come at a later clock */
+		merge_until(frontier);
 }
 
 void sim_drain(void)

@@ -4,6 +4,14 @@
  * linear_regression shape): each thread only writes its own element, but
  * neighbouring elements share cache lines. -DPADDED aligns each element to
  * 128 bytes.
+ *
+ * Each thread initialises its own element and hands its count back as the
+ * thread's return value, as such code usually does, so no line of the array
+ * passes from one thread to another on purpose: every HITM on the array is
+ * between neighbouring elements (false sharing), and the padded build has
+ * none. The array is freed while the threads' lines are still in their
+ * caches: free() reads the first element's second word (glibc's tcache
+ * double-free check), a real hand-off to main, outside the threads' code.
  * usage: args [N]   (N updates per thread, default 50000)
  */
 #include <pthread.h>
@@ -23,22 +31,23 @@ struct thread_arg {
 #endif
 
 static long updates = 50000;
+static struct thread_arg *args;
 
 static void *work(void *p)
 {
 	struct thread_arg *a = p;
 	long i;
 
+	*a = (struct thread_arg){ .id = a - args };
 	for (i = 0; i < updates; i++) {
 		((volatile struct thread_arg *)a)->sum += i ^ a->id;
 		((volatile struct thread_arg *)a)->count++;
 	}
-	return NULL;
+	return (void *)a->count;
 }
 
 int main(int argc, char **argv)
 {
-	struct thread_arg *args;
 	pthread_t t[NR_THREADS];
 	long total = 0;
 	int i;
@@ -46,13 +55,13 @@ int main(int argc, char **argv)
 	if (argc > 1)
 		updates = atol(argv[1]);
 	args = aligned_alloc(128, 128 * NR_THREADS);
-	for (i = 0; i < NR_THREADS; i++) {
-		args[i] = (struct thread_arg){ .id = i };
+	for (i = 0; i < NR_THREADS; i++)
 		pthread_create(&t[i], NULL, work, &args[i]);
-	}
 	for (i = 0; i < NR_THREADS; i++) {
-		pthread_join(t[i], NULL);
-		total += args[i].count;
+		void *count;
+
+		pthread_join(t[i], &count);
+		total += (long)count;
 	}
 	printf("total=%ld size=%zu array=%p\n", total, sizeof(struct thread_arg), (void *)args);
 	free(args);

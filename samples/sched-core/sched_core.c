@@ -16,9 +16,16 @@
  *                                         tg->load_avg and tg->shares)
  *   task_sleep     -> dequeue_task_fair   the same on the way out
  *
- * Every cpu writes tg->load_avg, so its cache line bounces; in the upstream
- * layout the read-mostly rt_se/rt_rq share that line and every wakeup pays
- * for it. The functions the story is about are real out-of-line functions
+ * Each cycle also copies a message of varying length twice (pipe_copy: the
+ * other end's write while the task sleeps, the task's read while it runs),
+ * which advances the cpu's PELT clock. Averages decay, and update_tg_load_avg
+ * publishes, only when that clock crosses a period boundary (every few
+ * cycles), as PELT does every 1024 us; migrations (set_task_cpu) happen on
+ * every wakeup. Every cpu writes tg->load_avg, so its cache line bounces; in
+ * the upstream layout the read-mostly rt_se/rt_rq share that line and every
+ * wakeup pays for it. The varying lengths keep the cpus out of lockstep, so
+ * under the simulator the reads that find the line Modified elsewhere are
+ * spread over the cycle as on real machines, and the counts are stable. The functions the story is about are real out-of-line functions
  * so that profiles and reports name them.
  *
  * Usage: sched-core-LAYOUT [--threads N] [--iterations N] [--bench [--seconds S]]
@@ -48,6 +55,15 @@
 #define MIN_SHARES 2L
 #define UPDATE_TG 0x1
 #define MAX_CPUS 256
+/*
+ * PELT's clock: rq->clock advances by the work each cycle does (one unit per
+ * message byte copied, standing in for nanoseconds), and averages decay
+ * only when it crosses a period boundary, as PELT's 1024 us periods do; only
+ * then does update_load_avg call update_tg_load_avg.
+ */
+#define PELT_PERIOD 1024
+#define PIPE_MSG_MIN 32
+#define PIPE_MSG_MAX 256
 
 struct load_weight {
 	unsigned long weight;
@@ -115,6 +131,8 @@ struct worker {
 	struct rq *rq;
 	struct task_struct *task;
 	unsigned long cycles;
+	u64 rng; /* the length of each pipe message */
+	unsigned char msg[PIPE_MSG_MAX] ____cacheline_aligned; /* this cpu's copy */
 } ____cacheline_aligned;
 
 static struct {
@@ -215,13 +233,19 @@ SCHED_FN void update_tg_load_avg(struct cfs_rq *cfs_rq)
 	}
 }
 
-/* A geometric average standing in for PELT: 1/8 of the way each update. */
-static inline void decay_toward(struct sched_avg *sa, unsigned long target, u64 now)
+/*
+ * A geometric average standing in for PELT: 1/8 of the way toward the
+ * current weight, once per period crossed. Returns whether it decayed.
+ */
+static inline int decay_toward(struct sched_avg *sa, unsigned long target, u64 now)
 {
 	long gap = (long)target - (long)sa->load_avg;
 
+	if (now / PELT_PERIOD == sa->last_update_time / PELT_PERIOD)
+		return 0;
 	sa->load_avg = (unsigned long)((long)sa->load_avg + gap / 8);
 	sa->last_update_time = now;
+	return 1;
 }
 
 SCHED_FN void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
@@ -229,8 +253,7 @@ SCHED_FN void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se, in
 	u64 now = cfs_rq->rq->clock;
 
 	decay_toward(&se->avg, se->on_rq ? se->load.weight : 0, now);
-	decay_toward(&cfs_rq->avg, cfs_rq->load.weight, now);
-	if (flags & UPDATE_TG)
+	if (decay_toward(&cfs_rq->avg, cfs_rq->load.weight, now) && (flags & UPDATE_TG))
 		update_tg_load_avg(cfs_rq);
 }
 
@@ -311,7 +334,6 @@ SCHED_FN void dequeue_task_fair(struct rq *rq, struct task_struct *p)
 /* The pipe's reader wakes on this cpu (a migration in the benchmark). */
 SCHED_FN void try_to_wake_up(struct rq *rq, struct task_struct *p)
 {
-	rq->clock++;
 	set_task_cpu(p, (unsigned int)rq->cpu);
 	enqueue_task_fair(rq, p);
 }
@@ -319,8 +341,27 @@ SCHED_FN void try_to_wake_up(struct rq *rq, struct task_struct *p)
 /* ... reads, writes to the other end, and blocks on the pipe again. */
 SCHED_FN void task_sleep(struct rq *rq, struct task_struct *p)
 {
-	rq->clock++;
 	dequeue_task_fair(rq, p);
+}
+
+/*
+ * The task's own work between wakeup and sleep: copy a message whose length
+ * varies (xorshift per cpu). Only this cpu's buffer is touched; the varying
+ * length keeps the cpus' cycles from running in lockstep, so which of a
+ * cycle's reads of load_avg's line is the first after another cpu's write
+ * is spread over the cycle as it is on real machines.
+ */
+SCHED_FN void pipe_copy(struct worker *w)
+{
+	unsigned int len, i;
+
+	w->rng ^= w->rng << 13;
+	w->rng ^= w->rng >> 7;
+	w->rng ^= w->rng << 17;
+	len = PIPE_MSG_MIN + (unsigned int)(w->rng % (PIPE_MSG_MAX - PIPE_MSG_MIN + 1));
+	for (i = 0; i < len; i++)
+		w->msg[i] = (unsigned char)(w->msg[i] + i);
+	w->rq->clock += len;
 }
 
 static void init_group(struct task_group *tg, struct task_group *parent, unsigned int nr_cpus)
@@ -373,6 +414,7 @@ static void init_cpu(struct worker *w, unsigned int cpu)
 	w->cpu = cpu;
 	w->rq = rq;
 	w->task = p;
+	w->rng = 0x9E3779B97F4A7C15ULL * (cpu + 1);
 }
 
 /* Pin the calling thread to the n-th cpu it is allowed to run on. */
@@ -408,7 +450,9 @@ static void *worker_main(void *arg)
 	w->host_cpu = run.pin ? pin_to_nth_cpu(w->cpu) : -1;
 	pthread_barrier_wait(&run.start);
 	for (i = 0; run.bench ? !run.stop : i < run.iterations; i++) {
+		pipe_copy(w); /* the other end writes the message: the task sleeps */
 		try_to_wake_up(w->rq, w->task);
+		pipe_copy(w); /* the task reads it */
 		task_sleep(w->rq, w->task);
 	}
 	w->cycles = i;

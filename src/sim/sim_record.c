@@ -27,7 +27,7 @@ struct sim_record {
 	size_t pending_len, pending_alloc;
 	uint64_t offset; /* stream offset of pending[0] */
 	uint64_t seen_tids[256]; /* tids given a COMM (small set, linear) */
-	size_t nr_seen_tids;
+	size_t nr_seen_tids, last_seen;
 	uint64_t since_round;
 };
 
@@ -77,9 +77,13 @@ static int write_comm(struct sim_record *r, uint32_t tid, uint64_t time)
 	struct perf_comm c = { .pid = r->pid, .tid = tid, .comm = r->opts.comm };
 	size_t i;
 
+	if (r->nr_seen_tids && r->seen_tids[r->last_seen] == tid)
+		return 0; /* the common case: the same thread as the last sample */
 	for (i = 0; i < r->nr_seen_tids; i++)
-		if (r->seen_tids[i] == tid)
+		if (r->seen_tids[i] == tid) {
+			r->last_seen = i;
 			return 0;
+		}
 	if (r->nr_seen_tids < ARRAY_SIZE(r->seen_tids))
 		r->seen_tids[r->nr_seen_tids++] = tid;
 	return perf_writer_comm(r->w, &c, time);
@@ -218,36 +222,87 @@ static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct 
 	return 0;
 }
 
-int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct c2c_err *err)
+/*
+ * Whole records at data[0..len), stream offset at; *used gets the bytes
+ * of the records taken (an incomplete one at the end is left).
+ */
+static int feed_records(struct sim_record *r, const unsigned char *data, size_t len, uint64_t at,
+			size_t *used, struct c2c_err *err)
 {
-	size_t used = 0;
 	uint64_t rec_buf[C2CSIM_MAX_REC / 8];
-	int ret = 0;
+	int ret;
 
-	r->pending = xgrow(r->pending, &r->pending_alloc, r->pending_len + len, 1);
-	memcpy(r->pending + r->pending_len, buf, len);
-	r->pending_len += len;
-	r->st.stream_bytes += len;
-	while (r->pending_len - used >= sizeof(struct c2csim_rec)) {
+	*used = 0;
+	while (len - *used >= sizeof(struct c2csim_rec)) {
 		struct c2csim_rec h;
 
-		memcpy(&h, r->pending + used, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8 || h.size > C2CSIM_MAX_REC) {
-			ret = bad(r, r->offset + used, "bad record size", err);
+		memcpy(&h, data + *used, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > C2CSIM_MAX_REC)
+			return bad(r, at + *used, "bad record size", err);
+		if (len - *used < h.size)
 			break;
-		}
-		if (r->pending_len - used < h.size)
-			break;
-		memcpy(rec_buf, r->pending + used, h.size);
-		ret = on_record(r, rec_buf, r->offset + used, err);
+		memcpy(rec_buf, data + *used, h.size); /* aligned for the record's fields */
+		ret = on_record(r, rec_buf, at + *used, err);
 		if (ret < 0)
-			break;
-		used += h.size;
+			return ret;
+		*used += h.size;
 	}
-	memmove(r->pending, r->pending + used, r->pending_len - used);
-	r->pending_len -= used;
+	return 0;
+}
+
+/* Bytes still missing from the record begun in pending (at least a header). */
+static size_t pending_missing(const struct sim_record *r)
+{
+	struct c2csim_rec h;
+
+	if (r->pending_len < sizeof(h))
+		return sizeof(h) - r->pending_len;
+	memcpy(&h, r->pending, sizeof(h));
+	return h.size > r->pending_len && h.size <= C2CSIM_MAX_REC ? h.size - r->pending_len : 0;
+}
+
+static void pending_add(struct sim_record *r, const void *buf, size_t n)
+{
+	r->pending = xgrow(r->pending, &r->pending_alloc, r->pending_len + n, 1);
+	memcpy(r->pending + r->pending_len, buf, n);
+	r->pending_len += n;
+}
+
+/*
+ * Records are taken straight from buf; only a record cut by the end of a
+ * read waits in pending for the rest of its bytes.
+ */
+int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct c2c_err *err)
+{
+	const unsigned char *p = buf;
+	size_t used = 0, take;
+	int ret;
+
+	r->st.stream_bytes += len;
+	while (r->pending_len && len) { /* finish the record a read cut */
+		take = pending_missing(r);
+		if (take > len)
+			take = len;
+		pending_add(r, p, take);
+		p += take;
+		len -= take;
+		ret = feed_records(r, r->pending, r->pending_len, r->offset, &used, err);
+		if (ret < 0)
+			return ret;
+		if (!used && take)
+			continue; /* a header only so far: now the rest of that record */
+		r->offset += used;
+		r->pending_len -= used;
+		if (r->pending_len) /* still incomplete: len is 0 */
+			return 0;
+	}
+	ret = feed_records(r, p, len, r->offset, &used, err);
+	if (ret < 0)
+		return ret;
 	r->offset += used;
-	return ret;
+	if (used < len)
+		pending_add(r, p + used, len - used);
+	return 0;
 }
 
 static void fill_info(struct sim_record *r, struct perf_writer_info *info,

@@ -4,7 +4,8 @@
 # top HITM lines, with rows at 0x0 (load_avg: update_tg_load_avg's atomic
 # add, update_cfs_group's reads) and at 0x8/0x10 (rt_se, rt_rq: read by
 # set_task_cpu). Reordered: the set_task_cpu rows are gone, load_avg's stay
-# (true sharing), and HITMs on the line's other fields drop by >= 95%.
+# (true sharing), and HITMs on the line's other fields drop by >= 95%
+# (from thousands: 9897 -> 0 with 4 threads x 20000 cycles).
 # Rows are told apart by offset and function until field attribution lands.
 source "$TOP_SRCDIR/tests/lib.sh"
 
@@ -54,23 +55,24 @@ for f in update_tg_load_avg update_cfs_group; do
 	[ "$(hitm "$up" 0 $f)" -gt 0 ] && ok || fail "upstream: no HITM row at 0x0 (load_avg) in $f"
 	[ "$(hitm "$re" 0 $f)" -gt 0 ] && ok || fail "reordered: load_avg's row in $f is gone"
 done
-# rt_se (0x8) and rt_rq (0x10): under heavy load the simulator once merged
-# the streams so that one of the two reads never missed; require set_task_cpu
-# rows on the line, and say when one of the two offsets is missing.
+# rt_se (0x8) and rt_rq (0x10), both read by set_task_cpu on every
+# migration: each must be a large row. The simulation is deterministic and
+# the model's cycles vary in length, so these counts do not depend on the
+# machine's load (4 threads x 20000 cycles: rt_se 7677, rt_rq 2220).
 rt_se_hitm=$(hitm "$up" 8 set_task_cpu) rt_rq_hitm=$(hitm "$up" 16 set_task_cpu)
-[ $((rt_se_hitm + rt_rq_hitm)) -gt 0 ] && ok ||
-	fail "upstream: no set_task_cpu rows at 0x8 (rt_se) or 0x10 (rt_rq)"
-[ "$rt_se_hitm" -gt 0 ] && [ "$rt_rq_hitm" -gt 0 ] ||
-	echo "note: set_task_cpu HITMs: rt_se $rt_se_hitm, rt_rq $rt_rq_hitm" >&2
+[ "$rt_se_hitm" -ge 1000 ] && ok || fail "upstream: set_task_cpu's HITMs on rt_se (0x8): $rt_se_hitm < 1000"
+[ "$rt_rq_hitm" -ge 1000 ] && ok || fail "upstream: set_task_cpu's HITMs on rt_rq (0x10): $rt_rq_hitm < 1000"
 grep -q ' set_task_cpu ' "$re" && fail "reordered: set_task_cpu still has rows on load_avg's line" || ok
 up_other=$(other "$up") re_other=$(other "$re")
-if [ "$up_other" -gt 0 ] && [ $((re_other * 20)) -le "$up_other" ]; then
+if [ "$up_other" -ge 2000 ] && [ $((re_other * 20)) -le "$up_other" ]; then
 	ok
 else
-	fail "HITMs on other fields: upstream $up_other, reordered $re_other (want a >= 95% drop)"
+	fail "HITMs on other fields: upstream $up_other, reordered $re_other (want >= 2000 upstream and a >= 95% drop)"
 fi
 # The text report shows the same rows.
 grep -E '^ .* 0x8 .*set_task_cpu' "$TMP/upstream.txt" >/dev/null && ok ||
 	fail "the upstream text report has no 0x8 set_task_cpu row"
-echo "upstream: other-field HITMs $up_other; reordered: $re_other"
+grep -E '^ .* 0x10 .*set_task_cpu' "$TMP/upstream.txt" >/dev/null && ok ||
+	fail "the upstream text report has no 0x10 set_task_cpu row"
+echo "upstream: set_task_cpu HITMs rt_se $rt_se_hitm, rt_rq $rt_rq_hitm; other-field HITMs $up_other; reordered: $re_other"
 finish

@@ -1,15 +1,17 @@
 #!/bin/bash
 # Per-thread argument array (4 threads): neighbours share lines, so HITMs
-# land on the array; padded to 128 bytes, none. The true-sharing counter
-# keeps its HITMs whether padded or not.
+# land on the array; padded to 128 bytes, none. Each thread initialises its
+# own element and returns its count, so nothing on the array is handed from
+# one thread to another on purpose: every HITM there is false sharing. The
+# true-sharing counter keeps its HITMs whether padded or not.
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/sim/common.sh"
 sim_require
 perf_require
 N=3000
 
-# array_hitms DATA STDOUT: HITMs from work() on the array's elements' lines
-# (main's reads after the joins are real hand-offs and not counted)
+# array_hitms DATA STDOUT [SYMBOL]: HITMs on the array's lines (from
+# SYMBOL's code when given)
 array_hitms() {
 	local base size i total=0 seen=""
 	base=$(printed array "$2")
@@ -18,20 +20,27 @@ array_hitms() {
 		l=$(line_of "$base" $((i * size)))
 		case " $seen " in *" $l "*) continue ;; esac
 		seen="$seen $l"
-		total=$((total + $(hitms_on "$1" "$l" work)))
+		total=$((total + $(hitms_on "$1" "$l" ${3:-})))
 	done
 	echo $total
 }
 
 sim_record "$TMP/a.data" "$TMP/a.err" -- "$SAMPLES/args" $N
-n=$(array_hitms "$TMP/a.data" "$TMP/stdout")
-[ "$n" -ge $N ] && ok || fail "args: HITMs on the array: $n < $N"
+expect_contains "args output" "total=$((4 * N)) size=24" "$TMP/stdout"
+n=$(array_hitms "$TMP/a.data" "$TMP/stdout" work)
+[ "$n" -ge $N ] && ok || fail "args: the threads' HITMs on the array: $n < $N"
 
 sim_record "$TMP/p.data" "$TMP/p.err" -- "$SAMPLES/args_padded" $N
-# Padded, no HITM between neighbours: what is left is each worker's first
-# read of the element main filled in (one hand-off per thread, 4 threads).
-n=$(array_hitms "$TMP/p.data" "$TMP/stdout")
-[ "$n" -le 4 ] && ok || fail "padded args: $n HITMs on the array, more than the 4 hand-offs"
+expect_contains "args_padded output" "total=$((4 * N)) size=128" "$TMP/stdout"
+expect_eq "padded args: the threads' HITMs on the array" 0 \
+	"$(array_hitms "$TMP/p.data" "$TMP/stdout" work)"
+# Nothing else either, except free(): glibc reads the first element's
+# second word (its tcache double-free check) after worker 0 wrote it, a
+# real hand-off to main, not sharing between elements.
+all=$(array_hitms "$TMP/p.data" "$TMP/stdout")
+in_free=$(array_hitms "$TMP/p.data" "$TMP/stdout" _int_free)
+expect_eq "padded args: HITMs on the array outside free()" 0 $((all - in_free))
+[ "$in_free" -le 1 ] && ok || fail "padded args: $in_free HITMs in free(), more than its one check"
 
 for v in truecount truecount_padded; do
 	sim_record "$TMP/$v.data" "$TMP/$v.err" -- "$SAMPLES/$v" $N

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which thread may run: a deterministic schedule in virtual time.
+ *
+ * Valgrind runs one thread at a time, but which one, and for how long, is
+ * up to the kernel and its big lock. Any program whose threads communicate
+ * (a lock, a spin-wait, a join) would then behave differently from run to
+ * run, and so would the report. Here only the thread that holds the token
+ * may run client code: the READY thread with the least virtual clock (ties:
+ * the one created first). It runs until its clock passes the next thread's
+ * by --sim-lead instructions (the lead check in each block exits with
+ * Ijk_Yield), then the token moves on. Every other thread waits in
+ * start_client_code. The order in which threads run, and so what the
+ * program reads, is then a function of the program, its input and the
+ * options, not of the machine's load.
+ *
+ * Blocked threads. A thread that waits for another must give the token up,
+ * and its clock on waking must come from the thread that woke it, never
+ * from real time. The model covers what glibc's threads use:
+ *   futex WAIT/WAIT_BITSET  the word is read before the call (only the
+ *                           token holder runs, so the kernel will see the
+ *                           same value): equal -> BLOCKED, else it returns
+ *                           at once and keeps the token
+ *   futex WAKE/WAKE_BITSET  wakes the first N BLOCKED waiters on the word
+ *                           (FIFO, as the kernel does); each one's clock
+ *                           becomes max(its own, the waker's)
+ *   futex REQUEUE/CMP_REQUEUE  the same, the rest move to the second word
+ *   thread exit             the kernel clears and wakes the thread's
+ *                           CLONE_CHILD_CLEARTID word: pthread_join's
+ *                           waiter wakes at the exiting thread's clock
+ *   nanosleep (relative)    the thread stays READY, its clock advanced by
+ *                           the duration (one instruction per nanosecond)
+ *   clone                   the child starts at its creator's clock
+ * A thread woken by the model may still be on its way back from the
+ * kernel: the token waits for it. Anything else that blocks (read from a
+ * pipe, poll, wait4, absolute sleeps, PI futexes, a timed wait that times
+ * out) is outside the model: after a while the thread is marked LOST, the
+ * others run on, and when it returns its clock is raised to the merge
+ * frontier. Such runs are counted (C2CSIM_ST_GAVE_UP) and c2cscope record
+ * says they may not be reproducible.
+ */
+#include "pub_tool_basics.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_aspacemgr.h"
+#include "pub_tool_vki.h"
+#include "pub_tool_vkiscnums.h"
+
+#include "c2csim.h"
+
+extern void VG_(vg_yield)(void); /* core, outside the tool API; it links */
+
+#define FUTEX_CMD_MASK 0x7f /* drops FUTEX_PRIVATE_FLAG and CLOCK_REALTIME */
+#define HANG_MS 5000 /* a modelled syscall that has not returned by then */
+#define HANG_UNMODELLED_MS 200 /* may block on something outside the model */
+#define CLONE_THREAD_FLAG 0x00010000UL
+#define CLONE_CHILD_CLEARTID_FLAG 0x00200000UL
+
+static ULong wait_seq;
+static void block_on(struct slot *s, Addr key);
+static Addr pending_ctid; /* from clone's arguments, for the new slot */
+
+static void gave_up(struct slot *s)
+{
+	stats[C2CSIM_ST_GAVE_UP]++;
+	if (s->clock < merged_upto)
+		s->clock = merged_upto;
+}
+
+/* The READY thread with the least clock (ties: the lower slot). */
+static struct slot *designated(void)
+{
+	struct slot *best = NULL;
+	UInt i;
+
+	for (i = 0; i < nr_slots; i++) {
+		struct slot *s = &slots[i];
+
+		if (s->live && s->state == SL_READY && (!best || s->clock < best->clock))
+			best = s;
+	}
+	return best;
+}
+
+ULong sched_lead_limit(const struct slot *me)
+{
+	ULong min = ~0ULL;
+	UInt i;
+
+	for (i = 0; i < nr_slots; i++) {
+		const struct slot *s = &slots[i];
+
+		if (s != me && s->live && s->state == SL_READY && s->clock < min)
+			min = s->clock;
+	}
+	return min == ~0ULL ? min : min + cfg.lead;
+}
+
+/* The first line of a /proc file of one of our threads, or False. */
+static Bool read_task_file(const struct slot *s, const HChar *name, HChar *buf, Int size)
+{
+	HChar path[64];
+	SysRes r;
+	Int fd, n;
+
+	VG_(sprintf)(path, "/proc/self/task/%d/%s", s->lwpid, name);
+	r = VG_(open)(path, VKI_O_RDONLY, 0);
+	if (sr_isError(r))
+		return False;
+	fd = (Int)sr_Res(r);
+	n = VG_(read)(fd, buf, size - 1);
+	VG_(close)(fd);
+	if (n <= 0)
+		return False;
+	buf[n] = 0;
+	return True;
+}
+
+/*
+ * Whether a thread the model has BLOCKED is really asleep in the syscall
+ * it blocked in: its state is S and /proc's syscall file names that call
+ * with the same first argument (not Valgrind's own lock, which it waits
+ * for once the call has returned). Until then no other thread may run:
+ * its own futex wait could reach the kernel's queue first, and a call that
+ * returns at once (EAGAIN, data already there) must not have let others
+ * run. Where /proc cannot tell, the thread counts as asleep.
+ */
+static Bool asleep(struct slot *s)
+{
+	HChar buf[256];
+	const HChar *p;
+	HChar *end;
+	Long nr;
+	ULong arg0;
+
+	if (s->asleep || s->lwpid <= 0)
+		return True;
+	if (!read_task_file(s, "stat", buf, sizeof(buf)))
+		return s->asleep = True;
+	p = VG_(strrchr)(buf, ')');
+	if (!p || p[1] != ' ' || (p[2] != 'S' && p[2] != 'D'))
+		return False;
+	if (!read_task_file(s, "syscall", buf, sizeof(buf)))
+		return s->asleep = True;
+	nr = VG_(strtoll10)(buf, &end);
+	if (end == buf || *end != ' ')
+		return False; /* "running" */
+	arg0 = (ULong)VG_(strtoll16)(end + 1, &end);
+	if (nr == s->sysno && arg0 == s->arg0)
+		s->asleep = True;
+	return s->asleep;
+}
+
+static Bool blocked_all_asleep(void)
+{
+	UInt i;
+
+	for (i = 0; i < nr_slots; i++)
+		if (slots[i].live && slots[i].state == SL_BLOCKED && !asleep(&slots[i]))
+			return False;
+	return True;
+}
+
+static void give_up_asleep(void)
+{
+	UInt i;
+
+	stats[C2CSIM_ST_GAVE_UP]++;
+	for (i = 0; i < nr_slots; i++)
+		slots[i].asleep = True;
+}
+
+void sched_wait_turn(ThreadId tid)
+{
+	struct slot *waited_for = NULL;
+	UInt since = 0, mine = 0; /* when the wait for d / for sleepers began */
+
+	for (;;) {
+		struct slot *s = sched_slot(tid), *d;
+		UInt now = VG_(read_millisecond_timer)();
+
+		if (s->state != SL_READY) { /* runs although the model has it waiting */
+			s->state = SL_READY;
+			gave_up(s);
+		}
+		d = designated();
+		if (d == s || !d) {
+			if (blocked_all_asleep())
+				return;
+			if (!mine)
+				mine = now | 1;
+			else if (now - mine > HANG_MS) { /* never seen asleep: go on */
+				give_up_asleep();
+				return;
+			}
+			VG_(vg_yield)();
+			continue;
+		}
+		if (d != waited_for) {
+			waited_for = d;
+			since = now;
+		}
+		/* The token holder should be running or on its way back from a
+		 * syscall; one stuck in the kernel blocks on something unseen. */
+		if ((d->in_kernel && now - d->kernel_since > d->hang_ms) ||
+		    now - since > 4 * HANG_MS) {
+			d->state = SL_LOST;
+			stats[C2CSIM_ST_GAVE_UP]++;
+			continue;
+		}
+		VG_(vg_yield)();
+	}
+}
+
+/* Wake up to n BLOCKED waiters on word, oldest first, at the waker's clock. */
+static void futex_wake(Addr word, ULong n, ULong clock, Addr requeue_to, ULong requeue_n)
+{
+	while (n || requeue_n) {
+		struct slot *first = NULL;
+		UInt i;
+
+		for (i = 0; i < nr_slots; i++) {
+			struct slot *s = &slots[i];
+
+			if (s->live && s->state == SL_BLOCKED && s->futex == word &&
+			    (!first || s->wait_seq < first->wait_seq))
+				first = s;
+		}
+		if (!first)
+			return;
+		if (n) {
+			n--;
+			first->state = SL_READY;
+			if (first->clock < clock)
+				first->clock = clock;
+			first->hang_ms = HANG_MS;
+		} else {
+			requeue_n--;
+			first->futex = requeue_to;
+		}
+	}
+}
+
+static Bool read_word(Addr a, UInt *v)
+{
+	if (a & 3 || !VG_(am_is_valid_for_client)(a, 4, VKI_PROT_READ))
+		return False;
+	*v = *(const UInt *)a;
+	return True;
+}
+
+/* A thread that exited in the model but whose tid word the kernel has not
+ * cleared yet: a wait on it returns as soon as the kernel does. */
+static Bool exit_pending(Addr word)
+{
+	UInt i;
+
+	for (i = 0; i < nr_slots; i++)
+		if (slots[i].state == SL_EXITED && slots[i].ctid == word)
+			return True;
+	return False;
+}
+
+static void futex_pre(struct slot *s, const UWord *args)
+{
+	Addr word = args[0];
+	UInt cmd = args[1] & FUTEX_CMD_MASK, v;
+
+	switch (cmd) {
+	case 0: /* FUTEX_WAIT */
+	case 9: /* FUTEX_WAIT_BITSET */
+		if (!read_word(word, &v) || v != (UInt)args[2] || exit_pending(word))
+			return; /* returns at once (EAGAIN) or when the kernel clears it */
+		block_on(s, word);
+		return;
+	case 1: /* FUTEX_WAKE */
+	case 10: /* FUTEX_WAKE_BITSET */
+		futex_wake(word, (UInt)args[2], s->clock, 0, 0);
+		return;
+	case 4: /* FUTEX_CMP_REQUEUE: only when the word still holds val3 */
+		if (!read_word(word, &v) || v != (UInt)args[5])
+			return;
+		/* fall through */
+	case 3: /* FUTEX_REQUEUE */
+		futex_wake(word, (UInt)args[2], s->clock, args[4], (UInt)args[3]);
+		return;
+	case 6: /* FUTEX_LOCK_PI */
+	case 11: /* FUTEX_WAIT_REQUEUE_PI */
+	case 13: /* FUTEX_LOCK_PI2 */
+		s->hang_ms = HANG_UNMODELLED_MS;
+		return;
+	default:
+		return;
+	}
+}
+
+/* nanosleep and relative clock_nanosleep: the clock moves, the thread stays READY. */
+static void sleep_pre(struct slot *s, Addr req, Bool absolute)
+{
+	const struct vki_timespec *ts = (const struct vki_timespec *)req;
+	ULong ns;
+
+	if (absolute || !VG_(am_is_valid_for_client)(req, sizeof(*ts), VKI_PROT_READ) ||
+	    ts->tv_sec < 0 || ts->tv_nsec < 0) {
+		s->hang_ms = HANG_UNMODELLED_MS;
+		return;
+	}
+	ns = (ULong)ts->tv_sec * 1000000000ULL + (ULong)ts->tv_nsec;
+	s->clock += ns;
+	s->hang_ms = HANG_MS + (UInt)(ns / 1000000);
+}
+
+/*
+ * Pipes: a read from an empty pipe blocks until a write to it, a write to a
+ * full one until a read. Both ends share the pipe's inode, which keys the
+ * waiters (tagged so as never to equal a futex address).
+ */
+#define PIPE_TAG (1ULL << 63)
+#ifndef VKI_POLLOUT
+#define VKI_POLLOUT 0x0004
+#endif
+
+static Addr pipe_key(Int fd, Bool reader)
+{
+	struct vg_stat st;
+
+	if (VG_(fstat)(fd, &st) != 0 || !VKI_S_ISFIFO(st.mode))
+		return 0;
+	return PIPE_TAG | ((st.ino << 1 | reader) ^ (st.dev << 40));
+}
+
+static Bool fd_ready(Int fd, Short events)
+{
+	struct vki_pollfd p = { .fd = fd, .events = events };
+	SysRes r = VG_(poll)(&p, 1, 0);
+
+	return sr_isError(r) || sr_Res(r) > 0;
+}
+
+static void block_on(struct slot *s, Addr key)
+{
+	s->state = SL_BLOCKED;
+	s->asleep = False;
+	s->futex = key;
+	s->wait_seq = ++wait_seq;
+	s->block_clock = s->clock;
+}
+
+static void pipe_pre(struct slot *s, Int fd, Bool reading)
+{
+	Addr mine = pipe_key(fd, reading), other;
+
+	if (!mine)
+		return;
+	other = mine ^ 1; /* the key of the other end's waiters */
+	s->hang_ms = HANG_MS;
+	futex_wake(other, 1, s->clock, 0, 0); /* a reader frees room, a writer brings data */
+	if (!fd_ready(fd, reading ? VKI_POLLIN : VKI_POLLOUT))
+		block_on(s, mine);
+}
+
+/* Syscalls that may wait for something the model does not see. */
+static Bool may_block(UInt sysno)
+{
+	switch (sysno) {
+	case __NR_poll:
+	case __NR_ppoll:
+	case __NR_select:
+	case __NR_pselect6:
+	case __NR_epoll_wait:
+	case __NR_epoll_pwait:
+	case __NR_wait4:
+	case __NR_waitid:
+	case __NR_read:
+	case __NR_readv:
+	case __NR_recvfrom:
+	case __NR_recvmsg:
+	case __NR_accept:
+	case __NR_accept4:
+	case __NR_pause:
+	case __NR_rt_sigsuspend:
+	case __NR_rt_sigtimedwait:
+	case __NR_msgrcv:
+	case __NR_semop:
+	case __NR_semtimedop:
+	case __NR_connect:
+	case __NR_flock:
+	case __NR_fcntl:
+		return True;
+	default:
+		return False;
+	}
+}
+
+static void clone_pre(const UWord *args, UInt sysno)
+{
+	UWord flags = args[0];
+	Addr ctid = args[3];
+
+	if (sysno == __NR_clone3) { /* struct clone_args: flags @0, child_tid @16 */
+		if (!VG_(am_is_valid_for_client)(args[0], 24, VKI_PROT_READ))
+			return;
+		flags = ((const ULong *)args[0])[0];
+		ctid = ((const ULong *)args[0])[2];
+	}
+	if ((flags & CLONE_THREAD_FLAG) && (flags & CLONE_CHILD_CLEARTID_FLAG))
+		pending_ctid = ctid;
+}
+
+void sched_thread_created(struct slot *child)
+{
+	UInt i;
+
+	child->state = SL_READY;
+	child->ctid = pending_ctid;
+	pending_ctid = 0;
+	for (i = 0; child->ctid && i < nr_slots; i++) /* a reused thread descriptor */
+		if (&slots[i] != child && slots[i].ctid == child->ctid)
+			slots[i].ctid = 0;
+}
+
+void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args)
+{
+	s->in_kernel = True;
+	s->sysno = sysno;
+	s->arg0 = args[0];
+	s->kernel_since = VG_(read_millisecond_timer)();
+	s->hang_ms = may_block(sysno) ? HANG_UNMODELLED_MS : HANG_MS;
+	s->futex = 0;
+	switch (sysno) {
+	case __NR_futex:
+		futex_pre(s, args);
+		break;
+	case __NR_nanosleep:
+		sleep_pre(s, args[0], False);
+		break;
+	case __NR_clock_nanosleep:
+		sleep_pre(s, args[2], (args[1] & 1) != 0);
+		break;
+	case __NR_clone:
+	case __NR_clone3:
+		clone_pre(args, sysno);
+		break;
+	case __NR_read:
+	case __NR_readv:
+		pipe_pre(s, (Int)args[0], True);
+		break;
+	case __NR_write:
+	case __NR_writev:
+		pipe_pre(s, (Int)args[0], False);
+		break;
+	case __NR_exit: /* this thread only; the kernel wakes its tid word */
+		s->state = SL_EXITED;
+		if (s->ctid)
+			futex_wake(s->ctid, 1, s->clock, 0, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A thread back from a futex wait the model still has it blocked in: the
+ * kernel woke it instead of another waiter on the same word that the model
+ * chose (they entered the kernel in another order), or a timeout or signal
+ * ended the wait. Swap with that waiter when there is one.
+ */
+static void blocked_returned(struct slot *s)
+{
+	UInt i;
+
+	for (i = 0; i < nr_slots; i++) {
+		struct slot *t = &slots[i];
+
+		if (t != s && t->live && t->state == SL_READY && t->in_kernel &&
+		    t->futex == s->futex && t->hang_ms == HANG_MS && t->clock >= t->block_clock) {
+			ULong woke_at = t->clock;
+
+			t->state = SL_BLOCKED;
+			t->clock = t->block_clock;
+			s->state = SL_READY;
+			if (s->clock < woke_at)
+				s->clock = woke_at;
+			stats[C2CSIM_ST_GAVE_UP]++;
+			return;
+		}
+	}
+	s->state = SL_READY;
+	gave_up(s);
+}
+
+void sched_post_syscall(struct slot *s, UInt sysno, SysRes res)
+{
+	if (s->state == SL_BLOCKED && !s->asleep) {
+		/* Returned without sleeping; nobody ran meanwhile (sched_wait_turn
+		 * waits for it), so this is the model being cautious, not lost. */
+		s->state = SL_READY;
+	} else if (s->state == SL_BLOCKED) {
+		blocked_returned(s);
+	} else if (s->state == SL_LOST) {
+		s->state = SL_READY;
+		gave_up(s);
+	}
+	s->in_kernel = False;
+	s->futex = 0;
+}
