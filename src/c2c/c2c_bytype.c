@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "output/table.h"
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 #define MAX_FUNCS 16
@@ -23,6 +24,7 @@ struct field_sum {
 	const char *type_name, *field;
 	uint64_t offset; /* of the field's first access seen */
 	uint64_t lcl_hitm, rmt_hitm, loads, stores, records;
+	uint64_t type_hitm, type_records; /* of all the type's fields: the order */
 	uint64_t *cpus, *rcpus, *wcpus; /* nr_cpus bits */
 	struct funcs readers, writers;
 };
@@ -30,6 +32,7 @@ struct field_sum {
 struct c2c_bytype {
 	struct field_sum *v;
 	size_t n, alloc;
+	struct hashmap index; /* hash(type, field) -> index + 1 (first of that hash) */
 	size_t words; /* of each cpu set */
 	uint32_t nr_cpus;
 };
@@ -61,12 +64,17 @@ static void funcs_format(const struct funcs *f, struct strbuf *sb)
 
 static struct field_sum *sum_of(struct c2c_bytype *bt, const char *type_name, const char *field)
 {
-	size_t i;
+	uint64_t h = hash_str(type_name) * 31 + hash_str(field);
+	size_t i = (size_t)(uintptr_t)hashmap_get(&bt->index, h);
 	struct field_sum *f;
 
-	for (i = 0; i < bt->n; i++)
+	if (i && !strcmp(bt->v[i - 1].type_name, type_name) && !strcmp(bt->v[i - 1].field, field))
+		return &bt->v[i - 1];
+	for (i = 0; i < bt->n && hashmap_get(&bt->index, h); i++) /* a collision */
 		if (!strcmp(bt->v[i].type_name, type_name) && !strcmp(bt->v[i].field, field))
 			return &bt->v[i];
+	if (!hashmap_get(&bt->index, h))
+		hashmap_put(&bt->index, h, (void *)(uintptr_t)(bt->n + 1));
 	bt->v = xgrow(bt->v, &bt->alloc, bt->n + 1, sizeof(*bt->v));
 	f = memset(&bt->v[bt->n++], 0, sizeof(*f));
 	f->type_name = type_name;
@@ -107,14 +115,46 @@ static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c
 		funcs_add(&f->writers, func);
 }
 
+/* Types hottest first (HITMs, then records), fields by offset. */
 static int cmp_sum(const void *a, const void *b)
 {
 	const struct field_sum *x = a, *y = b;
-	int c = strcmp(x->type_name, y->type_name);
+	int c;
 
+	if (x->type_hitm != y->type_hitm)
+		return x->type_hitm > y->type_hitm ? -1 : 1;
+	if (x->type_records != y->type_records)
+		return x->type_records > y->type_records ? -1 : 1;
+	c = strcmp(x->type_name, y->type_name);
 	if (c)
 		return c;
 	return x->offset < y->offset ? -1 : x->offset > y->offset ? 1 : strcmp(x->field, y->field);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct field_sum *)a)->type_name,
+		      ((const struct field_sum *)b)->type_name);
+}
+
+/* Each field learns its type's totals: sort by name, sum each run. */
+static void type_totals(struct c2c_bytype *bt)
+{
+	size_t i, j, k;
+
+	qsort(bt->v, bt->n, sizeof(*bt->v), cmp_name);
+	for (i = 0; i < bt->n; i = j) {
+		uint64_t hitm = 0, records = 0;
+
+		for (j = i; j < bt->n && !strcmp(bt->v[i].type_name, bt->v[j].type_name); j++) {
+			hitm += bt->v[j].lcl_hitm + bt->v[j].rmt_hitm;
+			records += bt->v[j].records;
+		}
+		for (k = i; k < j; k++) {
+			bt->v[k].type_hitm = hitm;
+			bt->v[k].type_records = records;
+		}
+	}
 }
 
 struct c2c_bytype *c2c_bytype_build(struct c2c_session *s, const struct c2c_attrib *ca)
@@ -123,6 +163,7 @@ struct c2c_bytype *c2c_bytype_build(struct c2c_session *s, const struct c2c_attr
 	struct c2c_bytype *bt = xcalloc(1, sizeof(*bt));
 	size_t i, j;
 
+	hashmap_init(&bt->index);
 	bt->nr_cpus = m->opts.nr_cpus;
 	bt->words = (m->opts.nr_cpus + 63) / 64;
 	for (i = 0; i < m->nr_lines; i++) {
@@ -136,8 +177,11 @@ struct c2c_bytype *c2c_bytype_build(struct c2c_session *s, const struct c2c_attr
 				add_row(bt, s, l->rows[j], ra);
 		}
 	}
-	if (bt->n)
+	hashmap_release(&bt->index);
+	if (bt->n) {
+		type_totals(bt);
 		qsort(bt->v, bt->n, sizeof(*bt->v), cmp_sum);
+	}
 	return bt;
 }
 
