@@ -319,3 +319,28 @@ void c2c_attrib_render_stats(const struct c2c_attrib *ca, uint64_t nr_samples, s
 	}
 	strbuf_addf(out, "  %-34s: %10zu\n", "Objects with debug info", ca->nr_opened);
 }
+
+const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char *name)
+{
+	const struct c2c_row_attrib *ra;
+	uint64_t key;
+	size_t i;
+	void *val;
+
+	for (i = 0; ca && hashmap_next(&ca->rows, &i, &key, &val);) {
+		ra = val;
+		if (ra->res && ra->res->outer_type && ra->res->outer_name &&
+		    !strcmp(ra->res->outer_name, name))
+			return ra->res->outer_type;
+	}
+	return NULL;
+}
+
+int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err)
+{
+	struct c2c_session_opts so = { .path = path, .attribute = true };
+
+	so.model.keys[0] = C2C_KEY_IADDR;
+	so.model.nr_keys = 1;
+	return c2c_session_load(&so, out, err);
+}

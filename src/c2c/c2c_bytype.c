@@ -23,7 +23,7 @@ struct funcs {
 struct field_sum {
 	const char *type_name, *field;
 	uint64_t offset; /* of the field's first access seen */
-	uint64_t lcl_hitm, rmt_hitm, loads, stores, records;
+	uint64_t lcl_hitm, rmt_hitm, loads, stores, locked, records;
 	uint64_t type_hitm, type_records; /* of all the type's fields: the order */
 	uint64_t *cpus, *rcpus, *wcpus; /* nr_cpus bits */
 	struct funcs readers, writers;
@@ -93,6 +93,7 @@ static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c
 	const struct sym_info *si = sym_resolve(s->symbols, r->imap, r->iaddr);
 	const char *func = ra->res->func ? ra->res->func : si->symbol;
 	struct field_sum *f = sum_of(bt, type_name, ra->outer_field);
+	bool writes = st->store || st->locks; /* a locked RMW writes too */
 	size_t w;
 
 	if (!f->records)
@@ -101,17 +102,18 @@ static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c
 	f->rmt_hitm += st->rmt_hitm;
 	f->loads += st->load;
 	f->stores += st->store;
+	f->locked += st->locks;
 	f->records += st->nr_entries;
 	for (w = 0; w < bt->words; w++) {
 		f->cpus[w] |= r->g.cpuset[w];
 		if (st->load)
 			f->rcpus[w] |= r->g.cpuset[w];
-		if (st->store)
+		if (writes)
 			f->wcpus[w] |= r->g.cpuset[w];
 	}
 	if (st->load)
 		funcs_add(&f->readers, func);
-	if (st->store)
+	if (writes)
 		funcs_add(&f->writers, func);
 }
 
@@ -224,6 +226,7 @@ void c2c_bytype_render(const struct c2c_bytype *bt, struct strbuf *out)
 	table_add_column(t, "HITM", "Rmt", TABLE_RIGHT);
 	table_add_column(t, NULL, "Loads", TABLE_RIGHT);
 	table_add_column(t, NULL, "Stores", TABLE_RIGHT);
+	table_add_column(t, NULL, "Locked", TABLE_RIGHT);
 	table_add_column(t, NULL, "cpu cnt", TABLE_RIGHT);
 	table_add_column(t, NULL, "Readers", TABLE_LEFT);
 	table_add_column(t, NULL, "Writers", TABLE_LEFT);
@@ -237,13 +240,14 @@ void c2c_bytype_render(const struct c2c_bytype *bt, struct strbuf *out)
 		table_set(t, 3, "%" PRIu64, f->rmt_hitm);
 		table_set(t, 4, "%" PRIu64, f->loads);
 		table_set(t, 5, "%" PRIu64, f->stores);
-		table_set(t, 6, "%zu", popcount(f->cpus, bt->words));
+		table_set(t, 6, "%" PRIu64, f->locked);
+		table_set(t, 7, "%zu", popcount(f->cpus, bt->words));
 		strbuf_reset(&sb);
 		funcs_format(&f->readers, &sb);
-		table_set(t, 7, "%s", sb.len ? sb.buf : "-");
+		table_set(t, 8, "%s", sb.len ? sb.buf : "-");
 		strbuf_reset(&sb);
 		funcs_format(&f->writers, &sb);
-		table_set(t, 8, "%s", sb.len ? sb.buf : "-");
+		table_set(t, 9, "%s", sb.len ? sb.buf : "-");
 	}
 	if (!bt->n)
 		strbuf_addstr(out, "  no sample was attributed to a struct field\n");
@@ -288,6 +292,7 @@ json_t *c2c_bytype_json(const struct c2c_bytype *bt)
 		json_object_set_new(o, "rmt_hitm", json_integer((json_int_t)f->rmt_hitm));
 		json_object_set_new(o, "loads", json_integer((json_int_t)f->loads));
 		json_object_set_new(o, "stores", json_integer((json_int_t)f->stores));
+		json_object_set_new(o, "locked", json_integer((json_int_t)f->locked));
 		json_object_set_new(o, "records", json_integer((json_int_t)f->records));
 		json_object_set_new(o, "cpu_count",
 				    json_integer((json_int_t)popcount(f->cpus, bt->words)));
@@ -388,7 +393,7 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 		if (!fp)
 			continue;
 		fp->loads += f->loads;
-		fp->stores += f->stores;
+		fp->stores += f->stores + f->locked; /* locked RMWs write */
 		fp->hitm_local += f->lcl_hitm;
 		fp->hitm_remote += f->rmt_hitm;
 		set_mask(&fp->readers, f->rcpus, bt->words);
