@@ -18,7 +18,7 @@
 #include "util/xalloc.h"
 
 static const char usage_text[] =
-	"usage: c2cscope suggest -C STRUCT --hotness FILE [options] [FILE]\n"
+	"usage: c2cscope suggest -C STRUCT --hotness FILE|--profile DATA [options] [FILE]\n"
 	"\n"
 	"Propose member orders for STRUCT (from FILE's DWARF or BTF; the running\n"
 	"kernel's BTF when FILE is omitted) that keep write-hot fields off the\n"
