@@ -144,8 +144,8 @@ static void set_mapping_label(struct c2c_attrib *ca, struct c2c_row_attrib *ra,
 	strbuf_release(&sb);
 }
 
-static void query(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
-		  struct attrib *a, struct c2c_row_attrib *ra)
+static void query(struct c2c_attrib *ca, const struct c2c_row *r, struct attrib *a,
+		  struct c2c_row_attrib *ra)
 {
 	const struct as_map *im = r->imap, *dm = r->line->dmap;
 	uint64_t bias, addr = 0, daddr = r->line->addr + r->offset;
@@ -167,7 +167,6 @@ static void query(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c
 	ra->reason = (int)ra->res->reason;
 	if (ra->reason == ATTRIB_OK)
 		set_label(ca, ra);
-	(void)s;
 }
 
 static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
@@ -185,7 +184,7 @@ static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const st
 	else if (!(o = object_of(ca, s, r->imap))->a)
 		ra->reason = C2C_ATTRIB_NO_DEBUGINFO;
 	else
-		query(ca, s, r, o->a, ra);
+		query(ca, r, o->a, ra);
 	if (!*ra->label)
 		set_mapping_label(ca, ra, r, o ? o->a : NULL);
 	if (*ra->label)

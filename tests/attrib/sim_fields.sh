@@ -63,6 +63,19 @@ check lockword global cfg.lock cfg.updates cfg.limit cfg.scale
 check truecount global stats.hits
 check args pointer thread_arg.sum thread_arg.count
 
+# where the data lives: the globals in the binary, the args array on the heap
+line_objects() { # FILE.json OBJECT: the mappings of the lines whose rows name OBJECT
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted({l["object"] or "-" for l in d["lines"] if sys.argv[2] in l["objects"]})))
+PY
+}
+expect_eq "args: thread_arg lives on the heap" "[heap]" "$(line_objects "$TMP/args.json" thread_arg)"
+expect_eq "lockword: cfg lives in the binary" "lockword" "$(line_objects "$TMP/lockword.json" cfg)"
+expect_eq "adjacent: counters lives in the binary" "adjacent" \
+	"$(line_objects "$TMP/adjacent.json" counters)"
+
 # the line table names the objects on each line
 grep -E '0x[0-9a-f]+ .* counters$|,counters$|,counters,' "$TMP/adjacent.txt" >/dev/null && ok ||
 	fail "adjacent: the line table does not name 'counters'"
@@ -98,18 +111,21 @@ for ln in d["lines"]:
     for r in ln["rows"]:
         a = r["attribution"]
         if a["outer_type"] == "config":
-            rows[a["outer_field"], "lcl"] += r["stats"]["lcl_hitm"]
-            rows[a["outer_field"], "rmt"] += r["stats"]["rmt_hitm"]
+            for k in ("lcl_hitm", "rmt_hitm", "load", "store", "locks"):
+                rows[a["outer_field"], k] += r["stats"][k]
 t = [t for t in d["by_type"] if t["type"] == "config"][0]
 for f in t["fields"]:
     print(f["field"], f["offset"], f["lcl_hitm"], f["rmt_hitm"], f["loads"] > 0,
           f["stores"] > 0, f["cpu_count"], ",".join(f["readers"]) or "-",
           ",".join(f["writers"]) or "-",
-          rows[f["field"], "lcl"] == f["lcl_hitm"] and rows[f["field"], "rmt"] == f["rmt_hitm"])
+          [rows[f["field"], k] for k in ("lcl_hitm", "rmt_hitm", "load", "store", "locks")] ==
+          [f[k] for k in ("lcl_hitm", "rmt_hitm", "loads", "stores", "locked")],
+          f["loads"], f["stores"], f["locked"])
 PY
 expect_eq "by-type: config's fields" "lock 0 updates 8 limit 16 scale 24" \
 	"$(echo $(awk '{ print $1, $2 }' "$TMP/bt.rows"))"
-expect_eq "by-type: HITMs agree with the report's rows" "True True True True" \
+# (config's lines are all shown, and every row with a HITM or store is)
+expect_eq "by-type: HITMs, loads, stores, locked = the report's rows" "True True True True" \
 	"$(echo $(awk '{ print $10 }' "$TMP/bt.rows"))"
 expect_eq "by-type: readers, writers, cpus" \
 	"lock 2 writer writer|updates 2 writer writer|limit 2 reader -|scale 2 reader -" \
@@ -122,8 +138,12 @@ expect_eq "by-type: limit and scale: remote HITMs only, never stored" \
 expect_eq "by-type: lock and updates: local HITMs only, stored" "0 True 0 True" \
 	"$(echo $(awk '$1 == "lock" || $1 == "updates" { print $4, $6 }' "$TMP/bt.rows"))"
 # the text table shows the same numbers
-while read -r f _ lcl rmt _ _ cpus rd wr _; do
-	grep -qE "^  config +$f +$lcl +$rmt +[0-9]+ +[0-9]+ +$cpus +$rd +$wr *\$" "$TMP/bt.txt" && ok ||
-		fail "by-type text: no 'config $f $lcl $rmt ... $cpus $rd $wr' row"
+while read -r f _ lcl rmt _ _ cpus rd wr _ ld st lk; do
+	grep -qE "^  config +$f +$lcl +$rmt +$ld +$st +$lk +$cpus +$rd +$wr *\$" "$TMP/bt.txt" && ok ||
+		fail "by-type text: no 'config $f $lcl $rmt $ld $st $lk $cpus $rd $wr' row"
 done <"$TMP/bt.rows"
+# the lock is taken with xchg (locked), the readers never write
+expect_eq "by-type: locked accesses: lock yes, limit and scale no" "True False False" \
+	"$(echo $(awk '$1 == "lock" { print ($13 > 0) ? "True" : "False" }
+		$1 == "limit" || $1 == "scale" { print ($13 > 0) ? "True" : "False" }' "$TMP/bt.rows"))"
 finish
