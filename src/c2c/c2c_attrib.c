@@ -18,7 +18,8 @@ struct object {
 };
 
 struct c2c_attrib {
-	struct hashmap rows; /* row pointer -> struct c2c_row_attrib */
+	struct c2c_row_attrib *all; /* one per row of the model */
+	struct hashmap rows; /* row pointer -> its entry in all */
 	struct hashmap by_dso; /* dso_id + 1 -> struct object */
 	struct hashmap by_path; /* hash(path) -> struct object (shared) */
 	struct hashmap strings; /* hash -> interned string */
@@ -30,7 +31,6 @@ struct c2c_attrib {
 	struct strbuf missing;
 	uint64_t counts[C2C_ATTRIB_NR_REASONS];
 	bool any;
-	struct c2c_row_attrib none;
 };
 
 static const char *const extra_names[] = {
@@ -170,7 +170,7 @@ static void query(struct c2c_attrib *ca, const struct c2c_row *r, struct attrib 
 }
 
 static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
-			  struct c2c_row_attrib *ra)
+			  bool shown, struct c2c_row_attrib *ra)
 {
 	struct object *o = NULL;
 
@@ -185,7 +185,7 @@ static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const st
 		ra->reason = C2C_ATTRIB_NO_DEBUGINFO;
 	else
 		query(ca, r, o->a, ra);
-	if (!*ra->label)
+	if (!*ra->label && shown)
 		set_mapping_label(ca, ra, r, o ? o->a : NULL);
 	if (*ra->label)
 		ca->any = true;
@@ -195,22 +195,24 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 {
 	struct c2c_attrib *ca = xcalloc(1, sizeof(*ca));
 	const struct c2c_model *m = s->model;
-	size_t i, j;
+	size_t i, j, n = 0;
 
 	hashmap_init(&ca->rows);
 	hashmap_init(&ca->by_dso);
 	hashmap_init(&ca->by_path);
 	hashmap_init(&ca->strings);
 	strbuf_init(&ca->missing, 0);
-	ca->none.label = ca->none.object = ca->none.outer_field = "";
-	ca->none.reason = C2C_ATTRIB_UNMAPPED;
-	for (i = 0; i < m->nr_lines; i++) {
+	for (i = 0; i < m->nr_lines; i++)
+		n += m->lines[i]->nr_rows;
+	ca->all = xcalloc(n ? n : 1, sizeof(*ca->all));
+	for (i = 0, n = 0; i < m->nr_lines; i++) {
 		const struct c2c_line *l = m->lines[i];
 
 		for (j = 0; j < l->nr_rows; j++) {
-			struct c2c_row_attrib *ra = xcalloc(1, sizeof(*ra));
+			struct c2c_row_attrib *ra = &ca->all[n++];
 
-			attribute_row(ca, s, l->rows[j], ra);
+			/* only shown rows need a mapping to show */
+			attribute_row(ca, s, l->rows[j], l->displayed && l->rows[j]->valid, ra);
 			ca->counts[ra->reason] += l->rows[j]->g.stats.nr_entries;
 			hashmap_put(&ca->rows, (uint64_t)(uintptr_t)l->rows[j], ra);
 		}
@@ -221,13 +223,9 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 void c2c_attrib_free(struct c2c_attrib *ca)
 {
 	size_t i;
-	uint64_t key;
-	void *val;
-
 	if (!ca)
 		return;
-	for (i = 0; hashmap_next(&ca->rows, &i, &key, &val);)
-		free(val);
+	free(ca->all);
 	for (i = 0; i < ca->nr_objects; i++) {
 		attrib_close(ca->objects[i]->a);
 		free(ca->objects[i]);
