@@ -94,26 +94,45 @@ static uint64_t json_hex(json_t *obj, const char *key)
 	return s ? strtoull(s, NULL, 16) : UINT64_MAX;
 }
 
+/* task_group's member the report names for the row ("rt_se"), or NULL. */
+static const char *row_field(json_t *row, struct strbuf *sb)
+{
+	json_t *a = json_object_get(row, "attribution");
+	const char *type = json_string_value(json_object_get(a, "outer_type"));
+	const char *field = json_string_value(json_object_get(a, "outer_field"));
+
+	if (!type || !field || strcmp(type, "task_group"))
+		return NULL;
+	strbuf_add(sb, field, strcspn(field, ".["));
+	return sb->buf;
+}
+
 static void add_row(struct demo_line_facts *f, json_t *row)
 {
 	uint64_t off = json_hex(row, "offset");
 	uint64_t hitm = json_u64(json_object_get(row, "stats"), "tot_hitm");
 	const char *sym = json_string_value(json_object_get(row, "symbol"));
-	struct strbuf *names = off ? &f->other_rows : &f->load_avg_fns;
-	struct strbuf item = STRBUF_INIT;
+	struct strbuf item = STRBUF_INIT, fsb = STRBUF_INIT;
+	const char *field = row_field(row, &fsb);
+	bool load_avg = field ? !strcmp(field, "load_avg") : !off;
+	struct strbuf *names = load_avg ? &f->load_avg_fns : &f->other_rows;
 
 	if (!hitm)
-		return;
-	if (off)
-		f->hitm_other += hitm;
-	else
+		goto out;
+	if (load_avg)
 		f->hitm_load_avg += hitm;
-	if (off)
-		strbuf_addf(&item, "0x%" PRIx64 " ", off);
+	else
+		f->hitm_other += hitm;
 	strbuf_addstr(&item, sym ? sym : "?");
+	if (!load_avg && field) /* "set_task_cpu on rt_se (0x8)" */
+		strbuf_addf(&item, " on %s", field);
+	if (!load_avg)
+		strbuf_addf(&item, " (0x%" PRIx64 ")", off);
 	if (!strstr(names->buf, item.buf))
 		strbuf_addf(names, "%s%s", names->len ? ", " : "", item.buf);
+out:
 	strbuf_release(&item);
+	strbuf_release(&fsb);
 }
 
 static void facts_from_json(struct demo_line_facts *f, const char *path)

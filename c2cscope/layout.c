@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c2c/c2c_attrib.h"
 #include "layout/layout.h"
+#include "layout/profile_print.h"
 #include "types/types.h"
 #include "util/xalloc.h"
 
@@ -27,6 +29,7 @@ struct layout_args {
 	bool expand, hex, sizes, groups, json;
 	uint64_t min_holes; /* --holes N; 0: no filter */
 	enum type_source source;
+	const char *profile; /* --profile DATA */
 };
 
 static const char usage_text[] =
@@ -45,6 +48,10 @@ static const char usage_text[] =
 	"  -g, --groups              show kernel cache-line groups as named bands\n"
 	"      --format text|json    output format (JSON: doc/layout-json.md)\n"
 	"      --btf, --dwarf        read types from BTF or from DWARF only\n"
+	"      --profile DATA        with one -C STRUCT: each member's HITMs, loads,\n"
+	"                            stores, reader and writer functions from the\n"
+	"                            perf.data DATA, and false/true sharing marks; the\n"
+	"                            struct from FILE, else from DATA's own binaries\n"
 	"  -h, --help                this help\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input.\n";
@@ -86,7 +93,7 @@ static int parse_number(const char *opt, const char *arg, uint64_t max, uint64_t
 	return 0;
 }
 
-enum { OPT_CACHELINE = 256, OPT_FORMAT, OPT_BTF, OPT_DWARF };
+enum { OPT_CACHELINE = 256, OPT_FORMAT, OPT_BTF, OPT_DWARF, OPT_PROFILE };
 
 static int parse_option(struct layout_args *a, int c, const char *arg)
 {
@@ -130,10 +137,15 @@ static int parse_option(struct layout_args *a, int c, const char *arg)
 	case OPT_DWARF:
 		a->source = TYPE_SOURCE_DWARF;
 		return 0;
+	case OPT_PROFILE:
+		a->profile = arg;
+		return 0;
 	default:
 		return -1;
 	}
 }
+
+static bool is_glob(const char *s);
 
 /* Returns 0 to go on, 1 after --help, -1 on a usage error (already said). */
 static int parse_args(int argc, char **argv, struct layout_args *a)
@@ -149,6 +161,7 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "btf", no_argument, NULL, OPT_BTF },
 		{ "dwarf", no_argument, NULL, OPT_DWARF },
+		{ "profile", required_argument, NULL, OPT_PROFILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -169,6 +182,11 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		a->cacheline_size = host_cacheline_size();
 	if (a->json && (a->sizes || argc - optind > 1))
 		return cmd_error(CMD, "--format json takes one FILE and no --sizes"), -1;
+	if (a->profile && (a->nr_patterns != 1 || is_glob(a->patterns[0]) || a->json || a->sizes ||
+			   argc - optind > 1))
+		return cmd_error(CMD, "--profile takes one -C STRUCT (no glob), at most one FILE, "
+				      "and no --sizes or --format json"),
+		       -1;
 	return 0;
 }
 
@@ -360,6 +378,62 @@ static int layout_file(const char *path, const struct layout_args *a)
 	return ret;
 }
 
+/* The struct for --profile: from FILE, else from the profiled binaries. */
+static int profile_type(const char *path, const struct layout_args *a, struct c2c_session *s,
+			struct type_db **db, const struct type **t)
+{
+	struct type_load_opts lo = { .source = a->source,
+				     .only = (const char *const *)a->patterns };
+	struct c2c_err err = { 0 };
+
+	if (!path) {
+		*t = c2c_attrib_find_type(s->attrib, a->patterns[0]);
+		if (!*t)
+			return cmd_error(CMD,
+					 "%s: no sample was attributed to struct %s; give the "
+					 "binary that defines it",
+					 a->profile, a->patterns[0]);
+		return 0;
+	}
+	if (type_db_load(path, &lo, db, &err))
+		return cmd_report_err(CMD, &err);
+	*t = type_db_find(*db, a->patterns[0]);
+	return *t ? 0 : no_match(path, a, a->patterns[0]);
+}
+
+static int layout_profile(const char *path, const struct layout_args *a)
+{
+	struct layout_print_opts o = {
+		.cacheline_size = a->cacheline_size,
+		.hex = a->hex,
+		.expand = a->expand,
+		.groups = a->groups,
+	};
+	struct c2c_session *s = NULL;
+	struct struct_profile *p;
+	struct type_db *db = NULL;
+	const struct type *t;
+	struct c2c_err err = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (c2c_session_load_profile(a->profile, &s, &err))
+		return cmd_report_err(CMD, &err);
+	ret = profile_type(path, a, s, &db, &t);
+	if (!ret) {
+		p = profile_from_session(s, s->attrib, t);
+		o.btf = db && !strcmp(type_db_source(db), "BTF");
+		profile_print_layout(&sb, t, p, &o);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		profile_free(p);
+	}
+	strbuf_release(&sb);
+	if (db)
+		type_db_free(db);
+	c2c_session_free(s);
+	return ret;
+}
+
 int cmd_layout(int argc, char **argv)
 {
 	struct layout_args a = { 0 };
@@ -368,6 +442,8 @@ int cmd_layout(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret) {
 		ret = ret > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+	} else if (a.profile) {
+		ret = layout_profile(optind < argc ? argv[optind] : NULL, &a);
 	} else if (optind == argc) {
 		ret = layout_file(NULL, &a);
 	} else {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "c2c/c2c_bytype.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_session.h"
 #include "output/json_out.h"
@@ -28,6 +29,8 @@ enum {
 	OPT_RULES,
 	OPT_STATS,
 	OPT_KALLSYMS,
+	OPT_BY_TYPE,
+	OPT_NO_ATTRIB,
 };
 
 static const struct option options[] = {
@@ -44,6 +47,8 @@ static const struct option options[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "by-type", no_argument, NULL, OPT_BY_TYPE },
+	{ "no-attrib", no_argument, NULL, OPT_NO_ATTRIB },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -55,6 +60,7 @@ static void usage(FILE *out)
 		"                       [-c tid,pid,iaddr,dso] [--double-cl] [--show-all]\n"
 		"                       [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		"                       [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
+		"                       [--by-type] [--no-attrib]\n"
 		"\n"
 		"  -i, --input FILE    perf.data to read (default ./perf.data; - for a pipe)\n"
 		"      --stdio         text report (the default until the TUI exists)\n"
@@ -67,13 +73,18 @@ static void usage(FILE *out)
 		"      --no-source     no Source:Line column\n"
 		"  -k, --vmlinux FILE  kernel symbols from this vmlinux (else kallsyms)\n"
 		"      --rules WHICH   data-source rules: perf-6.1 (default) or modern\n"
-		"      --stats         only the summary sections\n");
+		"      --stats         only the summary sections, and samples per\n"
+		"                      field-attribution reason\n"
+		"      --by-type       per struct type and field: HITMs, loads, stores, cpus,\n"
+		"                      reader and writer functions (instead of the tables)\n"
+		"      --no-attrib     do not name fields (no DWARF is read)\n");
 }
 
 struct report_args {
 	struct c2c_session_opts so;
 	const char *json;
 	bool stats_only;
+	bool by_type;
 };
 
 static int parse_option(int opt, struct report_args *a)
@@ -127,6 +138,12 @@ static int parse_option(int opt, struct report_args *a)
 	case OPT_STATS:
 		a->stats_only = true;
 		return 0;
+	case OPT_BY_TYPE:
+		a->by_type = true;
+		return 0;
+	case OPT_NO_ATTRIB:
+		a->so.attribute = false;
+		return 0;
 	default:
 		usage(stderr);
 		return EXIT_BAD_INPUT;
@@ -150,8 +167,15 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 	struct strbuf out = STRBUF_INIT;
 	int ret = EXIT_OK;
 
+	struct c2c_bytype *bt = NULL;
+
+	if (a->by_type && s->attrib)
+		bt = c2c_bytype_build(s, s->attrib);
 	if (!a->json || strcmp(a->json, "-")) {
-		c2c_text_render(s, &out, a->stats_only);
+		if (bt)
+			c2c_bytype_render(bt, &out);
+		else
+			c2c_text_render(s, &out, a->stats_only);
 		fwrite(out.buf, 1, out.len, stdout);
 		strbuf_release(&out);
 	}
@@ -160,6 +184,8 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 		struct c2c_err err = { 0 };
 		json_t *root = c2c_json_build(s);
 
+		if (bt)
+			json_object_set_new(root, "by_type", c2c_bytype_json(bt));
 		if (json_out_write(root, a->json, &err))
 			ret = cmd_report_err(CMD, &err);
 		json_decref(root);
@@ -167,6 +193,7 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 		ret = cmd_error(CMD, "--json needs jansson, which this build lacks");
 #endif
 	}
+	c2c_bytype_free(bt);
 	return ret;
 }
 
@@ -184,6 +211,7 @@ int cmd_report(int argc, char **argv)
 	struct c2c_err err = { 0 };
 	int opt, ret;
 
+	a.so.attribute = true;
 	a.so.model.keys[0] = C2C_KEY_IADDR;
 	a.so.model.nr_keys = 1;
 	while ((opt = getopt_long(argc, argv, "i:d:c:k:h", options, NULL)) != -1) {
@@ -196,6 +224,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_error(CMD, "unexpected argument '%s'; see --help", argv[optind]);
+	if (a.by_type && !a.so.attribute)
+		return cmd_error(CMD, "--by-type needs field attribution; drop --no-attrib");
 	if (progress_enabled())
 		a.so.progress = progress_new("Reading", file_size(a.so.path));
 	ret = c2c_session_load(&a.so, &s, &err);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c2c/c2c_attrib.h"
 #include "layout/profile.h"
 #include "layout/propose.h"
 #include "suggest_patch.h"
@@ -18,7 +19,7 @@
 #include "util/xalloc.h"
 
 static const char usage_text[] =
-	"usage: c2cscope suggest -C STRUCT --hotness FILE [options] [FILE]\n"
+	"usage: c2cscope suggest -C STRUCT --hotness FILE|--profile DATA [options] [FILE]\n"
 	"\n"
 	"Propose member orders for STRUCT (from FILE's DWARF or BTF; the running\n"
 	"kernel's BTF when FILE is omitted) that keep write-hot fields off the\n"
@@ -26,6 +27,8 @@ static const char usage_text[] =
 	"\n"
 	"  -C, --struct NAME        the struct to re-lay\n"
 	"      --hotness FILE       field classes: read_mostly, read_write, cold\n"
+	"      --profile DATA       or: measured accesses from a perf.data (record or\n"
+	"                           record --sim) whose samples name STRUCT's fields\n"
 	"      --pin FIELD          keep FIELD at its offset (repeatable)\n"
 	"      --cacheline-size N   cache-line size in bytes (default 64)\n"
 	"      --format text|json   output format (default text)\n"
@@ -43,6 +46,7 @@ static const char usage_text[] =
 struct suggest_args {
 	const char *struct_name;
 	const char *hotness;
+	const char *profile;
 	const char *file;
 	const char *emit_rules;
 	const char *choose;
@@ -60,6 +64,7 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 	static const struct option longopts[] = {
 		{ "struct", required_argument, NULL, 'C' },
 		{ "hotness", required_argument, NULL, 'H' },
+		{ "profile", required_argument, NULL, 'P' },
 		{ "pin", required_argument, NULL, 'p' },
 		{ "cacheline-size", required_argument, NULL, 'L' },
 		{ "format", required_argument, NULL, 'f' },
@@ -82,6 +87,9 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 			break;
 		case 'H':
 			a->hotness = optarg;
+			break;
+		case 'P':
+			a->profile = optarg;
 			break;
 		case 'p':
 			cmd_add_arg(&a->pins, &a->nr_pins, optarg);
@@ -132,8 +140,8 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		return cmd_error("suggest", "one FILE at most, not also '%s'", argv[optind]);
 	if (!a->struct_name)
 		return cmd_error("suggest", "which struct? give -C NAME");
-	if (!a->hotness)
-		return cmd_error("suggest", "no profile: give --hotness FILE");
+	if (!a->hotness == !a->profile)
+		return cmd_error("suggest", "give one profile: --hotness FILE or --profile DATA");
 	if (a->patch && a->json)
 		return cmd_error("suggest",
 				 "--patch prints a diff: it does not take --format json");
@@ -239,6 +247,19 @@ static void print_verdict(const struct proposer *pr)
 	       (long long)i->new_size - (long long)i->old_size);
 }
 
+/* --profile DATA: the struct's fields as the attributed samples touch them. */
+static int measured_profile(const char *path, const struct type *t, struct struct_profile **prof)
+{
+	struct c2c_session *s;
+	struct c2c_err err = { 0 };
+
+	if (c2c_session_load_profile(path, &s, &err))
+		return cmd_report_err("suggest", &err);
+	*prof = profile_from_session(s, s->attrib, t);
+	c2c_session_free(s);
+	return 0;
+}
+
 int cmd_suggest(int argc, char **argv)
 {
 	struct suggest_args a = { 0 };
@@ -257,10 +278,12 @@ int cmd_suggest(int argc, char **argv)
 	ret = load_struct(&a, &db, &t);
 	if (ret)
 		goto out;
-	if (profile_parse_hotness(a.hotness, t, &prof, &err)) {
+	if (a.profile)
+		ret = measured_profile(a.profile, t, &prof);
+	else if (profile_parse_hotness(a.hotness, t, &prof, &err))
 		ret = cmd_report_err("suggest", &err);
+	if (ret)
 		goto out;
-	}
 	popts = (struct propose_opts){ .cacheline_size = a.cacheline_size, .pinned = a.pins };
 	if (propose(t, prof, &popts, &pr, &err)) {
 		ret = cmd_report_err("suggest", &err);

@@ -81,6 +81,17 @@ struct attrib_result {
 	const char *path;
 	/* The function the pc is in (DWARF name), NULL when unknown. */
 	const char *func;
+	/*
+	 * The outermost object the access lands in: the global's type, or the
+	 * pointer's pointee, typedefs stripped and arrays reduced to one
+	 * element ("args[3].SX": struct thread_arg), for per-top-level-field
+	 * profiles. NULL when that is not a struct or union. outer_offset is
+	 * the byte offset inside one such object; outer_name is its C name
+	 * (tag, or the typedef naming an anonymous struct).
+	 */
+	const struct type *outer_type;
+	const char *outer_name;
+	uint64_t outer_offset;
 };
 
 struct attrib_opts {

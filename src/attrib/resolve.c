@@ -84,6 +84,28 @@ static const char *type_name_of(const struct type *container, const struct type 
 	return NULL;
 }
 
+/* The outermost struct holding the access: arrays reduced to one element. */
+static void set_outer(struct attrib_result *r, const struct type *t, uint64_t off)
+{
+	const struct type *s = type_strip(t);
+	int depth;
+
+	for (depth = 0; s && s->kind == TYPE_ARRAY && depth < 8; depth++) {
+		uint64_t size = type_size(s->target);
+
+		if (!size)
+			return;
+		off %= size;
+		t = s->target;
+		s = type_strip(t);
+	}
+	if (!s || !type_is_aggregate(s) || off >= s->size)
+		return;
+	r->outer_type = s;
+	r->outer_offset = off;
+	r->outer_name = type_name_of(s, t);
+}
+
 /*
  * Name the field at off inside an object of type t. var names the object
  * (a global) or a pointer to it (pointer = true); in is the instruction, when
@@ -117,6 +139,7 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 		r->reason = ATTRIB_OUTSIDE_TYPE;
 		goto out;
 	}
+	set_outer(r, t, (uint64_t)off);
 	ret = field_walk_run(&w, t, off);
 	r->reason = !ret ? ATTRIB_OK : ret == -ENOENT ? ATTRIB_UNKNOWN_INDEX : ATTRIB_OUTSIDE_TYPE;
 	r->type = w.container;

@@ -10,7 +10,9 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <string.h>
 
+#include "c2c/c2c_attrib.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_view.h"
 
@@ -126,6 +128,37 @@ static json_t *row_code_json(struct c2c_session *s, const struct c2c_row *r, jso
 	return o;
 }
 
+static json_t *str_or_null(const char *v)
+{
+	return v && *v ? json_string(v) : json_null();
+}
+
+/* The row's field (doc/report-json.md, "attribution"). */
+static json_t *attribution_json(const struct c2c_attrib *ca, const struct c2c_row *r)
+{
+	static const char *const kinds[] = { "none", "global", "pointer" };
+	const struct c2c_row_attrib *ra = c2c_attrib_row(ca, r);
+	const struct attrib_result *res = ra->res;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "label", str_or_null(ra->label));
+	json_object_set_new(o, "object", str_or_null(ra->object));
+	json_object_set_new(o, "reason", json_string(c2c_attrib_reason_name(ra->reason)));
+	json_object_set_new(o, "kind", json_string(res && res->kind <= ATTRIB_KIND_POINTER ?
+							   kinds[res->kind] :
+							   "none"));
+	json_object_set_new(o, "var", str_or_null(res ? res->var : NULL));
+	json_object_set_new(o, "type", str_or_null(res ? res->type_name : NULL));
+	json_object_set_new(o, "field", str_or_null(res ? res->field : NULL));
+	json_object_set_new(o, "path", str_or_null(res ? res->path : NULL));
+	json_object_set_new(o, "outer_type", str_or_null(res ? res->outer_name : NULL));
+	json_object_set_new(o, "outer_field", str_or_null(ra->outer_field));
+	json_object_set_new(o, "outer_offset", res && res->outer_type ?
+						       json_integer((json_int_t)res->outer_offset) :
+						       json_null());
+	return o;
+}
+
 static json_t *row_json(struct c2c_session *s, const struct c2c_row *r)
 {
 	const struct c2c_stats *st = &r->g.stats, *tot = &r->line->g.stats;
@@ -156,6 +189,8 @@ static json_t *row_json(struct c2c_session *s, const struct c2c_row *r)
 	json_object_set_new(o, "cpu_count",
 			    json_integer((json_int_t)c2c_group_cpu_count(s->model, &r->g)));
 	row_code_json(s, r, o);
+	if (s->attrib)
+		json_object_set_new(o, "attribution", attribution_json(s->attrib, r));
 	json_object_set_new(o, "stats", stats_json(st));
 	return o;
 }
@@ -174,10 +209,39 @@ static json_t *line_json(struct c2c_session *s, const struct c2c_line *l)
 			    number(c2c_view_costly_percent(m, &l->g.stats, &m->totals)));
 	json_object_set_new(o, "object", l->dmap ? json_string(l->dmap->short_name) : json_null());
 	json_object_set_new(o, "stats", stats_json(&l->g.stats));
+	if (s->attrib) {
+		struct strbuf sb = STRBUF_INIT;
+		json_t *objs = json_array();
+		const char *p;
+
+		c2c_attrib_line_objects(s->attrib, l, &sb);
+		for (p = sb.buf; *p; p += *p == ',') {
+			size_t n = strcspn(p, ",");
+
+			json_array_append_new(objs, json_stringn(p, n));
+			p += n;
+		}
+		json_object_set_new(o, "objects", objs);
+		strbuf_release(&sb);
+	}
 	for (i = 0; i < l->nr_rows; i++)
 		if (l->rows[i]->valid)
 			json_array_append_new(rows, row_json(s, l->rows[i]));
 	json_object_set_new(o, "rows", rows);
+	return o;
+}
+
+/* Samples per attribution reason; they add up to "samples". */
+static json_t *attrib_stats_json(struct c2c_session *s)
+{
+	uint64_t counts[C2C_ATTRIB_NR_REASONS];
+	json_t *o = json_object();
+	int i;
+
+	c2c_attrib_counts(s->attrib, counts);
+	for (i = 0; i < C2C_ATTRIB_NR_REASONS; i++)
+		json_object_set_new(o, c2c_attrib_reason_name(i),
+				    json_integer((json_int_t)counts[i]));
 	return o;
 }
 
@@ -212,6 +276,8 @@ json_t *c2c_json_build(struct c2c_session *s)
 		if (m->lines[i]->displayed)
 			json_array_append_new(lines, line_json(s, m->lines[i]));
 	json_object_set_new(root, "lines", lines);
+	if (s->attrib)
+		json_object_set_new(root, "attribution_stats", attrib_stats_json(s));
 	return root;
 }
 #endif

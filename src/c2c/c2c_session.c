@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c2c/c2c_attrib.h"
 #include "c2c/c2c_order.h"
 #include "perf/perf_data.h"
 #include "util/progress.h"
@@ -292,6 +293,22 @@ static int load(struct c2c_session *s, struct c2c_err *err)
 	return ret;
 }
 
+/* Name the rows' fields; one warning for the samples no debug info explains. */
+static void attribute(struct c2c_session *s)
+{
+	uint64_t counts[C2C_ATTRIB_NR_REASONS];
+	const char *missing;
+
+	s->attrib = c2c_attrib_session(s);
+	c2c_attrib_counts(s->attrib, counts);
+	missing = c2c_attrib_missing(s->attrib);
+	if (counts[C2C_ATTRIB_NO_DEBUGINFO] && *missing)
+		strbuf_addf(&s->warnings,
+			    "field attribution: %" PRIu64
+			    " samples in code without debug info; first: %.*s\n",
+			    counts[C2C_ATTRIB_NO_DEBUGINFO], (int)strcspn(missing, "\n"), missing);
+}
+
 int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **out,
 		     struct c2c_err *err)
 {
@@ -314,6 +331,8 @@ int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **o
 		strbuf_addf(&s->warnings,
 			    "%" PRIu64 " samples have a physical address in no memory node\n",
 			    s->model->unknown_node);
+	if (s->opts.attribute)
+		attribute(s);
 	*out = s;
 	return 0;
 }
@@ -324,6 +343,7 @@ void c2c_session_free(struct c2c_session *s)
 
 	if (!s)
 		return;
+	c2c_attrib_free(s->attrib);
 	c2c_model_free(s->model);
 	addr_spaces_free(s->spaces);
 	sym_resolver_free(s->symbols);

@@ -17,6 +17,7 @@
 #include "util/strbuf.h"
 
 struct progress;
+struct c2c_attrib;
 
 struct c2c_session_opts {
 	const char *path; /* "-" reads a pipe from stdin */
@@ -24,6 +25,8 @@ struct c2c_session_opts {
 	bool display_given; /* else: peer on arm64 (no HITM there), tot elsewhere */
 	struct sym_resolver_opts symbols;
 	bool full_symbols;
+	/* Name the fields of each row (c2c_attrib.h) once the model is finished. */
+	bool attribute;
 	struct progress *progress; /* may be NULL */
 };
 
@@ -38,6 +41,7 @@ struct c2c_session {
 	struct strbuf warnings; /* one per line, for the command to print */
 	int *cpu2node;
 	struct c2c_mem_range *mem;
+	struct c2c_attrib *attrib; /* when opts.attribute */
 };
 
 /*

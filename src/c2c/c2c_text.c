@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "c2c/c2c_attrib.h"
 #include "c2c/c2c_session.h"
 #include "c2c/c2c_view.h"
 #include "output/table.h"
@@ -59,7 +60,12 @@ static void line_table(struct c2c_session *s, struct strbuf *out)
 	struct c2c_line_view v;
 	size_t i, c;
 
+	struct strbuf sb = STRBUF_INIT;
+	bool fields = c2c_attrib_any(s->attrib);
+
 	c2c_view_line_columns(t, peer);
+	if (fields) /* after perf's columns: the objects the line holds */
+		table_add_column(t, NULL, "Objects", TABLE_LEFT);
 	for (i = 0; i < m->nr_lines; i++) {
 		const struct c2c_line *l = m->lines[i];
 
@@ -69,8 +75,14 @@ static void line_table(struct c2c_session *s, struct strbuf *out)
 		table_add_row(t);
 		for (c = 0; c < v.nr; c++)
 			table_set(t, c, "%s", v.cells[c].buf);
+		if (fields) {
+			strbuf_reset(&sb);
+			c2c_attrib_line_objects(s->attrib, l, &sb);
+			table_set(t, c, "%s", sb.buf);
+		}
 		c2c_view_line_release(&v);
 	}
+	strbuf_release(&sb);
 	table_render(t, out, "  ");
 	table_free(t);
 }
@@ -89,7 +101,11 @@ static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct 
 		strbuf_addf(out, "HITM: rmt %u lcl %u", l->g.stats.rmt_hitm, l->g.stats.lcl_hitm);
 	strbuf_addf(out, "  Store refs: L1 hit %u, L1 miss %u, N/A %u\n", l->g.stats.st_l1hit,
 		    l->g.stats.st_l1miss, l->g.stats.st_na);
+	bool fields = c2c_attrib_any(s->attrib);
+
 	c2c_view_row_columns(m, t);
+	if (fields) /* after perf's columns: what the offset is */
+		table_add_column(t, NULL, "Field", TABLE_LEFT);
 	for (i = 0; i < l->nr_rows; i++) {
 		if (!l->rows[i]->valid)
 			continue;
@@ -97,6 +113,8 @@ static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct 
 		table_add_row(t);
 		for (c = 0; c < v.nr; c++)
 			table_set(t, c, "%s", v.cells[c].buf);
+		if (fields)
+			table_set(t, c, "%s", c2c_attrib_row(s->attrib, l->rows[i])->label);
 		c2c_view_line_release(&v);
 	}
 	table_render(t, out, "  ");
@@ -115,8 +133,13 @@ void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only)
 	figures(out, f, c2c_shared_figures(s->model, f, 64));
 	strbuf_addch(out, '\n');
 	details(s, out);
-	if (stats_only)
+	if (stats_only) {
+		if (s->attrib) {
+			strbuf_addch(out, '\n');
+			c2c_attrib_render_stats(s->attrib, s->nr_samples, out);
+		}
 		return;
+	}
 	strbuf_addch(out, '\n');
 	section_title(out, "Shared Data Cache Line Table");
 	line_table(s, out);

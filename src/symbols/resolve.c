@@ -358,3 +358,18 @@ const struct sym_info *sym_resolve(struct sym_resolver *r, const struct as_map *
 	hashmap_put(&r->cache, h, c);
 	return &c->info;
 }
+
+const char *sym_resolver_object_path(struct sym_resolver *r, const struct as_map *m)
+{
+	struct dso_file *f;
+	const char *mainfile = NULL;
+
+	if (!m || m->kernel || m->identity)
+		return NULL;
+	f = dso_file_of(r, m);
+	if (!f->mod)
+		return NULL;
+	/* debuginfod: the file elfutils fetched, not the recorded name */
+	dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, NULL);
+	return mainfile ? mainfile : f->path;
+}

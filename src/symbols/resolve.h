@@ -38,5 +38,12 @@ struct sym_resolver *sym_resolver_new(const struct sym_resolver_opts *opts);
 void sym_resolver_free(struct sym_resolver *r);
 /* Never NULL; the result lives as long as the resolver. */
 const struct sym_info *sym_resolve(struct sym_resolver *r, const struct as_map *map, uint64_t ip);
+/*
+ * The local file holding map's object, found as sym_resolve finds it (the
+ * mapped path when its build id matches, ~/.debug's build-id cache,
+ * debuginfod), or NULL: anonymous and kernel maps, or nothing found. Lives
+ * as long as the resolver.
+ */
+const char *sym_resolver_object_path(struct sym_resolver *r, const struct as_map *map);
 
 #endif

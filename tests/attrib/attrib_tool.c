@@ -47,6 +47,10 @@ static void print_result(FILE *f, const struct attrib_result *r)
 		fprintf(f, " path=%s", r->path);
 	if (r->var)
 		fprintf(f, " var=%s", r->var);
+	/* the outermost object, for per-top-level-field profiles */
+	if (getenv("ATTRIB_TOOL_OUTER") && r->outer_type)
+		fprintf(f, " outer=%s+%" PRIu64, r->outer_name ? r->outer_name : "?",
+			r->outer_offset);
 }
 
 static int open_or_die(const char *path, struct attrib **a)

@@ -37,6 +37,11 @@ expect_eq "tg.cfs_bandwidth.period" \
 expect_eq "static scalar" "ok path=counter var=counter" "$(line 7)"
 expect_eq "heap address, no code" "no-symbol" "$(line 8)"
 
+# the outermost object and the offset in it (one element of an array)
+ATTRIB_TOOL_OUTER=1 "$tool" resolve "$bin" 0:$((buf1 + 8 + 16 + 8)) 0:$((args + 3 * 16 + 8)) \
+	0:$((tg + 16)) 0:$((counter)) >"$TMP/outer" 2>&1
+expect_eq "outer objects" "buf+32 arg+8 tg+16 -" "$(echo $(sed -n 's/.* outer=\([^ ]*\)$/\1/p; t; s/.*/-/p' "$TMP/outer"))"
+
 "$tool" format "$bin" $((args + 0x18)) >"$TMP/fmt" 2>&1
 expect_eq "anonymous mapping" "[heap]+0x40" "$(sed -n 1p "$TMP/fmt")"
 expect_eq "section of the binary" "globals .bss+0x$(printf %x $((args + 0x18 - $(printf '%d' 0x$(objdump -h "$bin" | awk '$2 == ".bss" { print $4 }')))))" \

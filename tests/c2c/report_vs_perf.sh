@@ -19,9 +19,20 @@ perf_lines() {
 		grep -vE '^#|^=|Shared' | grep '0x' | tr -s ' ' | sed 's/^ //'
 }
 
+# Our tables end with field-attribution columns perf does not have
+# ("Objects" in the line table, "Field" in the Pareto rows): each table's
+# lines are cut where that last column starts, so every column perf prints
+# is still compared; the column must be the last one.
+strip_attrib() {
+	awk '/^$|^  Line / { p = 0 }
+	     / (Objects|Field) *$/ && / (Num|Rmt) / { p = match($0, / (Objects|Field) *$/) }
+	     p { l = substr($0, 1, p - 1); sub(/ +$/, "", l); print l; next }
+	     { print }'
+}
+
 ours_lines() {
 	sed -n '/Shared Data Cache Line Table/,/Shared Cache Line Distribution Pareto/p' "$1" |
-		grep -vE '==|Shared' | grep '0x' | tr -s ' ' | sed 's/^ //'
+		strip_attrib | grep -vE '==|Shared' | grep '0x' | tr -s ' ' | sed 's/^ //'
 }
 
 # Pareto: per line "num rmt lcl l1hit l1miss na addr", then its rows.
@@ -31,7 +42,7 @@ perf_pareto() {
 }
 
 ours_pareto() {
-	sed -n '/Shared Cache Line Distribution Pareto/,$p' "$1" | grep -vE '^$|Pareto|^=|==|Rmt|----' |
+	sed -n '/Shared Cache Line Distribution Pareto/,$p' "$1" | strip_attrib | grep -vE '^$|Pareto|^=|==|Rmt|----' |
 		sed -E 's/^  Line ([0-9]+)  (0x[0-9a-f]+)  (HITM|Peer): rmt ([0-9]+) lcl ([0-9]+)  Store refs: L1 hit ([0-9]+), L1 miss ([0-9]+), N\/A ([0-9]+)$/\1 \4 \5 \6 \7 \8 \2/' |
 		tr -s ' ' | sed 's/^ //; s/ $//'
 }

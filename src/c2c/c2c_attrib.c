@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attributing a c2c session's rows: one struct attrib per object file
+ * (cached by the mapping's file identity and by path), runtime addresses
+ * made binary-relative through the mapping's load bias, one query per row.
+ */
+#include "c2c/c2c_attrib.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/hashmap.h"
+#include "util/xalloc.h"
+
+struct object {
+	struct attrib *a; /* NULL: not found or no DWARF */
+};
+
+struct c2c_attrib {
+	struct c2c_row_attrib *all; /* one per row of the model */
+	struct hashmap rows; /* row pointer -> its entry in all */
+	struct hashmap by_dso; /* dso_id + 1 -> struct object */
+	struct hashmap by_path; /* hash(path) -> struct object (shared) */
+	struct hashmap strings; /* hash -> interned string */
+	char **owned;
+	size_t nr_owned, alloc_owned;
+	struct object **objects;
+	size_t nr_objects, alloc_objects;
+	size_t nr_opened;
+	struct strbuf missing;
+	uint64_t counts[C2C_ATTRIB_NR_REASONS];
+	bool any;
+};
+
+static const char *const extra_names[] = {
+	[C2C_ATTRIB_UNMAPPED - ATTRIB_NR_REASONS] = "unmapped",
+	[C2C_ATTRIB_KERNEL - ATTRIB_NR_REASONS] = "kernel",
+	[C2C_ATTRIB_NO_DEBUGINFO - ATTRIB_NR_REASONS] = "no-debuginfo",
+};
+
+const char *c2c_attrib_reason_name(int reason)
+{
+	if (reason >= 0 && reason < ATTRIB_NR_REASONS)
+		return attrib_reason_name((enum attrib_reason)reason);
+	if (reason >= ATTRIB_NR_REASONS && reason < C2C_ATTRIB_NR_REASONS)
+		return extra_names[reason - ATTRIB_NR_REASONS];
+	return "?";
+}
+
+static const char *intern(struct c2c_attrib *ca, const char *s)
+{
+	uint64_t h = hash_str(s);
+	const char *old = hashmap_get(&ca->strings, h);
+	char *copy;
+
+	if (old && !strcmp(old, s))
+		return old;
+	copy = xstrdup(s);
+	ca->owned = xgrow(ca->owned, &ca->alloc_owned, ca->nr_owned + 1, sizeof(char *));
+	ca->owned[ca->nr_owned++] = copy;
+	if (!old)
+		hashmap_put(&ca->strings, h, copy);
+	return copy;
+}
+
+static struct object *object_new(struct c2c_attrib *ca)
+{
+	struct object *o = xcalloc(1, sizeof(*o));
+
+	ca->objects = xgrow(ca->objects, &ca->alloc_objects, ca->nr_objects + 1, sizeof(*o));
+	ca->objects[ca->nr_objects++] = o;
+	return o;
+}
+
+/* The object of map m: opened once per file, NULL attrib when not found. */
+static struct object *object_of(struct c2c_attrib *ca, struct c2c_session *s,
+				const struct as_map *m)
+{
+	struct object *o = hashmap_get(&ca->by_dso, (uint64_t)m->dso_id + 1);
+	const char *path;
+	struct c2c_err err = { 0 };
+
+	if (o)
+		return o;
+	path = sym_resolver_object_path(s->symbols, m);
+	o = path ? hashmap_get(&ca->by_path, hash_str(path)) : NULL;
+	if (!o) {
+		o = object_new(ca);
+		if (path && !attrib_open(path, NULL, &o->a, &err))
+			ca->nr_opened++;
+		else
+			strbuf_addf(&ca->missing, "%s: %s\n", m->filename,
+				    path ? err.msg : "object file not found");
+		if (path)
+			hashmap_put(&ca->by_path, hash_str(path), o);
+	}
+	hashmap_put(&ca->by_dso, (uint64_t)m->dso_id + 1, o);
+	return o;
+}
+
+static bool same_object(const struct as_map *a, const struct as_map *b)
+{
+	return a && b && !a->identity && !b->identity && a->dso_id == b->dso_id;
+}
+
+/* "task_group.load_avg" through a pointer; the path for globals. */
+static void set_label(struct c2c_attrib *ca, struct c2c_row_attrib *ra)
+{
+	const struct attrib_result *res = ra->res;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (res->outer_type && !type_field_path(res->outer_type, res->outer_offset, &sb))
+		ra->outer_field = intern(ca, sb.buf);
+	strbuf_reset(&sb);
+	if (res->kind == ATTRIB_KIND_POINTER && res->outer_name && *ra->outer_field) {
+		strbuf_addf(&sb, "%s.%s", res->outer_name, ra->outer_field);
+		ra->label = intern(ca, sb.buf);
+		ra->object = res->outer_name;
+	} else {
+		ra->label = res->path;
+		ra->object = res->kind == ATTRIB_KIND_GLOBAL && res->var ? res->var :
+			     res->outer_name				 ? res->outer_name :
+			     res->type_name				 ? res->type_name :
+									   "";
+	}
+	strbuf_release(&sb);
+}
+
+/* Nothing named: where the data lies, "[heap]+0x40". */
+static void set_mapping_label(struct c2c_attrib *ca, struct c2c_row_attrib *ra,
+			      const struct c2c_row *r, const struct attrib *a)
+{
+	const struct as_map *dm = r->line->dmap;
+	uint64_t daddr = r->line->addr + r->offset;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!dm || daddr < dm->start || daddr >= dm->end)
+		return;
+	attrib_format_mapping(&sb, dm->identity || !ra->biased ? NULL : a, dm->filename,
+			      daddr - dm->start, daddr - ra->bias);
+	ra->label = intern(ca, sb.buf);
+	ra->object = dm->short_name;
+	strbuf_release(&sb);
+}
+
+static void query(struct c2c_attrib *ca, const struct c2c_row *r, struct attrib *a,
+		  struct c2c_row_attrib *ra)
+{
+	const struct as_map *im = r->imap, *dm = r->line->dmap;
+	uint64_t bias, addr = 0, daddr = r->line->addr + r->offset;
+
+	/*
+	 * The code mapping's bias holds for every segment; a data mapping's
+	 * file offset can be ambiguous (.data shares a page of .rodata).
+	 */
+	if (attrib_load_bias(a, im->start, im->pgoff, &bias)) {
+		ra->reason = C2C_ATTRIB_NO_DEBUGINFO;
+		return;
+	}
+	ra->bias = bias;
+	ra->biased = true;
+	/* a data address only means something in the code's own object */
+	if (same_object(im, dm))
+		addr = daddr - bias;
+	ra->res = attrib_resolve(a, r->iaddr - bias, addr);
+	ra->reason = (int)ra->res->reason;
+	if (ra->reason == ATTRIB_OK)
+		set_label(ca, ra);
+}
+
+static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
+			  bool shown, struct c2c_row_attrib *ra)
+{
+	struct object *o = NULL;
+
+	ra->label = "";
+	ra->object = "";
+	ra->outer_field = "";
+	if (!r->imap)
+		ra->reason = C2C_ATTRIB_UNMAPPED;
+	else if (r->imap->kernel || r->cpumode == AS_CPUMODE_KERNEL)
+		ra->reason = C2C_ATTRIB_KERNEL;
+	else if (!(o = object_of(ca, s, r->imap))->a)
+		ra->reason = C2C_ATTRIB_NO_DEBUGINFO;
+	else
+		query(ca, r, o->a, ra);
+	if (!*ra->label && shown)
+		set_mapping_label(ca, ra, r, o ? o->a : NULL);
+	if (*ra->label)
+		ca->any = true;
+}
+
+struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
+{
+	struct c2c_attrib *ca = xcalloc(1, sizeof(*ca));
+	const struct c2c_model *m = s->model;
+	size_t i, j, n = 0;
+
+	hashmap_init(&ca->rows);
+	hashmap_init(&ca->by_dso);
+	hashmap_init(&ca->by_path);
+	hashmap_init(&ca->strings);
+	strbuf_init(&ca->missing, 0);
+	for (i = 0; i < m->nr_lines; i++)
+		n += m->lines[i]->nr_rows;
+	ca->all = xcalloc(n ? n : 1, sizeof(*ca->all));
+	for (i = 0, n = 0; i < m->nr_lines; i++) {
+		const struct c2c_line *l = m->lines[i];
+
+		for (j = 0; j < l->nr_rows; j++) {
+			struct c2c_row_attrib *ra = &ca->all[n++];
+
+			/* only shown rows need a mapping to show */
+			attribute_row(ca, s, l->rows[j], l->displayed && l->rows[j]->valid, ra);
+			ca->counts[ra->reason] += l->rows[j]->g.stats.nr_entries;
+			hashmap_put(&ca->rows, (uint64_t)(uintptr_t)l->rows[j], ra);
+		}
+	}
+	return ca;
+}
+
+void c2c_attrib_free(struct c2c_attrib *ca)
+{
+	size_t i;
+	if (!ca)
+		return;
+	free(ca->all);
+	for (i = 0; i < ca->nr_objects; i++) {
+		attrib_close(ca->objects[i]->a);
+		free(ca->objects[i]);
+	}
+	for (i = 0; i < ca->nr_owned; i++)
+		free(ca->owned[i]);
+	free(ca->owned);
+	free(ca->objects);
+	hashmap_release(&ca->rows);
+	hashmap_release(&ca->by_dso);
+	hashmap_release(&ca->by_path);
+	hashmap_release(&ca->strings);
+	strbuf_release(&ca->missing);
+	free(ca);
+}
+
+const struct c2c_row_attrib *c2c_attrib_row(const struct c2c_attrib *ca, const struct c2c_row *r)
+{
+	const struct c2c_row_attrib *ra = ca ? hashmap_get(&ca->rows, (uint64_t)(uintptr_t)r) :
+					       NULL;
+	static const struct c2c_row_attrib none = {
+		.label = "", .object = "", .outer_field = "", .reason = C2C_ATTRIB_UNMAPPED
+	};
+
+	return ra ? ra : &none;
+}
+
+bool c2c_attrib_any(const struct c2c_attrib *ca)
+{
+	return ca && ca->any;
+}
+
+void c2c_attrib_counts(const struct c2c_attrib *ca, uint64_t counts[C2C_ATTRIB_NR_REASONS])
+{
+	memcpy(counts, ca->counts, sizeof(ca->counts));
+}
+
+size_t c2c_attrib_nr_objects(const struct c2c_attrib *ca)
+{
+	return ca->nr_opened;
+}
+
+const char *c2c_attrib_missing(const struct c2c_attrib *ca)
+{
+	return ca->missing.buf;
+}
+
+void c2c_attrib_line_objects(const struct c2c_attrib *ca, const struct c2c_line *l,
+			     struct strbuf *out)
+{
+	const char *seen[8];
+	size_t i, k, n = 0, more = 0;
+
+	/* rows are sorted hottest first */
+	for (i = 0; i < l->nr_rows; i++) {
+		const char *o = c2c_attrib_row(ca, l->rows[i])->object;
+
+		if (!l->rows[i]->valid || !*o)
+			continue;
+		for (k = 0; k < n && strcmp(seen[k], o); k++)
+			;
+		if (k < n)
+			continue;
+		if (n == ARRAY_SIZE(seen)) {
+			more++;
+			continue;
+		}
+		seen[n++] = o;
+		strbuf_addf(out, "%s%s", n > 1 ? "," : "", o);
+	}
+	if (more)
+		strbuf_addf(out, ",+%zu", more);
+}
+
+void c2c_attrib_render_stats(const struct c2c_attrib *ca, uint64_t nr_samples, struct strbuf *out)
+{
+	int i;
+
+	strbuf_addstr(out, "=================================================\n"
+			   "              Field attribution\n"
+			   "=================================================\n");
+	strbuf_addf(out, "  %-34s: %10" PRIu64 "\n", "Samples", nr_samples);
+	for (i = 0; i < C2C_ATTRIB_NR_REASONS; i++) {
+		if (!ca->counts[i] && i != ATTRIB_OK)
+			continue;
+		strbuf_addf(out, "  %-34s: %10" PRIu64 "\n", c2c_attrib_reason_name(i),
+			    ca->counts[i]);
+	}
+	strbuf_addf(out, "  %-34s: %10zu\n", "Objects with debug info", ca->nr_opened);
+}
+
+const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char *name)
+{
+	const struct c2c_row_attrib *ra;
+	uint64_t key;
+	size_t i;
+	void *val;
+
+	for (i = 0; ca && hashmap_next(&ca->rows, &i, &key, &val);) {
+		ra = val;
+		if (ra->res && ra->res->outer_type && ra->res->outer_name &&
+		    !strcmp(ra->res->outer_name, name))
+			return ra->res->outer_type;
+	}
+	return NULL;
+}
+
+int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err)
+{
+	struct c2c_session_opts so = { .path = path, .attribute = true };
+
+	so.model.keys[0] = C2C_KEY_IADDR;
+	so.model.nr_keys = 1;
+	return c2c_session_load(&so, out, err);
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Field attribution of a c2c session: each row (offset x code address of a
+ * line) is attributed once through src/attrib, in the object file its code
+ * address maps to (found as the symbol resolver finds it). The c2c model
+ * itself knows nothing of DWARF; this is a pass over a finished session.
+ *
+ * Every sample counts once, under its row's reason: attrib's reasons plus
+ * the ones that stop before attrib is asked (no code mapping, kernel code,
+ * object or its debug info not found), so the counts add up to the
+ * session's sample count.
+ */
+#ifndef C2C_C2C_ATTRIB_H
+#define C2C_C2C_ATTRIB_H
+
+#include <stdint.h>
+
+#include "attrib/attrib.h"
+#include "c2c/c2c_session.h"
+#include "layout/profile.h"
+
+enum {
+	C2C_ATTRIB_UNMAPPED = ATTRIB_NR_REASONS, /* the code address is in no mapping */
+	C2C_ATTRIB_KERNEL, /* kernel code: not attributed */
+	C2C_ATTRIB_NO_DEBUGINFO, /* the object file or its DWARF was not found */
+	C2C_ATTRIB_NR_REASONS,
+};
+
+struct c2c_row_attrib {
+	const struct attrib_result *res; /* NULL when attrib was not asked */
+	int reason; /* an enum attrib_reason or C2C_ATTRIB_* */
+	/*
+	 * What the report shows: "counters.a" (a global), "task_group.load_avg"
+	 * (through a pointer: the object's type), "[heap]+0x40" (the mapping,
+	 * when nothing resolved), "" when nothing is known.
+	 */
+	const char *label;
+	/* The object for line summaries: "counters", "task_group", "[heap]"; or "". */
+	const char *object;
+	/* The field inside the outermost object ("cfs_bandwidth.period"), or "". */
+	const char *outer_field;
+	uint64_t bias; /* of the code's object, when biased */
+	bool biased;
+};
+
+struct c2c_attrib;
+
+/* Attribute every row of s (a finished session). Never fails. */
+struct c2c_attrib *c2c_attrib_session(struct c2c_session *s);
+void c2c_attrib_free(struct c2c_attrib *ca);
+
+/* The row's attribution; never NULL. */
+const struct c2c_row_attrib *c2c_attrib_row(const struct c2c_attrib *ca, const struct c2c_row *r);
+/* Whether any row resolved to something to show (a field or a mapping). */
+bool c2c_attrib_any(const struct c2c_attrib *ca);
+/* "ok", "no-variable", ..., "unmapped", "kernel", "no-debuginfo". */
+const char *c2c_attrib_reason_name(int reason);
+/* Samples per reason (weighted by each row's records); they add up to nr_samples. */
+void c2c_attrib_counts(const struct c2c_attrib *ca, uint64_t counts[C2C_ATTRIB_NR_REASONS]);
+/* Objects opened, objects not found (their paths, one per line, in *missing). */
+size_t c2c_attrib_nr_objects(const struct c2c_attrib *ca);
+const char *c2c_attrib_missing(const struct c2c_attrib *ca);
+/* The distinct objects of a line's valid rows, hottest first: "cfg, stats". */
+void c2c_attrib_line_objects(const struct c2c_attrib *ca, const struct c2c_line *l,
+			     struct strbuf *out);
+
+/* The --stats section: samples per attribution reason. */
+void c2c_attrib_render_stats(const struct c2c_attrib *ca, uint64_t nr_samples, struct strbuf *out);
+
+/* A struct named NAME as some attributed row's outermost object, or NULL. */
+const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char *name);
+
+/*
+ * Read a perf.data for a struct profile: the report's defaults (offset,
+ * iaddr rows), field attribution on. Warnings stay in (*out)->warnings.
+ */
+int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err);
+
+/*
+ * The access profile of struct T's top-level fields from the session's
+ * attributed rows whose outermost object is a struct named like T:
+ * loads, stores, HITMs, reader/writer cpus (contexts are cpus, bit
+ * cpu % 64) and reader/writer functions; classified with
+ * profile_classify(p, 1). Fields nothing touched stay cold.
+ */
+struct struct_profile *profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,
+					    const struct type *t);
+
+#endif

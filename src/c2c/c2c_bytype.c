@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attributed rows summed per struct type and field: report --by-type, and
+ * the struct profiles layout --profile and suggest --profile read.
+ */
+#include "c2c/c2c_bytype.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/table.h"
+#include "util/hashmap.h"
+#include "util/xalloc.h"
+
+#define MAX_FUNCS 16
+
+struct funcs {
+	const char *v[MAX_FUNCS];
+	size_t n, more;
+};
+
+struct field_sum {
+	const char *type_name, *field;
+	uint64_t offset; /* of the field's first access seen */
+	uint64_t lcl_hitm, rmt_hitm, loads, stores, locked, records;
+	uint64_t type_hitm, type_records; /* of all the type's fields: the order */
+	uint64_t *cpus, *rcpus, *wcpus; /* nr_cpus bits */
+	struct funcs readers, writers;
+};
+
+struct c2c_bytype {
+	struct field_sum *v;
+	size_t n, alloc;
+	struct hashmap index; /* hash(type, field) -> index + 1 (first of that hash) */
+	size_t words; /* of each cpu set */
+	uint32_t nr_cpus;
+};
+
+static void funcs_add(struct funcs *f, const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return;
+	for (i = 0; i < f->n; i++)
+		if (!strcmp(f->v[i], name))
+			return;
+	if (f->n < MAX_FUNCS)
+		f->v[f->n++] = name;
+	else
+		f->more++;
+}
+
+static void funcs_format(const struct funcs *f, struct strbuf *sb)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		strbuf_addf(sb, "%s%s", i ? "," : "", f->v[i]);
+	if (f->more)
+		strbuf_addf(sb, ",+%zu", f->more);
+}
+
+static struct field_sum *sum_of(struct c2c_bytype *bt, const char *type_name, const char *field)
+{
+	uint64_t h = hash_str(type_name) * 31 + hash_str(field);
+	size_t i = (size_t)(uintptr_t)hashmap_get(&bt->index, h);
+	struct field_sum *f;
+
+	if (i && !strcmp(bt->v[i - 1].type_name, type_name) && !strcmp(bt->v[i - 1].field, field))
+		return &bt->v[i - 1];
+	for (i = 0; i < bt->n && hashmap_get(&bt->index, h); i++) /* a collision */
+		if (!strcmp(bt->v[i].type_name, type_name) && !strcmp(bt->v[i].field, field))
+			return &bt->v[i];
+	if (!hashmap_get(&bt->index, h))
+		hashmap_put(&bt->index, h, (void *)(uintptr_t)(bt->n + 1));
+	bt->v = xgrow(bt->v, &bt->alloc, bt->n + 1, sizeof(*bt->v));
+	f = memset(&bt->v[bt->n++], 0, sizeof(*f));
+	f->type_name = type_name;
+	f->field = field;
+	f->cpus = xcalloc(bt->words, sizeof(uint64_t));
+	f->rcpus = xcalloc(bt->words, sizeof(uint64_t));
+	f->wcpus = xcalloc(bt->words, sizeof(uint64_t));
+	return f;
+}
+
+static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c2c_row *r,
+		    const struct c2c_row_attrib *ra)
+{
+	const struct c2c_stats *st = &r->g.stats;
+	const char *type_name = ra->res->outer_name;
+	const struct sym_info *si = sym_resolve(s->symbols, r->imap, r->iaddr);
+	const char *func = ra->res->func ? ra->res->func : si->symbol;
+	struct field_sum *f = sum_of(bt, type_name, ra->outer_field);
+	bool writes = st->store || st->locks; /* a locked RMW writes too */
+	size_t w;
+
+	if (!f->records)
+		f->offset = ra->res->outer_offset;
+	f->lcl_hitm += st->lcl_hitm;
+	f->rmt_hitm += st->rmt_hitm;
+	f->loads += st->load;
+	f->stores += st->store;
+	f->locked += st->locks;
+	f->records += st->nr_entries;
+	for (w = 0; w < bt->words; w++) {
+		f->cpus[w] |= r->g.cpuset[w];
+		if (st->load)
+			f->rcpus[w] |= r->g.cpuset[w];
+		if (writes)
+			f->wcpus[w] |= r->g.cpuset[w];
+	}
+	if (st->load)
+		funcs_add(&f->readers, func);
+	if (writes)
+		funcs_add(&f->writers, func);
+}
+
+/* Types hottest first (HITMs, then records), fields by offset. */
+static int cmp_sum(const void *a, const void *b)
+{
+	const struct field_sum *x = a, *y = b;
+	int c;
+
+	if (x->type_hitm != y->type_hitm)
+		return x->type_hitm > y->type_hitm ? -1 : 1;
+	if (x->type_records != y->type_records)
+		return x->type_records > y->type_records ? -1 : 1;
+	c = strcmp(x->type_name, y->type_name);
+	if (c)
+		return c;
+	return x->offset < y->offset ? -1 : x->offset > y->offset ? 1 : strcmp(x->field, y->field);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct field_sum *)a)->type_name,
+		      ((const struct field_sum *)b)->type_name);
+}
+
+/* Each field learns its type's totals: sort by name, sum each run. */
+static void type_totals(struct c2c_bytype *bt)
+{
+	size_t i, j, k;
+
+	qsort(bt->v, bt->n, sizeof(*bt->v), cmp_name);
+	for (i = 0; i < bt->n; i = j) {
+		uint64_t hitm = 0, records = 0;
+
+		for (j = i; j < bt->n && !strcmp(bt->v[i].type_name, bt->v[j].type_name); j++) {
+			hitm += bt->v[j].lcl_hitm + bt->v[j].rmt_hitm;
+			records += bt->v[j].records;
+		}
+		for (k = i; k < j; k++) {
+			bt->v[k].type_hitm = hitm;
+			bt->v[k].type_records = records;
+		}
+	}
+}
+
+struct c2c_bytype *c2c_bytype_build(struct c2c_session *s, const struct c2c_attrib *ca)
+{
+	const struct c2c_model *m = s->model;
+	struct c2c_bytype *bt = xcalloc(1, sizeof(*bt));
+	size_t i, j;
+
+	hashmap_init(&bt->index);
+	bt->nr_cpus = m->opts.nr_cpus;
+	bt->words = (m->opts.nr_cpus + 63) / 64;
+	for (i = 0; i < m->nr_lines; i++) {
+		const struct c2c_line *l = m->lines[i];
+
+		for (j = 0; j < l->nr_rows; j++) {
+			const struct c2c_row_attrib *ra = c2c_attrib_row(ca, l->rows[j]);
+
+			if (ra->res && ra->reason == ATTRIB_OK && ra->res->outer_name &&
+			    *ra->outer_field)
+				add_row(bt, s, l->rows[j], ra);
+		}
+	}
+	hashmap_release(&bt->index);
+	if (bt->n) {
+		type_totals(bt);
+		qsort(bt->v, bt->n, sizeof(*bt->v), cmp_sum);
+	}
+	return bt;
+}
+
+void c2c_bytype_free(struct c2c_bytype *bt)
+{
+	size_t i;
+
+	if (!bt)
+		return;
+	for (i = 0; i < bt->n; i++) {
+		free(bt->v[i].cpus);
+		free(bt->v[i].rcpus);
+		free(bt->v[i].wcpus);
+	}
+	free(bt->v);
+	free(bt);
+}
+
+static size_t popcount(const uint64_t *set, size_t words)
+{
+	size_t n = 0, w;
+
+	for (w = 0; w < words; w++)
+		n += (size_t)__builtin_popcountll(set[w]);
+	return n;
+}
+
+void c2c_bytype_render(const struct c2c_bytype *bt, struct strbuf *out)
+{
+	struct table *t = table_new();
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(out, "=================================================\n"
+			   "           Shared data by struct type\n"
+			   "=================================================\n");
+	table_add_column(t, NULL, "Type", TABLE_LEFT);
+	table_add_column(t, NULL, "Field", TABLE_LEFT);
+	table_add_column(t, "HITM", "Lcl", TABLE_RIGHT);
+	table_add_column(t, "HITM", "Rmt", TABLE_RIGHT);
+	table_add_column(t, NULL, "Loads", TABLE_RIGHT);
+	table_add_column(t, NULL, "Stores", TABLE_RIGHT);
+	table_add_column(t, NULL, "Locked", TABLE_RIGHT);
+	table_add_column(t, NULL, "cpu cnt", TABLE_RIGHT);
+	table_add_column(t, NULL, "Readers", TABLE_LEFT);
+	table_add_column(t, NULL, "Writers", TABLE_LEFT);
+	for (i = 0; i < bt->n; i++) {
+		const struct field_sum *f = &bt->v[i];
+
+		table_add_row(t);
+		table_set(t, 0, "%s", f->type_name);
+		table_set(t, 1, "%s", f->field);
+		table_set(t, 2, "%" PRIu64, f->lcl_hitm);
+		table_set(t, 3, "%" PRIu64, f->rmt_hitm);
+		table_set(t, 4, "%" PRIu64, f->loads);
+		table_set(t, 5, "%" PRIu64, f->stores);
+		table_set(t, 6, "%" PRIu64, f->locked);
+		table_set(t, 7, "%zu", popcount(f->cpus, bt->words));
+		strbuf_reset(&sb);
+		funcs_format(&f->readers, &sb);
+		table_set(t, 8, "%s", sb.len ? sb.buf : "-");
+		strbuf_reset(&sb);
+		funcs_format(&f->writers, &sb);
+		table_set(t, 9, "%s", sb.len ? sb.buf : "-");
+	}
+	if (!bt->n)
+		strbuf_addstr(out, "  no sample was attributed to a struct field\n");
+	else
+		table_render(t, out, "  ");
+	table_free(t);
+	strbuf_release(&sb);
+}
+
+#ifdef HAVE_JANSSON
+static json_t *funcs_json(const struct funcs *f)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		json_array_append_new(a, json_string(f->v[i]));
+	return a;
+}
+
+json_t *c2c_bytype_json(const struct c2c_bytype *bt)
+{
+	json_t *types = json_array(), *cur = NULL, *fields = NULL;
+	const char *cur_name = NULL;
+	size_t i;
+
+	for (i = 0; i < bt->n; i++) {
+		const struct field_sum *f = &bt->v[i];
+		json_t *o = json_object();
+
+		if (!cur_name || strcmp(cur_name, f->type_name)) {
+			cur = json_object();
+			fields = json_array();
+			cur_name = f->type_name;
+			json_object_set_new(cur, "type", json_string(f->type_name));
+			json_object_set_new(cur, "fields", fields);
+			json_array_append_new(types, cur);
+		}
+		json_object_set_new(o, "field", json_string(f->field));
+		json_object_set_new(o, "offset", json_integer((json_int_t)f->offset));
+		json_object_set_new(o, "lcl_hitm", json_integer((json_int_t)f->lcl_hitm));
+		json_object_set_new(o, "rmt_hitm", json_integer((json_int_t)f->rmt_hitm));
+		json_object_set_new(o, "loads", json_integer((json_int_t)f->loads));
+		json_object_set_new(o, "stores", json_integer((json_int_t)f->stores));
+		json_object_set_new(o, "locked", json_integer((json_int_t)f->locked));
+		json_object_set_new(o, "records", json_integer((json_int_t)f->records));
+		json_object_set_new(o, "cpu_count",
+				    json_integer((json_int_t)popcount(f->cpus, bt->words)));
+		json_object_set_new(o, "readers", funcs_json(&f->readers));
+		json_object_set_new(o, "writers", funcs_json(&f->writers));
+		json_array_append_new(fields, o);
+	}
+	return types;
+}
+#endif
+
+/* The top-level member of t holding offset off, or NULL. */
+static const struct type_member *top_member(const struct type *t, uint64_t off)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+		uint64_t size = type_size(m->type);
+
+		if (m->bit_size)
+			size = (m->bit_offset % 8 + m->bit_size + 7) / 8;
+		if (m->name && off >= m->offset && off < m->offset + (size ? size : 1))
+			return m;
+	}
+	return NULL;
+}
+
+static void set_mask(uint64_t *mask, const uint64_t *set, size_t words)
+{
+	size_t w;
+
+	for (w = 0; w < words; w++) {
+		uint64_t bits = set[w];
+
+		/* contexts are cpus, folded into 64 bits */
+		while (bits) {
+			*mask |= 1ULL
+				 << (((uint64_t)w * 64 + (uint64_t)__builtin_ctzll(bits)) % 64);
+			bits &= bits - 1;
+		}
+	}
+}
+
+/* Whether the list "a, b" holds name. */
+static bool listed(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !strncmp(p, name, len))
+			return true;
+		p += n;
+		p += strspn(p, ", ");
+	}
+	return false;
+}
+
+static void append_funcs(char **dst, const struct funcs *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (*dst)
+		strbuf_addstr(&sb, *dst);
+	for (i = 0; i < f->n; i++) {
+		if (listed(sb.buf, f->v[i]))
+			continue;
+		strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", f->v[i]);
+	}
+	free(*dst);
+	*dst = sb.len ? strbuf_detach(&sb, NULL) : NULL;
+	if (!*dst)
+		strbuf_release(&sb);
+}
+
+struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const struct type *t,
+					  const char *origin)
+{
+	struct struct_profile *p;
+	const struct type *st = type_strip(t);
+	size_t i;
+
+	p = profile_new(st);
+	p->origin = xstrdup(origin ? origin : "perf.data");
+	for (i = 0; i < bt->n; i++) {
+		const struct field_sum *f = &bt->v[i];
+		const struct type_member *m;
+		struct field_profile *fp;
+
+		if (!st->name || strcmp(f->type_name, st->name))
+			continue;
+		m = top_member(st, f->offset);
+		fp = m ? profile_field(p, m->name) : NULL;
+		if (!fp)
+			continue;
+		fp->loads += f->loads;
+		fp->stores += f->stores + f->locked; /* locked RMWs write */
+		fp->hitm_local += f->lcl_hitm;
+		fp->hitm_remote += f->rmt_hitm;
+		set_mask(&fp->readers, f->rcpus, bt->words);
+		set_mask(&fp->writers, f->wcpus, bt->words);
+		append_funcs(&fp->reader_funcs, &f->readers);
+		append_funcs(&fp->writer_funcs, &f->writers);
+	}
+	profile_classify(p, 1);
+	return p;
+}
+
+struct struct_profile *profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,
+					    const struct type *t)
+{
+	struct c2c_bytype *bt = c2c_bytype_build(s, ca);
+	struct struct_profile *p = c2c_bytype_profile(bt, t, s->opts.path);
+
+	c2c_bytype_free(bt);
+	return p;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# layout --profile and suggest --profile on the false-sharing samples under
+# the simulator: each member's counts beside it (the same numbers as
+# report --by-type), false sharing marked where a written field shares its
+# line with fields other cpus touch, true sharing where several cpus write
+# one field; the padded builds move the marks with the fields.
+source "$TOP_SRCDIR/tests/lib.sh"
+source "$TOP_SRCDIR/tests/sim/common.sh"
+sim_require
+command -v python3 >/dev/null || skip "python3 (reads the report's JSON) is missing"
+N=2000
+
+rec() { # NAME: record SAMPLES/NAME with 4 cpus on 2 nodes
+	sim_record "$TMP/$1.data" "$TMP/$1.rec" --sim-cpus 4 --sim-nodes 2 -- "$SAMPLES/$1" $N
+}
+
+# marks FILE: "member marks..." for each annotated member line
+marks() {
+	sed -n 's/^\t[^;]* \([a-z_]*\);.*\*\/ hitm .*/\1 &/p' "$1" |
+		awk '{ m = $1; s = ""; if (/false sharing/) s = s " false"; if (/true sharing/) s = s " true"; print m s }'
+}
+
+for b in lockword lockword_padded adjacent truecount; do
+	rec $b
+done
+
+run_c2c 0 "$TMP/lw.txt" "$TMP/lw.err" layout --profile "$TMP/lockword.data" -C config
+expect_eq "lockword: marks" "lock false true|updates false true|limit false|scale false" \
+	"$(marks "$TMP/lw.txt" | paste -sd'|')"
+expect_contains "lockword: lock's verdict" \
+	"false sharing: line 0: lock (written by cpus 0,2) with limit (cpus 1,3), scale (cpus 1,3)" \
+	"$TMP/lw.txt"
+expect_contains "lockword: true sharing on lock" "true sharing: lock (written by cpus 0,2)" \
+	"$TMP/lw.txt"
+expect_contains "lockword: the layout is pahole's" "/* size: 32, cachelines: 1, members: 4 */" \
+	"$TMP/lw.txt"
+
+# the counts beside each member are report --by-type's
+run_c2c 0 "$TMP/bt.txt" "$TMP/bt.err" report -i "$TMP/lockword.data" --by-type --json "$TMP/bt.json"
+python3 - "$TMP/bt.json" >"$TMP/bt.want" <<'PY' || fail "cannot read the by-type JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for f in [t for t in d["by_type"] if t["type"] == "config"][0]["fields"]:
+    w = ", ".join(f["writers"])
+    print("%s hitm %d/%d ld %d st %d r:%s%s" % (f["field"], f["lcl_hitm"], f["rmt_hitm"],
+          f["loads"], f["stores"] + f["locked"], ", ".join(f["readers"]),
+          " w:" + w if w else ""))
+PY
+sed -n 's/^\t[^;]* \([a-z_]*\);.*\*\/ \(hitm [^<]*\)\( <-.*\)*$/\1 \2/p' "$TMP/lw.txt" |
+	sed 's/ *$//' >"$TMP/bt.got"
+expect_eq "lockword: counts beside members = by-type" "$(cat "$TMP/bt.want")" "$(cat "$TMP/bt.got")"
+expect_eq "lockword: four members counted" 4 "$(wc -l <"$TMP/bt.got")"
+
+# padded: limit and scale on their own line, only the lock's true sharing left
+run_c2c 0 "$TMP/lp.txt" "$TMP/lp.err" layout --profile "$TMP/lockword_padded.data" -C config \
+	"$SAMPLES/lockword_padded"
+expect_eq "lockword_padded: marks" "lock true|updates true" \
+	"$(marks "$TMP/lp.txt" | grep -v '^limit$\|^scale$' | paste -sd'|')"
+grep -q "^false sharing" "$TMP/lp.txt" && fail "lockword_padded: false sharing left" || ok
+
+run_c2c 0 "$TMP/adj.txt" "$TMP/adj.err" layout --profile "$TMP/adjacent.data" -C counters
+expect_eq "adjacent: marks" "a false|b false" "$(marks "$TMP/adj.txt" | paste -sd'|')"
+grep -q "^true sharing" "$TMP/adj.txt" && fail "adjacent: true sharing claimed" || ok
+
+run_c2c 0 "$TMP/tc.txt" "$TMP/tc.err" layout --profile "$TMP/truecount.data" -C stats \
+	"$SAMPLES/truecount"
+expect_eq "truecount: marks" "hits true" "$(marks "$TMP/tc.txt")"
+expect_contains "truecount: verdict" "true sharing: hits (written by cpus 0,1,2,3)" "$TMP/tc.txt"
+
+# usage errors
+run_c2c 2 "$TMP/o" "$TMP/e" layout --profile "$TMP/lockword.data"
+expect_contains "--profile without -C" "--profile takes one -C STRUCT" "$TMP/e"
+run_c2c 2 "$TMP/o" "$TMP/e" layout --profile "$TMP/lockword.data" -C nosuch
+expect_contains "--profile, unknown struct" "no sample was attributed to struct nosuch" "$TMP/e"
+
+# suggest --profile reads the same profile
+run_c2c 0 "$TMP/sg.txt" "$TMP/sg.err" suggest --profile "$TMP/lockword.data" -C config \
+	"$SAMPLES/lockword"
+expect_contains "suggest: profile named" "profile: $TMP/lockword.data" "$TMP/sg.txt"
+expect_contains "suggest: lock is write-hot beside the readers' fields" \
+	"line 0: lock (write-hot) shares with updates, limit, scale" "$TMP/sg.txt"
+grep -qE 'limit; .*\[read-mostly hitm [1-9]' "$TMP/sg.txt" && ok ||
+	fail "suggest: limit is not read-mostly with HITMs"
+run_c2c 2 "$TMP/o" "$TMP/e" suggest -C config --profile "$TMP/lockword.data" \
+	--hotness /dev/null "$SAMPLES/lockword"
+expect_contains "suggest: one profile" "give one profile" "$TMP/e"
+finish
