@@ -47,6 +47,10 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 	id = rd64(c->p + at, r->swap);
 	if (id == 0)
 		return 0; /* records perf synthesized carry id 0: the first event */
+	if (id == r->last_id) { /* runs of samples of one event are common */
+		*idx = r->last_idx;
+		return 0;
+	}
 	v = hashmap_get(&r->ids, id);
 	if (!v) {
 		r->nr_unknown_ids++;
@@ -54,6 +58,8 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 				   (unsigned long long)(c->off + at), (unsigned long long)id);
 	}
 	*idx = (uintptr_t)v - 1;
+	r->last_id = id;
+	r->last_idx = *idx;
 	return 0;
 }
 
@@ -81,6 +87,81 @@ static void parse_head(struct cursor *c, uint64_t st, struct perf_sample *s)
 	}
 	if (st & PERF_SAMPLE_PERIOD)
 		s->period = cursor_u64(c);
+}
+
+/* Fields of variable size: samples without them have a fixed layout. */
+#define SAMPLE_VARIABLE                                                                          \
+	(PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
+	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+#define SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
+
+/* Bytes of a sample of fixed layout: one u64 for each field (one for the weight). */
+static size_t fixed_size(uint64_t st)
+{
+	return (__builtin_popcountll(st & ~SAMPLE_WEIGHT_TYPE) + !!(st & SAMPLE_WEIGHT_TYPE)) * 8;
+}
+
+static inline uint64_t take64(const uint8_t **p, bool swap)
+{
+	uint64_t v = rd64(*p, swap);
+
+	*p += 8;
+	return v;
+}
+
+/*
+ * The fast path of reader_parse_sample: every field a u64 at a known
+ * place, the record checked once to hold them all. Same field order as
+ * parse_head and parse_tail.
+ */
+static void parse_fixed(const uint8_t *p, uint64_t st, bool swap, struct perf_sample *s)
+{
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s->id = take64(&p, swap);
+	if (st & PERF_SAMPLE_IP)
+		s->ip = take64(&p, swap);
+	if (st & PERF_SAMPLE_TID) {
+		s->pid = rd32(p, swap);
+		s->tid = rd32(p + 4, swap);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME)
+		s->time = take64(&p, swap);
+	if (st & PERF_SAMPLE_ADDR)
+		s->addr = take64(&p, swap);
+	if (st & PERF_SAMPLE_ID)
+		s->id = take64(&p, swap);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = take64(&p, swap);
+	if (st & PERF_SAMPLE_CPU) {
+		s->cpu = rd32(p, swap);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		s->period = take64(&p, swap);
+	if (st & SAMPLE_WEIGHT_TYPE) {
+		uint64_t w = take64(&p, swap);
+
+		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
+			s->weight = w & 0xffffffff;
+			s->weight_var2 = w >> 32;
+			s->weight_var3 = w >> 48;
+		} else {
+			s->weight = w;
+		}
+	}
+	if (st & PERF_SAMPLE_DATA_SRC)
+		s->data_src = take64(&p, swap);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		s->transaction = take64(&p, swap);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = take64(&p, swap);
+	if (st & PERF_SAMPLE_CGROUP)
+		s->cgroup = take64(&p, swap);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		s->data_page_size = take64(&p, swap);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		s->code_page_size = take64(&p, swap);
 }
 
 static void skip_read(struct cursor *c, uint64_t rf)
@@ -243,11 +324,15 @@ int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_eve
 	if (ret)
 		return ret;
 	a = &r->attrs[idx];
-	memset(s, 0, sizeof(*s));
+	/* *s is zero: reader_decode cleared ev */
 	s->attr_index = idx;
 	s->sample_type = a->info.sample_type;
 	if (!a->info.freq)
 		s->period = a->info.sample_period; /* as perf: PERIOD overrides */
+	if (!(a->info.sample_type & SAMPLE_VARIABLE) && c->len >= fixed_size(a->info.sample_type)) {
+		parse_fixed(c->p, a->info.sample_type, r->swap, s);
+		return 0;
+	}
 	parse_head(c, a->info.sample_type, s);
 	if (c->bad)
 		return field_err(r, c, "IP/TID/TIME/ADDR/ID/CPU/PERIOD", err);
