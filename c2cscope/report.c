@@ -28,6 +28,7 @@ enum {
 	OPT_RULES,
 	OPT_STATS,
 	OPT_KALLSYMS,
+	OPT_THREADS,
 };
 
 static const struct option options[] = {
@@ -44,6 +45,7 @@ static const struct option options[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -55,6 +57,7 @@ static void usage(FILE *out)
 		"                       [-c tid,pid,iaddr,dso] [--double-cl] [--show-all]\n"
 		"                       [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		"                       [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
+		"                       [--threads N]\n"
 		"\n"
 		"  -i, --input FILE    perf.data to read (default ./perf.data; - for a pipe)\n"
 		"      --stdio         text report (the default until the TUI exists)\n"
@@ -67,7 +70,9 @@ static void usage(FILE *out)
 		"      --no-source     no Source:Line column\n"
 		"  -k, --vmlinux FILE  kernel symbols from this vmlinux (else kallsyms)\n"
 		"      --rules WHICH   data-source rules: perf-6.1 (default) or modern\n"
-		"      --stats         only the summary sections\n");
+		"      --stats         only the summary sections\n"
+		"      --threads N     aggregate on N threads (default 2 with two cpus or more;\n"
+		"                      1: all on the reading thread); same output either way\n");
 }
 
 struct report_args {
@@ -127,6 +132,16 @@ static int parse_option(int opt, struct report_args *a)
 	case OPT_STATS:
 		a->stats_only = true;
 		return 0;
+	case OPT_THREADS: {
+		uint64_t n;
+
+		if (cmd_parse_u64(CMD, "--threads", optarg, &n))
+			return EXIT_BAD_INPUT;
+		if (n < 1 || n > 64)
+			return cmd_error(CMD, "--threads expects 1 to 64, not %s", optarg);
+		a->so.model.threads = (uint32_t)n;
+		return 0;
+	}
 	default:
 		usage(stderr);
 		return EXIT_BAD_INPUT;

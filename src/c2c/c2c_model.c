@@ -22,6 +22,8 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
 
 	m->opts = *opts;
 	m->line_size = opts->double_cl ? 128 : 64;
+	if (opts->threads > 1)
+		m->workers = c2c_workers_new(opts);
 	return m;
 }
 
@@ -90,6 +92,8 @@ void c2c_model_free(struct c2c_model *m)
 
 	if (!m)
 		return;
+	if (m->workers)
+		c2c_workers_finish(m->workers, NULL);
 	for (i = 0; i < m->nr_lines; i++) {
 		struct c2c_line *l = m->lines[i];
 
@@ -524,6 +528,13 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 {
 	struct c2c_pending *p = &m->pending[m->pending_head % C2C_PENDING];
 
+	if (m->workers) {
+		struct c2c_line_key k;
+
+		line_key_of(m, s, &k);
+		c2c_workers_add(m->workers, line_key_hash(&k), s);
+		return;
+	}
 	if (m->pending_head - m->pending_tail == C2C_PENDING)
 		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
 	p->s = *s;
@@ -549,6 +560,31 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 
 void c2c_model_drain(struct c2c_model *m)
 {
+	if (m->workers) {
+		struct c2c_workers *ws = m->workers;
+
+		m->workers = NULL;
+		c2c_workers_finish(ws, m);
+	}
 	while (m->pending_tail != m->pending_head)
 		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
+}
+
+void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
+{
+	struct c2c_arena_chunk **tail = &sub->arena;
+
+	c2c_model_drain(sub);
+	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + sub->nr_lines, sizeof(*m->lines));
+	memcpy(m->lines + m->nr_lines, sub->lines, sub->nr_lines * sizeof(*m->lines));
+	m->nr_lines += sub->nr_lines;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = m->arena; /* sub's chunks go in front of m's */
+	m->arena = sub->arena;
+	m->warned_no_cpu += sub->warned_no_cpu;
+	m->unknown_node += sub->unknown_node;
+	sub->arena = NULL;
+	sub->nr_lines = 0;
+	c2c_model_free(sub);
 }

@@ -55,6 +55,7 @@ struct c2c_model_opts {
 	size_t nr_mem;
 	bool node_stats; /* keep per-node counters for each row (-N -N display) */
 	bool no_source; /* no Source:Line column (--no-source) */
+	uint32_t threads; /* aggregate on this many threads (0, 1: the caller's) */
 };
 
 /* One sample as the model needs it, with its maps already looked up. */
@@ -127,6 +128,7 @@ struct c2c_line {
 
 struct c2c_arena_chunk;
 struct c2c_class;
+struct c2c_workers;
 
 /* The key fields of a row (those not coalesced on stay 0). */
 struct c2c_row_key {
@@ -178,17 +180,28 @@ struct c2c_model {
 	uint64_t unknown_node; /* samples whose physical address has no node */
 	struct c2c_pending pending[C2C_PENDING];
 	uint64_t pending_head, pending_tail;
+	struct c2c_workers *workers; /* when opts.threads > 1, until drained */
 };
 
 struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts);
 void c2c_model_free(struct c2c_model *m);
 void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s);
-/* Finish the samples still queued inside (c2c_model_finish does it too). */
+/*
+ * Finish the samples still queued inside (c2c_model_finish does it too);
+ * with threads, wait for them and gather their lines.
+ */
 void c2c_model_drain(struct c2c_model *m);
 /* Lines' counters from their rows (part of c2c_model_finish). */
 void c2c_model_sum_lines(struct c2c_model *m);
 /* Line sums, shared-line totals, sort, 0.1% filter, line numbers, row order. */
 void c2c_model_finish(struct c2c_model *m);
+
+/* Aggregation threads (c2c_workers.c). */
+struct c2c_workers *c2c_workers_new(const struct c2c_model_opts *opts);
+void c2c_workers_add(struct c2c_workers *ws, uint64_t line_hash, const struct c2c_sample *s);
+void c2c_workers_finish(struct c2c_workers *ws, struct c2c_model *m);
+/* Move the lines and counters of sub (drained, not finished) into m; frees sub. */
+void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub);
 
 /* The display metric of a set of counters (tot/rmt/lcl HITM or peer). */
 uint32_t c2c_metric(const struct c2c_stats *st, enum c2c_display d);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # c2cscope report's options and input errors: help, bad options, missing
-# and damaged files, --double-cl, --json, --rules, --stats.
+# and damaged files, --double-cl, --json, --rules, --stats, --threads.
 source "$TOP_SRCDIR/tests/lib.sh"
 GEN="$TOP_BUILDDIR/tests/c2c/gen_c2c_data"
 command -v python3 >/dev/null || skip "python3 needed to read the JSON"
@@ -28,6 +28,23 @@ expect_eq "lines in JSON = lines in text" \
 top_text=$(sed -n '/Cache Line Table/,/Pareto/p' "$TMP/text" | grep -m1 '^ *0  0x' | awk '{print $7, $8}')
 expect_eq "top line HITMs text vs JSON" "$top_text" \
 	"$(json "$TMP/r.json" 'str(d["lines"][0]["stats"]["lcl_hitm"])+" "+str(d["lines"][0]["stats"]["rmt_hitm"])')"
+
+# --threads: the lines are split between threads; the output must not change
+"$GEN" -n 30000 -l 500 -P -x "$TMP/swapped.data" || fail "generator failed"
+for f in mix swapped; do
+	run_c2c 0 "$TMP/t1" "$TMP/err" report -i "$TMP/$f.data" --threads 1 --show-all -c tid,iaddr
+	for n in 2 3; do
+		run_c2c 0 "$TMP/tn" "$TMP/err" report -i "$TMP/$f.data" --threads $n --show-all -c tid,iaddr
+		if cmp -s "$TMP/t1" "$TMP/tn"; then
+			ok "$f: --threads $n prints what --threads 1 prints"
+		else
+			fail "$f: --threads $n differs from --threads 1: $(diff "$TMP/t1" "$TMP/tn" | head -5)"
+		fi
+	done
+done
+expect_contains "threads output has lines" "Shared Data Cache Line Table" "$TMP/t1"
+run_c2c 2 "$TMP/out" "$TMP/err" report -i "$TMP/mix.data" --threads 0
+expect_contains "bad --threads" "--threads expects 1 to 64" "$TMP/err"
 
 # --stats: only the summaries
 run_c2c 0 "$TMP/stats" "$TMP/err" report -i "$TMP/mix.data" --stats
