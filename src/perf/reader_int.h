@@ -28,6 +28,8 @@ struct cursor {
 	bool bad; /* ran past the end */
 };
 
+enum reader_words_slot { RW_CHAIN, RW_READ, RW_BRANCH, RW_REGS_USER, RW_REGS_INTR, RW_NR };
+
 struct perf_reader {
 	char *path;
 	int fd;
@@ -54,8 +56,11 @@ struct perf_reader {
 	/* one record copied out (byte-swapped, realigned or joined) */
 	uint8_t *rec;
 	size_t rec_alloc;
-	uint64_t *chain; /* swapped callchain */
-	size_t chain_alloc;
+	/* u64 arrays of a sample, copied when swapped or unaligned */
+	struct reader_words {
+		uint64_t *v;
+		size_t alloc;
+	} words[5]; /* enum reader_words_slot */
 
 	struct reader_attr *attrs;
 	size_t nr_attrs, alloc_attrs;
