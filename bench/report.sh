@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Benchmark (not a timed test): c2cscope report --stdio against
 # perf c2c report --stdio on the same perf.data, in the same run.
-#   bench/report.sh [BUILD_DIR] [SAMPLES] [LINES]
+#   bench/report.sh [BUILD_DIR] [SAMPLES] [LINES] [RUNS]
 # The file comes from tests/c2c/gen_c2c_data (default 2,000,000 memory
 # samples over 10,000 lines, with physical addresses and FINISHED_ROUND
-# records). Prints wall time, CPU time (user+sys) and peak RSS of both
-# and the ratios perf/c2cscope; on a shared machine CPU time is the
-# steadier of the two clocks. Also checks that both printed the same
-# summary figures.
+# records). Runs both RUNS times (default 3), alternating, and prints the
+# best wall time, the best CPU time (user+sys) and the peak RSS of each,
+# the ratios perf/c2cscope and the load average before and after; on a
+# shared machine CPU time is the steadier of the two clocks. Also checks
+# that both printed the same summary figures.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
 samples=${2:-2000000}
 lines=${3:-10000}
+runs=${4:-3}
 gen=$build/tests/c2c/gen_c2c_data
 c2c=$build/c2cscope/c2cscope
 
@@ -27,18 +29,29 @@ trap 'rm -rf "$tmp"' EXIT
 "$gen" -n "$samples" -l "$lines" -P -q "$tmp/bench.data"
 echo "input: $samples samples over $lines lines, $(($(stat -c %s "$tmp/bench.data") / 1048576)) MiB"
 
-# measure NAME CMD...: prints "wall cpu rss_kb" and keeps stdout in NAME.out
+# measure NAME CMD...: appends "wall cpu rss_kb" to NAME.times, stdout in NAME.out
 measure() {
 	local name=$1
 	shift
 	/usr/bin/time -f "%e %U %S %M" -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/$name.time"
+	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/$name.time" >>"$tmp/$name.times"
+}
+# best NAME: "best_wall best_cpu max_rss" over the runs
+best() {
+	awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 < c { c = $2 } $3 > r { r = $3 }
+	     END { print w, c, r }' "$tmp/$1.times"
 }
 
-read -r pw pc pr < <(measure perf perf c2c report -i "$tmp/bench.data" --stdio)
-read -r cw cc cr < <(C2CSCOPE_PROGRESS=0 measure ours "$c2c" report -i "$tmp/bench.data" --stdio)
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for _ in $(seq "$runs"); do
+	measure perf perf c2c report -i "$tmp/bench.data" --stdio
+	C2CSCOPE_PROGRESS=0 measure ours "$c2c" report -i "$tmp/bench.data" --stdio
+done
+echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+read -r pw pc pr < <(best perf)
+read -r cw cc cr < <(best ours)
 
-printf "%-10s %10s %10s %12s\n" "" "wall s" "cpu s" "peak RSS KB"
+printf "%-10s %10s %10s %12s   (best of %s)\n" "" "wall s" "cpu s" "peak RSS KB" "$runs"
 printf "%-10s %10s %10s %12s\n" perf "$pw" "$pc" "$pr"
 printf "%-10s %10s %10s %12s\n" c2cscope "$cw" "$cc" "$cr"
 awk -v pw="$pw" -v cw="$cw" -v pc="$pc" -v cc="$cc" -v pr="$pr" -v cr="$cr" 'BEGIN {

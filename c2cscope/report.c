@@ -31,6 +31,7 @@ enum {
 	OPT_KALLSYMS,
 	OPT_BY_TYPE,
 	OPT_NO_ATTRIB,
+	OPT_THREADS,
 };
 
 static const struct option options[] = {
@@ -49,6 +50,7 @@ static const struct option options[] = {
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "by-type", no_argument, NULL, OPT_BY_TYPE },
 	{ "no-attrib", no_argument, NULL, OPT_NO_ATTRIB },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -60,7 +62,7 @@ static void usage(FILE *out)
 		"                       [-c tid,pid,iaddr,dso] [--double-cl] [--show-all]\n"
 		"                       [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		"                       [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
-		"                       [--by-type] [--no-attrib]\n"
+		"                       [--by-type] [--no-attrib] [--threads N]\n"
 		"\n"
 		"  -i, --input FILE    perf.data to read (default ./perf.data; - for a pipe)\n"
 		"      --stdio         text report (the default until the TUI exists)\n"
@@ -77,7 +79,9 @@ static void usage(FILE *out)
 		"                      field-attribution reason\n"
 		"      --by-type       per struct type and field: HITMs, loads, stores, cpus,\n"
 		"                      reader and writer functions (instead of the tables)\n"
-		"      --no-attrib     do not name fields (no DWARF is read)\n");
+		"      --no-attrib     do not name fields (no DWARF is read)\n"
+		"      --threads N     aggregate on N threads (default 2 with two cpus or more;\n"
+		"                      1: all on the reading thread); same output either way\n");
 }
 
 struct report_args {
@@ -144,6 +148,16 @@ static int parse_option(int opt, struct report_args *a)
 	case OPT_NO_ATTRIB:
 		a->so.attribute = false;
 		return 0;
+	case OPT_THREADS: {
+		uint64_t n;
+
+		if (cmd_parse_u64(CMD, "--threads", optarg, &n))
+			return EXIT_BAD_INPUT;
+		if (n < 1 || n > 64)
+			return cmd_error(CMD, "--threads expects 1 to 64, not %s", optarg);
+		a->so.model.threads = (uint32_t)n;
+		return 0;
+	}
 	default:
 		usage(stderr);
 		return EXIT_BAD_INPUT;

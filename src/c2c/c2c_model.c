@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 #define BITS_TO_WORDS(n) (((n) + 63) / 64)
@@ -21,8 +22,8 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
 
 	m->opts = *opts;
 	m->line_size = opts->double_cl ? 128 : 64;
-	hashmap_init(&m->lines_by_hash);
-	hashmap_init(&m->rows_by_hash);
+	if (opts->threads > 1)
+		m->workers = c2c_workers_new(opts);
 	return m;
 }
 
@@ -37,7 +38,7 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
 struct c2c_arena_chunk {
 	struct c2c_arena_chunk *next;
 	size_t used;
-	_Alignas(16) unsigned char mem[];
+	_Alignas(64) unsigned char mem[];
 };
 
 /*
@@ -56,12 +57,15 @@ static struct c2c_arena_chunk *new_chunk(size_t size)
 	return p;
 }
 
-static void *arena_alloc(struct c2c_model *m, size_t size)
+/* size bytes at an offset of align (a power of two, at most 64) in the chunk. */
+static void *arena_alloc(struct c2c_model *m, size_t size, size_t align)
 {
 	struct c2c_arena_chunk *c = m->arena;
 	void *p;
 
 	size = (size + 15) & ~(size_t)15;
+	if (c)
+		c->used = (c->used + align - 1) & ~(align - 1);
 	if (!c || c->used + size > ARENA_CHUNK) {
 		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 
@@ -88,6 +92,8 @@ void c2c_model_free(struct c2c_model *m)
 
 	if (!m)
 		return;
+	if (m->workers)
+		c2c_workers_finish(m->workers, NULL);
 	for (i = 0; i < m->nr_lines; i++) {
 		struct c2c_line *l = m->lines[i];
 
@@ -102,8 +108,9 @@ void c2c_model_free(struct c2c_model *m)
 		m->arena = next;
 	}
 	free(m->lines);
-	hashmap_release(&m->lines_by_hash);
-	hashmap_release(&m->rows_by_hash);
+	free(m->lines_tab.slots);
+	free(m->rows_tab.slots);
+	free(m->classes);
 	free(m);
 }
 
@@ -236,25 +243,88 @@ static uint64_t line_key_hash(const struct c2c_line_key *k)
 	return h;
 }
 
+/* Slot of the first object of hash h, or of the empty slot that ends its run. */
+static size_t table_first(const struct c2c_table *t, uint64_t h)
+{
+	size_t mask = t->cap - 1, i = (size_t)h & mask;
+
+	while (t->slots[i].obj && t->slots[i].hash != h)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static size_t table_next(const struct c2c_table *t, size_t i, uint64_t h)
+{
+	size_t mask = t->cap - 1;
+
+	do
+		i = (i + 1) & mask;
+	while (t->slots[i].obj && t->slots[i].hash != h);
+	return i;
+}
+
+static void table_insert(struct c2c_table *t, uint64_t h, void *obj);
+
+static void table_grow(struct c2c_table *t)
+{
+	struct c2c_table old = *t;
+	size_t i;
+
+	t->cap = old.cap ? old.cap * 2 : 1024;
+	t->slots = xcalloc(t->cap, sizeof(*t->slots));
+	t->nr = 0;
+	for (i = 0; i < old.cap; i++)
+		if (old.slots[i].obj)
+			table_insert(t, old.slots[i].hash, old.slots[i].obj);
+	free(old.slots);
+}
+
+static void table_insert(struct c2c_table *t, uint64_t h, void *obj)
+{
+	size_t mask, i;
+
+	if ((t->nr + 1) * 4 >= t->cap * 3)
+		table_grow(t);
+	mask = t->cap - 1;
+	for (i = (size_t)h & mask; t->slots[i].obj; i = (i + 1) & mask)
+		;
+	t->slots[i].hash = h;
+	t->slots[i].obj = obj;
+	t->nr++;
+}
+
+/* The object in the first slot a hash probes, if it has that hash (a prefetch hint). */
+static const void *table_hint(const struct c2c_table *t, uint64_t h)
+{
+	size_t i;
+
+	if (!t->cap)
+		return NULL;
+	i = table_first(t, h);
+	return t->slots[i].obj;
+}
+
 static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_pending *p)
 {
 	const struct c2c_sample *s = &p->s;
-	struct c2c_line *l, *head;
+	struct c2c_line *l;
 	uint64_t h = p->line_hash;
+	size_t i;
 
 	if (m->last_line && line_key_eq(&m->last_line->key, &p->line_key))
 		return m->last_line;
-	head = hashmap_get(&m->lines_by_hash, h);
-	for (l = head; l; l = l->hash_next)
-		if (line_key_eq(&l->key, &p->line_key))
-			return m->last_line = l;
-	l = arena_alloc(m, sizeof(*l) + bitmap_bytes(m));
+	if (m->lines_tab.cap) {
+		for (i = table_first(&m->lines_tab, h); (l = m->lines_tab.slots[i].obj);
+		     i = table_next(&m->lines_tab, i, h))
+			if (line_key_eq(&l->key, &p->line_key))
+				return m->last_line = l;
+	}
+	l = arena_alloc(m, sizeof(*l) + bitmap_bytes(m), 16);
 	l->key = p->line_key;
 	l->addr = s->addr & ~(m->line_size - 1);
 	l->dmap = s->dmap;
 	group_init(m, &l->g, l + 1);
-	l->hash_next = head;
-	hashmap_put(&m->lines_by_hash, h, l);
+	table_insert(&m->lines_tab, h, l);
 	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + 1, sizeof(*m->lines));
 	m->lines[m->nr_lines++] = l;
 	return m->last_line = l;
@@ -271,16 +341,16 @@ static bool has_key(const struct c2c_model *m, enum c2c_key key)
 }
 
 /* The row's key fields of a sample: those not coalesced on stay 0. */
-static void row_key_of(const struct c2c_model *m, const struct c2c_sample *s, struct c2c_row *r)
+static void row_key_of(const struct c2c_model *m, const struct c2c_sample *s, struct c2c_row_key *k)
 {
-	r->offset = s->addr & (m->line_size - 1);
-	r->iaddr = has_key(m, C2C_KEY_IADDR) ? s->ip : 0;
-	r->pid = has_key(m, C2C_KEY_PID) ? s->pid : 0;
-	r->tid = has_key(m, C2C_KEY_TID) ? s->tid : 0;
-	r->dso_name = has_key(m, C2C_KEY_DSO) && s->imap ? s->imap->short_name : NULL;
+	k->offset = s->addr & (m->line_size - 1);
+	k->iaddr = has_key(m, C2C_KEY_IADDR) ? s->ip : 0;
+	k->pid = has_key(m, C2C_KEY_PID) ? s->pid : 0;
+	k->tid = has_key(m, C2C_KEY_TID) ? s->tid : 0;
+	k->dso_name = has_key(m, C2C_KEY_DSO) && s->imap ? s->imap->short_name : NULL;
 }
 
-static bool row_key_eq(const struct c2c_row *a, const struct c2c_row *b)
+static bool row_key_eq(const struct c2c_row *a, const struct c2c_row_key *b)
 {
 	if (a->offset != b->offset || a->iaddr != b->iaddr || a->pid != b->pid || a->tid != b->tid)
 		return false;
@@ -289,37 +359,44 @@ static bool row_key_eq(const struct c2c_row *a, const struct c2c_row *b)
 	return a->dso_name == b->dso_name || !strcmp(a->dso_name, b->dso_name);
 }
 
-static uint64_t row_key_hash(uint64_t line_hash, const struct c2c_row *r)
+static uint64_t row_key_hash(uint64_t line_hash, const struct c2c_row_key *k)
 {
-	uint64_t h = hash_u64(line_hash ^ (r->offset << 56));
+	uint64_t h = hash_u64(line_hash ^ (k->offset << 56) ^ k->iaddr);
 
-	h = hash_u64(h ^ r->iaddr);
-	h = hash_u64(h ^ ((uint64_t)r->pid << 32 | r->tid));
-	if (r->dso_name)
-		h ^= hash_str(r->dso_name);
+	h = hash_u64(h ^ ((uint64_t)k->pid << 32 | k->tid));
+	if (k->dso_name)
+		h = hash_u64(h ^ hash_str(k->dso_name));
 	return h;
 }
 
-/*
- * The row of a sample, found without its line: rows carry their line's
- * hash, and the line itself is compared only on a hash match.
- */
-static struct c2c_row *row_find(struct c2c_model *m, const struct c2c_pending *p)
+/* The row of a sample in its line l. */
+static struct c2c_row *row_find(struct c2c_model *m, const struct c2c_line *l,
+				const struct c2c_pending *p)
 {
-	struct c2c_row *r = hashmap_get(&m->rows_by_hash, p->row_hash);
+	const struct c2c_table *t = &m->rows_tab;
+	struct c2c_row *r;
+	size_t i;
 
-	for (; r; r = r->hash_next)
-		if (r->line_hash == p->line_hash && row_key_eq(r, &p->row_key) &&
-		    line_key_eq(&r->line->key, &p->line_key))
+	if (!t->cap)
+		return NULL;
+	for (i = table_first(t, p->row_hash); (r = t->slots[i].obj);
+	     i = table_next(t, i, p->row_hash))
+		if (r->line == l && row_key_eq(r, &p->row_key))
 			return r;
 	return NULL;
 }
 
+/*
+ * A row starts a cache line with its cpu and node bits in front of it:
+ * what a sample touches then spans the fewest cache lines.
+ */
 static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const struct c2c_pending *p)
 {
 	const struct c2c_sample *s = &p->s;
-	const struct c2c_row *key = &p->row_key;
-	struct c2c_row *r = arena_alloc(m, sizeof(*r) + bitmap_bytes(m));
+	const struct c2c_row_key *key = &p->row_key;
+	size_t bits = bitmap_bytes(m);
+	char *mem = arena_alloc(m, bits + sizeof(struct c2c_row), 64);
+	struct c2c_row *r = (struct c2c_row *)(mem + bits);
 
 	r->offset = key->offset;
 	r->iaddr = key->iaddr;
@@ -330,12 +407,10 @@ static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const st
 	r->imap = s->imap;
 	r->offset_shown = as_map_ip(s->dmap, s->addr) & (m->line_size - 1);
 	r->line = l;
-	r->line_hash = p->line_hash;
-	group_init(m, &r->g, r + 1);
+	group_init(m, &r->g, mem);
 	if (m->opts.node_stats)
 		r->node_stats = xcalloc(m->opts.nr_nodes + 1, sizeof(*r->node_stats));
-	r->hash_next = hashmap_get(&m->rows_by_hash, p->row_hash);
-	hashmap_put(&m->rows_by_hash, p->row_hash, r);
+	table_insert(&m->rows_tab, p->row_hash, r);
 	l->rows = xgrow(l->rows, &l->alloc_rows, l->nr_rows + 1, sizeof(*l->rows));
 	l->rows[l->nr_rows++] = r;
 	return r;
@@ -355,64 +430,74 @@ double c2c_mean_value(const struct c2c_mean *mean)
 	return mean->mean;
 }
 
+/*
+ * A data source decoded once: a sample's counters depend only on its
+ * data_src, whether it has a data address and whether both its addresses
+ * are mapped. A small direct-mapped cache of the decodings.
+ */
+#define NR_CLASSES 256
+
+struct c2c_class {
+	uint64_t data_src;
+	uint8_t flags; /* 1: has a data address, 2: mapped, 4: slot in use */
+	int8_t bucket;
+	struct c2c_stats one;
+};
+
+static const struct c2c_class *class_of(struct c2c_model *m, const struct c2c_sample *s)
+{
+	uint8_t flags = 4 | (s->addr != 0) | (s->dmap && s->imap) << 1;
+	struct c2c_class *c;
+
+	if (!m->classes)
+		m->classes = xcalloc(NR_CLASSES, sizeof(*m->classes));
+	c = &m->classes[(hash_u64(s->data_src) + flags) & (NR_CLASSES - 1)];
+	if (c->flags == flags && c->data_src == s->data_src)
+		return c;
+	c->data_src = s->data_src;
+	c->flags = flags;
+	memset(&c->one, 0, sizeof(c->one));
+	c2c_decode(&c->one, s->data_src, flags & 1, flags & 2, m->opts.rules);
+	c->bucket = (int8_t)c2c_bucket_of(&c->one);
+	return c;
+}
+
+static void add_node_stats(struct c2c_model *m, struct c2c_row *r, const struct c2c_sample *s,
+			   const struct c2c_stats *one)
+{
+	/* perf books a sample without a cpu on node 0 */
+	uint32_t cpu = s->cpu == UINT32_MAX ? 0 : s->cpu;
+	int cnode = m->opts.cpu2node && cpu < m->opts.nr_cpus ? m->opts.cpu2node[cpu] : -1;
+
+	if (cnode >= 0 && (uint32_t)cnode < m->opts.nr_nodes)
+		c2c_stats_add(&r->node_stats[cnode], one);
+}
+
 static void add_now(struct c2c_model *m, const struct c2c_pending *p)
 {
 	const struct c2c_sample *s = &p->s;
-	struct c2c_stats one = { 0 };
+	const struct c2c_class *cls = class_of(m, s);
 	struct c2c_line *l;
 	struct c2c_row *r;
-	int bucket, node = -1;
+	int node = -1;
 
 	if (s->phys_addr) {
 		node = node_of_phys(m, s->phys_addr);
 		if (node < 0)
 			m->unknown_node++;
 	}
-	c2c_decode(&one, s->data_src, s->addr != 0, s->dmap && s->imap, m->opts.rules);
-	r = row_find(m, p);
-	if (r) {
-		l = r->line;
-	} else {
-		l = line_get(m, p);
+	l = line_get(m, p);
+	r = row_find(m, l, p);
+	if (!r)
 		r = row_new(m, l, p);
-	}
 	group_set_node(m, &l->g, s->phys_addr, node, false);
-	group_add(m, &r->g, &one, s, node);
-	if (r->node_stats) {
-		/* perf books a sample without a cpu on node 0 */
-		uint32_t cpu = s->cpu == UINT32_MAX ? 0 : s->cpu;
-		int cnode = m->opts.cpu2node && cpu < m->opts.nr_cpus ? m->opts.cpu2node[cpu] : -1;
-
-		if (cnode >= 0 && (uint32_t)cnode < m->opts.nr_nodes)
-			c2c_stats_add(&r->node_stats[cnode], &one);
-	}
+	group_add(m, &r->g, &cls->one, s, node);
+	if (r->node_stats)
+		add_node_stats(m, r, s, &cls->one);
 	if (s->cpu == UINT32_MAX)
 		m->warned_no_cpu++;
-	bucket = c2c_bucket_of(&one);
-	if (bucket >= 0)
-		mean_update(&r->cycles[bucket], s->weight);
-}
-
-/* The first slot a key probes: fetched early, the lookup later hits cache. */
-static const void *slot_hint(const struct hashmap *map, uint64_t key)
-{
-	size_t i;
-
-	if (!map->cap)
-		return NULL;
-	i = (size_t)hash_u64(key) & (map->cap - 1);
-	return map->vals[i];
-}
-
-static void prefetch_slot(const struct hashmap *map, uint64_t key)
-{
-	size_t i;
-
-	if (!map->cap)
-		return;
-	i = (size_t)hash_u64(key) & (map->cap - 1);
-	__builtin_prefetch(&map->keys[i]);
-	__builtin_prefetch(&map->vals[i]);
+	if (cls->bucket >= 0)
+		mean_update(&r->cycles[cls->bucket], s->weight);
 }
 
 /* Lines and rows span several cache lines: fetch them all. */
@@ -427,6 +512,12 @@ static void prefetch_span(const void *p, size_t size)
 		__builtin_prefetch(c + off, 1);
 }
 
+static void prefetch_slot(const struct c2c_table *t, uint64_t h)
+{
+	if (t->cap)
+		__builtin_prefetch(&t->slots[(size_t)h & (t->cap - 1)]);
+}
+
 /*
  * Samples go through a short FIFO so that the memory they will touch is
  * fetched ahead: hash slots when they enter, the line and row they point
@@ -437,6 +528,13 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 {
 	struct c2c_pending *p = &m->pending[m->pending_head % C2C_PENDING];
 
+	if (m->workers) {
+		struct c2c_line_key k;
+
+		line_key_of(m, s, &k);
+		c2c_workers_add(m->workers, line_key_hash(&k), s);
+		return;
+	}
 	if (m->pending_head - m->pending_tail == C2C_PENDING)
 		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
 	p->s = *s;
@@ -444,28 +542,49 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 	p->line_hash = line_key_hash(&p->line_key);
 	row_key_of(m, s, &p->row_key);
 	p->row_hash = row_key_hash(p->line_hash, &p->row_key);
-	prefetch_slot(&m->rows_by_hash, p->row_hash);
+	prefetch_slot(&m->rows_tab, p->row_hash);
+	prefetch_slot(&m->lines_tab, p->line_hash);
 	m->pending_head++;
-	/* half way: the row; three quarters: its line, through the row */
+	/* half way: the row (with its bits in front) and the line */
 	if (m->pending_head - m->pending_tail > C2C_PENDING / 2) {
 		const struct c2c_pending *q =
 			&m->pending[(m->pending_head - C2C_PENDING / 2) % C2C_PENDING];
-
-		prefetch_span(slot_hint(&m->rows_by_hash, q->row_hash),
-			      sizeof(struct c2c_row) + bitmap_bytes(m));
-	}
-	if (m->pending_head - m->pending_tail > C2C_PENDING / 4 * 3) {
-		const struct c2c_pending *q =
-			&m->pending[(m->pending_head - C2C_PENDING / 4 * 3) % C2C_PENDING];
-		const struct c2c_row *r = slot_hint(&m->rows_by_hash, q->row_hash);
+		const char *r = table_hint(&m->rows_tab, q->row_hash);
 
 		if (r)
-			__builtin_prefetch(r->line, 1);
+			prefetch_span(r - bitmap_bytes(m),
+				      bitmap_bytes(m) + sizeof(struct c2c_row));
+		prefetch_span(table_hint(&m->lines_tab, q->line_hash), sizeof(struct c2c_line));
 	}
 }
 
 void c2c_model_drain(struct c2c_model *m)
 {
+	if (m->workers) {
+		struct c2c_workers *ws = m->workers;
+
+		m->workers = NULL;
+		c2c_workers_finish(ws, m);
+	}
 	while (m->pending_tail != m->pending_head)
 		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
+}
+
+void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
+{
+	struct c2c_arena_chunk **tail = &sub->arena;
+
+	c2c_model_drain(sub);
+	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + sub->nr_lines, sizeof(*m->lines));
+	memcpy(m->lines + m->nr_lines, sub->lines, sub->nr_lines * sizeof(*m->lines));
+	m->nr_lines += sub->nr_lines;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = m->arena; /* sub's chunks go in front of m's */
+	m->arena = sub->arena;
+	m->warned_no_cpu += sub->warned_no_cpu;
+	m->unknown_node += sub->unknown_node;
+	sub->arena = NULL;
+	sub->nr_lines = 0;
+	c2c_model_free(sub);
 }

@@ -18,7 +18,6 @@
 
 #include "c2c/c2c_stats.h"
 #include "symbols/addr_space.h"
-#include "util/hashmap.h"
 
 enum c2c_display {
 	C2C_DISPLAY_TOT,
@@ -56,6 +55,7 @@ struct c2c_model_opts {
 	size_t nr_mem;
 	bool node_stats; /* keep per-node counters for each row (-N -N display) */
 	bool no_source; /* no Source:Line column (--no-source) */
+	uint32_t threads; /* aggregate on this many threads (0, 1: the caller's) */
 };
 
 /* One sample as the model needs it, with its maps already looked up. */
@@ -89,16 +89,17 @@ struct c2c_group {
 	struct c2c_stats stats;
 };
 
-/* One row of a line's distribution: offset x coalesce keys. */
+/*
+ * One row of a line's distribution: offset x coalesce keys. What every
+ * sample touches comes first and lies together (key, counters, means;
+ * the cpu and node bits sit right in front of the row), the rest after.
+ */
 struct c2c_row {
-	/* the key, first: a lookup reads one cache line */
-	struct c2c_row *hash_next;
 	struct c2c_line *line;
 	uint64_t offset; /* of the virtual address */
 	uint64_t iaddr;
 	uint32_t pid, tid;
 	const char *dso_name; /* key for -c dso: the object's short name or NULL */
-	uint64_t line_hash; /* rows are found without their line */
 	struct c2c_group g;
 	struct c2c_mean cycles[C2C_NR_BUCKETS];
 	struct c2c_stats *node_stats; /* nr_nodes, when opts.node_stats */
@@ -120,23 +121,46 @@ struct c2c_line {
 	const struct as_map *dmap; /* of the first sample */
 	struct c2c_row **rows; /* sorted as perf sorts them after finish */
 	size_t nr_rows, alloc_rows;
-	struct c2c_line *hash_next;
 	uint32_t index; /* "Num": position among displayed lines */
 	bool shared; /* any HITM or peer access */
 	bool displayed; /* passes the 0.1% filter (or --show-all) */
 };
 
 struct c2c_arena_chunk;
+struct c2c_class;
+struct c2c_workers;
+
+/* The key fields of a row (those not coalesced on stay 0). */
+struct c2c_row_key {
+	uint64_t offset, iaddr;
+	uint32_t pid, tid;
+	const char *dso_name;
+};
 
 /* A sample waiting its turn, with its keys computed (c2c_model_add). */
 struct c2c_pending {
 	struct c2c_sample s;
 	struct c2c_line_key line_key;
-	struct c2c_row row_key;
+	struct c2c_row_key row_key;
 	uint64_t line_hash, row_hash;
 };
 
 #define C2C_PENDING 32
+
+/*
+ * Lines and rows by the hash of their key: open addressing over the
+ * hashes themselves (already mixed), one cache line per probe; objects
+ * with equal hashes take separate slots.
+ */
+struct c2c_slot {
+	uint64_t hash;
+	void *obj; /* NULL: empty */
+};
+
+struct c2c_table {
+	struct c2c_slot *slots;
+	size_t nr, cap; /* cap: a power of two */
+};
 
 struct c2c_model {
 	struct c2c_model_opts opts;
@@ -145,8 +169,8 @@ struct c2c_model {
 	struct c2c_stats totals;
 	struct c2c_stats shared_totals;
 	uint32_t nr_shared;
-	struct hashmap lines_by_hash; /* -> chain of c2c_line */
-	struct hashmap rows_by_hash; /* -> chain of c2c_row */
+	struct c2c_table lines_tab, rows_tab;
+	struct c2c_class *classes; /* decoded data sources, by data_src */
 	struct c2c_line **lines; /* all lines; sorted after finish */
 	size_t nr_lines, alloc_lines;
 	size_t nr_displayed;
@@ -156,17 +180,28 @@ struct c2c_model {
 	uint64_t unknown_node; /* samples whose physical address has no node */
 	struct c2c_pending pending[C2C_PENDING];
 	uint64_t pending_head, pending_tail;
+	struct c2c_workers *workers; /* when opts.threads > 1, until drained */
 };
 
 struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts);
 void c2c_model_free(struct c2c_model *m);
 void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s);
-/* Finish the samples still queued inside (c2c_model_finish does it too). */
+/*
+ * Finish the samples still queued inside (c2c_model_finish does it too);
+ * with threads, wait for them and gather their lines.
+ */
 void c2c_model_drain(struct c2c_model *m);
 /* Lines' counters from their rows (part of c2c_model_finish). */
 void c2c_model_sum_lines(struct c2c_model *m);
 /* Line sums, shared-line totals, sort, 0.1% filter, line numbers, row order. */
 void c2c_model_finish(struct c2c_model *m);
+
+/* Aggregation threads (c2c_workers.c). */
+struct c2c_workers *c2c_workers_new(const struct c2c_model_opts *opts);
+void c2c_workers_add(struct c2c_workers *ws, uint64_t line_hash, const struct c2c_sample *s);
+void c2c_workers_finish(struct c2c_workers *ws, struct c2c_model *m);
+/* Move the lines and counters of sub (drained, not finished) into m; frees sub. */
+void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub);
 
 /* The display metric of a set of counters (tot/rmt/lcl HITM or peer). */
 uint32_t c2c_metric(const struct c2c_stats *st, enum c2c_display d);

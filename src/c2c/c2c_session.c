@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "c2c/c2c_attrib.h"
 #include "c2c/c2c_order.h"
@@ -189,6 +190,8 @@ static void start_model(struct c2c_session *s, struct perf_reader *r)
 		setup_topology(s, perf_reader_header(r));
 		setup_events(s, r);
 	}
+	if (!s->opts.model.threads) /* parse here, aggregate on two more threads */
+		s->opts.model.threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
 	s->model = c2c_model_new(&s->opts.model);
 }
 

@@ -47,6 +47,25 @@ struct perf_sample {
 	uint32_t raw_size;
 	const void *raw;
 	uint64_t sample_type; /* of its attr, for "was this field present" */
+	/*
+	 * The variable-size fields c2c does not need, in host order (the
+	 * reader's buffers when the file is swapped; valid until the next
+	 * record). READ: the perf_event_read_format words as the attr's
+	 * read_format lays them out.
+	 */
+	uint64_t nr_read_words;
+	const uint64_t *read_words;
+	/* BRANCH_STACK: {from, to, flags} per entry; hw_idx when the attr's
+	 * branch_sample_type has PERF_SAMPLE_BRANCH_HW_INDEX */
+	uint64_t nr_branches;
+	uint64_t branch_hw_idx;
+	const uint64_t *branches;
+	/* REGS_USER, REGS_INTR: abi (0: none, no values) and one value per mask bit */
+	uint64_t regs_user_abi, regs_intr_abi;
+	const uint64_t *regs_user, *regs_intr;
+	/* STACK_USER: size bytes copied, dyn_size of them live */
+	uint64_t stack_user_size, stack_user_dyn_size;
+	const void *stack_user;
 };
 
 struct perf_mmap {
@@ -215,6 +234,10 @@ struct perf_writer_event {
 	uint64_t sample_period;
 	bool precise_ip;
 	const char *name; /* EVENT_DESC */
+	/* for READ, BRANCH_STACK, REGS_USER/INTR and STACK_USER samples */
+	uint64_t read_format, branch_sample_type;
+	uint64_t sample_regs_user, sample_regs_intr;
+	uint32_t sample_stack_user;
 };
 
 struct perf_writer_info {
@@ -229,8 +252,11 @@ struct perf_writer_info {
  * Writer rules (see writer.c for what perf c2c report needs):
  * - Every event gets one id and PERF_SAMPLE_IDENTIFIER; sample->id is
  *   ignored. sample_type may hold IDENTIFIER, IP, TID, TIME, ADDR, ID,
- *   STREAM_ID, CPU, PERIOD, CALLCHAIN, RAW, WEIGHT or WEIGHT_STRUCT,
- *   DATA_SRC, TRANSACTION, PHYS_ADDR, CGROUP, DATA/CODE_PAGE_SIZE.
+ *   STREAM_ID, CPU, PERIOD, READ, CALLCHAIN, RAW, BRANCH_STACK, REGS_USER,
+ *   STACK_USER, WEIGHT or WEIGHT_STRUCT, DATA_SRC, TRANSACTION, REGS_INTR,
+ *   PHYS_ADDR, CGROUP, DATA/CODE_PAGE_SIZE. READ words, branch entries,
+ *   register values (popcount of the event's mask when abi != 0) and the
+ *   user stack come from the sample as the reader returns them.
  * - cpumode 0 in a sample or mmap is written as PERF_RECORD_MISC_USER.
  * - Sample cpus must be < nr_cpus_avail (perf c2c indexes bitmaps with them).
  * - Data addresses outside every MMAP2 are counted by perf c2c as
@@ -239,6 +265,9 @@ struct perf_writer_info {
  *   perf record does; info may be NULL: uname/sysconf give the defaults and
  *   one NUMA node holds all cpus.
  */
+/* The id of event i (for READ values with PERF_FORMAT_ID). */
+#define PERF_WRITER_ID_BASE 1000
+
 int perf_writer_open(const char *path, const struct perf_writer_event *events, size_t nr_events,
 		     struct perf_writer **out, struct c2c_err *err);
 int perf_writer_comm(struct perf_writer *w, const struct perf_comm *comm, uint64_t time);

@@ -331,6 +331,8 @@ int perf_reader_open(const char *path, struct perf_reader **out, struct c2c_err 
 
 void perf_reader_close(struct perf_reader *r)
 {
+	size_t i;
+
 	if (!r)
 		return;
 	if (r->map)
@@ -344,7 +346,8 @@ void perf_reader_close(struct perf_reader *r)
 	free(r->buf);
 	free(r->zbuf);
 	free(r->rec);
-	free(r->chain);
+	for (i = 0; i < RW_NR; i++)
+		free(r->words[i].v);
 	free(r->path);
 	free(r);
 }

@@ -28,6 +28,8 @@ struct cursor {
 	bool bad; /* ran past the end */
 };
 
+enum reader_words_slot { RW_CHAIN, RW_READ, RW_BRANCH, RW_REGS_USER, RW_REGS_INTR, RW_NR };
+
 struct perf_reader {
 	char *path;
 	int fd;
@@ -54,13 +56,18 @@ struct perf_reader {
 	/* one record copied out (byte-swapped, realigned or joined) */
 	uint8_t *rec;
 	size_t rec_alloc;
-	uint64_t *chain; /* swapped callchain */
-	size_t chain_alloc;
+	/* u64 arrays of a sample, copied when swapped or unaligned */
+	struct reader_words {
+		uint64_t *v;
+		size_t alloc;
+	} words[5]; /* enum reader_words_slot */
 
 	struct reader_attr *attrs;
 	size_t nr_attrs, alloc_attrs;
 	struct hashmap ids; /* id -> attr index + 1 */
 	int id_pos, is_pos; /* of the first attr, in u64 words */
+	uint64_t last_id; /* the id looked up last (0: none) and its attr */
+	size_t last_idx;
 	uint64_t nr_unknown_ids;
 
 	struct perf_header_info hdr;
@@ -96,11 +103,59 @@ static inline uint64_t rd64(const void *p, bool swap)
 	return swap ? bswap_64(v) : v;
 }
 
-void cursor_init(struct cursor *c, const void *p, size_t len, uint64_t off, bool swap);
-bool cursor_has(struct cursor *c, size_t n);
-uint32_t cursor_u32(struct cursor *c);
-uint64_t cursor_u64(struct cursor *c);
-const void *cursor_bytes(struct cursor *c, size_t n);
+/* Inline: they run for every field of every record. */
+static inline void cursor_init(struct cursor *c, const void *p, size_t len, uint64_t off, bool swap)
+{
+	c->p = p;
+	c->len = len;
+	c->pos = 0;
+	c->off = off;
+	c->swap = swap;
+	c->bad = false;
+}
+
+static inline bool cursor_has(struct cursor *c, size_t n)
+{
+	if (c->bad || c->len - c->pos < n) {
+		c->bad = true;
+		return false;
+	}
+	return true;
+}
+
+static inline uint32_t cursor_u32(struct cursor *c)
+{
+	uint32_t v;
+
+	if (!cursor_has(c, 4))
+		return 0;
+	v = rd32(c->p + c->pos, c->swap);
+	c->pos += 4;
+	return v;
+}
+
+static inline uint64_t cursor_u64(struct cursor *c)
+{
+	uint64_t v;
+
+	if (!cursor_has(c, 8))
+		return 0;
+	v = rd64(c->p + c->pos, c->swap);
+	c->pos += 8;
+	return v;
+}
+
+static inline const void *cursor_bytes(struct cursor *c, size_t n)
+{
+	const void *p;
+
+	if (!cursor_has(c, n))
+		return NULL;
+	p = c->p + c->pos;
+	c->pos += n;
+	return p;
+}
+
 /* perf's string: u32 length, then that many bytes holding a NUL. */
 char *cursor_string(struct cursor *c);
 uint64_t cursor_offset(const struct cursor *c);

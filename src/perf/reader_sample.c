@@ -47,6 +47,10 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 	id = rd64(c->p + at, r->swap);
 	if (id == 0)
 		return 0; /* records perf synthesized carry id 0: the first event */
+	if (id == r->last_id) { /* runs of samples of one event are common */
+		*idx = r->last_idx;
+		return 0;
+	}
 	v = hashmap_get(&r->ids, id);
 	if (!v) {
 		r->nr_unknown_ids++;
@@ -54,6 +58,8 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 				   (unsigned long long)(c->off + at), (unsigned long long)id);
 	}
 	*idx = (uintptr_t)v - 1;
+	r->last_id = id;
+	r->last_idx = *idx;
 	return 0;
 }
 
@@ -83,25 +89,86 @@ static void parse_head(struct cursor *c, uint64_t st, struct perf_sample *s)
 		s->period = cursor_u64(c);
 }
 
-static void skip_read(struct cursor *c, uint64_t rf)
-{
-	size_t per_value = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-	uint64_t nr = 1;
+/* Fields of variable size: samples without them have a fixed layout. */
+#define SAMPLE_VARIABLE                                                                          \
+	(PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
+	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+#define SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
 
-	if (rf & PERF_FORMAT_GROUP)
-		nr = cursor_u64(c);
-	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		cursor_u64(c);
-	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		cursor_u64(c);
-	if (nr > c->len / 8 / per_value)
-		c->bad = true;
-	else
-		cursor_bytes(c, nr * per_value * 8);
+/* Bytes of a sample of fixed layout: one u64 for each field (one for the weight). */
+static size_t fixed_size(uint64_t st)
+{
+	return (__builtin_popcountll(st & ~SAMPLE_WEIGHT_TYPE) + !!(st & SAMPLE_WEIGHT_TYPE)) * 8;
 }
 
-static const uint64_t *read_callchain(struct perf_reader *r, struct cursor *c, uint64_t nr)
+static inline uint64_t take64(const uint8_t **p, bool swap)
 {
+	uint64_t v = rd64(*p, swap);
+
+	*p += 8;
+	return v;
+}
+
+/*
+ * The fast path of reader_parse_sample: every field a u64 at a known
+ * place, the record checked once to hold them all. Same field order as
+ * parse_head and parse_tail.
+ */
+static void parse_fixed(const uint8_t *p, uint64_t st, bool swap, struct perf_sample *s)
+{
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		s->id = take64(&p, swap);
+	if (st & PERF_SAMPLE_IP)
+		s->ip = take64(&p, swap);
+	if (st & PERF_SAMPLE_TID) {
+		s->pid = rd32(p, swap);
+		s->tid = rd32(p + 4, swap);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_TIME)
+		s->time = take64(&p, swap);
+	if (st & PERF_SAMPLE_ADDR)
+		s->addr = take64(&p, swap);
+	if (st & PERF_SAMPLE_ID)
+		s->id = take64(&p, swap);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		s->stream_id = take64(&p, swap);
+	if (st & PERF_SAMPLE_CPU) {
+		s->cpu = rd32(p, swap);
+		p += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		s->period = take64(&p, swap);
+	if (st & SAMPLE_WEIGHT_TYPE) {
+		uint64_t w = take64(&p, swap);
+
+		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
+			s->weight = w & 0xffffffff;
+			s->weight_var2 = w >> 32;
+			s->weight_var3 = w >> 48;
+		} else {
+			s->weight = w;
+		}
+	}
+	if (st & PERF_SAMPLE_DATA_SRC)
+		s->data_src = take64(&p, swap);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		s->transaction = take64(&p, swap);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		s->phys_addr = take64(&p, swap);
+	if (st & PERF_SAMPLE_CGROUP)
+		s->cgroup = take64(&p, swap);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		s->data_page_size = take64(&p, swap);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		s->code_page_size = take64(&p, swap);
+}
+
+/* nr u64 words in host order: in place, or copied into the reader's slot. */
+static const uint64_t *read_words(struct perf_reader *r, struct cursor *c, uint64_t nr,
+				  enum reader_words_slot slot)
+{
+	struct reader_words *w = &r->words[slot];
 	const uint8_t *p;
 	uint64_t i;
 
@@ -114,16 +181,55 @@ static const uint64_t *read_callchain(struct perf_reader *r, struct cursor *c, u
 		return NULL;
 	if (!r->swap && ((uintptr_t)p & 7) == 0)
 		return (const uint64_t *)p;
-	r->chain = xgrow(r->chain, &r->chain_alloc, nr, sizeof(*r->chain));
+	w->v = xgrow(w->v, &w->alloc, nr, sizeof(*w->v));
 	for (i = 0; i < nr; i++)
-		r->chain[i] = rd64(p + i * 8, r->swap);
-	return r->chain;
+		w->v[i] = rd64(p + i * 8, r->swap);
+	return w->v;
 }
 
-static void skip_regs(struct cursor *c, uint64_t mask)
+/* perf_event_read_format: [nr] [time_enabled] [time_running] values. */
+static void parse_read(struct perf_reader *r, struct cursor *c, uint64_t rf, struct perf_sample *s)
 {
-	if (cursor_u64(c) != 0) /* abi: PERF_SAMPLE_REGS_ABI_NONE has no regs */
-		cursor_bytes(c, __builtin_popcountll(mask) * 8);
+	size_t per_value = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	size_t head =
+		!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t nr = 1;
+
+	if (rf & PERF_FORMAT_GROUP) {
+		if (!cursor_has(c, 8))
+			return;
+		nr = rd64(c->p + c->pos, r->swap);
+		head++;
+	}
+	if (nr > c->len / 8 / per_value) {
+		c->bad = true;
+		return;
+	}
+	s->nr_read_words = head + nr * per_value;
+	s->read_words = read_words(r, c, s->nr_read_words, RW_READ);
+}
+
+static void parse_regs(struct perf_reader *r, struct cursor *c, uint64_t mask, uint64_t *abi,
+		       const uint64_t **regs, enum reader_words_slot slot)
+{
+	*abi = cursor_u64(c);
+	if (*abi != 0) /* PERF_SAMPLE_REGS_ABI_NONE has no values */
+		*regs = read_words(r, c, __builtin_popcountll(mask), slot);
+}
+
+static void parse_branches(struct perf_reader *r, struct cursor *c, const struct reader_attr *a,
+			   struct perf_sample *s)
+{
+	uint64_t nr = cursor_u64(c);
+
+	if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+		s->branch_hw_idx = cursor_u64(c);
+	if (nr > c->len / 24) {
+		c->bad = true;
+		return;
+	}
+	s->nr_branches = nr;
+	s->branches = read_words(r, c, nr * 3, RW_BRANCH);
 }
 
 /* Fields between PERIOD and REGS_USER; NULL when all are there, else the bad one. */
@@ -133,13 +239,13 @@ static const char *parse_middle(struct perf_reader *r, struct cursor *c,
 	uint64_t st = a->info.sample_type;
 
 	if (st & PERF_SAMPLE_READ) {
-		skip_read(c, a->info.read_format);
+		parse_read(r, c, a->info.read_format, s);
 		if (c->bad)
 			return "READ";
 	}
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		s->nr_callchain = cursor_u64(c);
-		s->callchain = read_callchain(r, c, s->nr_callchain);
+		s->callchain = read_words(r, c, s->nr_callchain, RW_CHAIN);
 		if (c->bad)
 			return "CALLCHAIN";
 	}
@@ -150,25 +256,21 @@ static const char *parse_middle(struct perf_reader *r, struct cursor *c,
 			return "RAW";
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		uint64_t nr = cursor_u64(c);
-
-		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			cursor_u64(c);
-		if (nr > c->len / 24)
-			c->bad = true;
-		cursor_bytes(c, nr * 24);
+		parse_branches(r, c, a, s);
 		if (c->bad)
 			return "BRANCH_STACK";
 	}
 	return NULL;
 }
 
-static const char *parse_tail(struct cursor *c, const struct reader_attr *a, struct perf_sample *s)
+static const char *parse_tail(struct perf_reader *r, struct cursor *c, const struct reader_attr *a,
+			      struct perf_sample *s)
 {
 	uint64_t st = a->info.sample_type;
 
 	if (st & PERF_SAMPLE_REGS_USER) {
-		skip_regs(c, a->info.sample_regs_user);
+		parse_regs(r, c, a->info.sample_regs_user, &s->regs_user_abi, &s->regs_user,
+			   RW_REGS_USER);
 		if (c->bad)
 			return "REGS_USER";
 	}
@@ -177,9 +279,10 @@ static const char *parse_tail(struct cursor *c, const struct reader_attr *a, str
 
 		if (size > c->len)
 			c->bad = true;
-		cursor_bytes(c, size);
+		s->stack_user_size = size;
+		s->stack_user = cursor_bytes(c, size);
 		if (size)
-			cursor_u64(c); /* dyn_size */
+			s->stack_user_dyn_size = cursor_u64(c);
 		if (c->bad)
 			return "STACK_USER";
 	}
@@ -201,7 +304,8 @@ static const char *parse_tail(struct cursor *c, const struct reader_attr *a, str
 	if (c->bad)
 		return "WEIGHT/DATA_SRC/TRANSACTION";
 	if (st & PERF_SAMPLE_REGS_INTR) {
-		skip_regs(c, a->info.sample_regs_intr);
+		parse_regs(r, c, a->info.sample_regs_intr, &s->regs_intr_abi, &s->regs_intr,
+			   RW_REGS_INTR);
 		if (c->bad)
 			return "REGS_INTR";
 	}
@@ -243,17 +347,21 @@ int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_eve
 	if (ret)
 		return ret;
 	a = &r->attrs[idx];
-	memset(s, 0, sizeof(*s));
+	/* *s is zero: reader_decode cleared ev */
 	s->attr_index = idx;
 	s->sample_type = a->info.sample_type;
 	if (!a->info.freq)
 		s->period = a->info.sample_period; /* as perf: PERIOD overrides */
+	if (!(a->info.sample_type & SAMPLE_VARIABLE) && c->len >= fixed_size(a->info.sample_type)) {
+		parse_fixed(c->p, a->info.sample_type, r->swap, s);
+		return 0;
+	}
 	parse_head(c, a->info.sample_type, s);
 	if (c->bad)
 		return field_err(r, c, "IP/TID/TIME/ADDR/ID/CPU/PERIOD", err);
 	bad = parse_middle(r, c, a, s);
 	if (!bad)
-		bad = parse_tail(c, a, s);
+		bad = parse_tail(r, c, a, s);
 	if (bad)
 		return field_err(r, c, bad, err);
 	return 0;

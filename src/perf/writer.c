@@ -49,16 +49,16 @@
 #include "util/xalloc.h"
 
 #define WRITER_BUF_SIZE (256 * 1024)
-#define WRITER_ID_BASE 1000
 
 /* sample_type bits the writer can fill from struct perf_sample */
 #define WRITER_SAMPLE_MASK                                                                   \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |      \
 	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |       \
 	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_WEIGHT | \
-	 PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |        \
-	 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |           \
-	 PERF_SAMPLE_CODE_PAGE_SIZE)
+	 PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |               \
+	 PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_WEIGHT_STRUCT |        \
+	 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |            \
+	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
 
 static void writer_flush(struct perf_writer *w)
 {
@@ -314,8 +314,26 @@ static void put_sample_head(struct strbuf *sb, const struct writer_event *e,
 		put_u64(sb, s->period);
 }
 
-static void put_sample_tail(struct strbuf *sb, uint64_t st, const struct perf_sample *s)
+static void put_u64s(struct strbuf *sb, const uint64_t *v, uint64_t nr)
 {
+	if (nr)
+		strbuf_add(sb, v, nr * sizeof(uint64_t));
+}
+
+/* REGS_*: the abi, then one value per mask bit unless the abi is NONE. */
+static void put_regs(struct strbuf *sb, uint64_t abi, const uint64_t *regs, uint64_t mask)
+{
+	put_u64(sb, abi);
+	if (abi)
+		put_u64s(sb, regs, __builtin_popcountll(mask));
+}
+
+/* READ, CALLCHAIN, RAW, BRANCH_STACK, in perf_event.h's order. */
+static void put_sample_middle(struct strbuf *sb, const struct perf_writer_event *ev, uint64_t st,
+			      const struct perf_sample *s)
+{
+	if (st & PERF_SAMPLE_READ)
+		put_u64s(sb, s->read_words, s->nr_read_words);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		put_u64(sb, s->nr_callchain);
 		strbuf_add(sb, s->callchain, s->nr_callchain * sizeof(uint64_t));
@@ -328,6 +346,26 @@ static void put_sample_tail(struct strbuf *sb, uint64_t st, const struct perf_sa
 		strbuf_add(sb, s->raw, s->raw_size);
 		strbuf_addchars(sb, 0, size - s->raw_size);
 	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		put_u64(sb, s->nr_branches);
+		if (ev->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			put_u64(sb, s->branch_hw_idx);
+		put_u64s(sb, s->branches, s->nr_branches * 3);
+	}
+}
+
+static void put_sample_tail(struct strbuf *sb, const struct perf_writer_event *ev, uint64_t st,
+			    const struct perf_sample *s)
+{
+	if (st & PERF_SAMPLE_REGS_USER)
+		put_regs(sb, s->regs_user_abi, s->regs_user, ev->sample_regs_user);
+	if (st & PERF_SAMPLE_STACK_USER) {
+		put_u64(sb, s->stack_user_size);
+		if (s->stack_user_size) {
+			strbuf_add(sb, s->stack_user, s->stack_user_size);
+			put_u64(sb, s->stack_user_dyn_size);
+		}
+	}
 	if (st & PERF_SAMPLE_WEIGHT_STRUCT)
 		put_u64(sb, (s->weight & 0xffffffffULL) | (uint64_t)s->weight_var2 << 32 |
 				    (uint64_t)s->weight_var3 << 48);
@@ -337,6 +375,8 @@ static void put_sample_tail(struct strbuf *sb, uint64_t st, const struct perf_sa
 		put_u64(sb, s->data_src);
 	if (st & PERF_SAMPLE_TRANSACTION)
 		put_u64(sb, s->transaction);
+	if (st & PERF_SAMPLE_REGS_INTR)
+		put_regs(sb, s->regs_intr_abi, s->regs_intr, ev->sample_regs_intr);
 	if (st & PERF_SAMPLE_PHYS_ADDR)
 		put_u64(sb, s->phys_addr);
 	if (st & PERF_SAMPLE_CGROUP)
@@ -347,6 +387,28 @@ static void put_sample_tail(struct strbuf *sb, uint64_t st, const struct perf_sa
 		put_u64(sb, s->code_page_size);
 }
 
+/* Every array the sample_type asks for is there (or empty). */
+static bool sample_arrays_ok(const struct perf_writer_event *ev, uint64_t st,
+			     const struct perf_sample *s)
+{
+	if ((s->callchain == NULL && s->nr_callchain) || (s->raw == NULL && s->raw_size))
+		return false;
+	if ((st & PERF_SAMPLE_READ) && (!s->read_words || !s->nr_read_words))
+		return false;
+	if ((st & PERF_SAMPLE_BRANCH_STACK) && !s->branches && s->nr_branches)
+		return false;
+	if ((st & PERF_SAMPLE_REGS_USER) && s->regs_user_abi && ev->sample_regs_user &&
+	    !s->regs_user)
+		return false;
+	if ((st & PERF_SAMPLE_REGS_INTR) && s->regs_intr_abi && ev->sample_regs_intr &&
+	    !s->regs_intr)
+		return false;
+	if ((st & PERF_SAMPLE_STACK_USER) &&
+	    (s->stack_user_size % 8 || (s->stack_user_size && !s->stack_user)))
+		return false;
+	return true;
+}
+
 int perf_writer_sample(struct perf_writer *w, const struct perf_sample *s)
 {
 	struct strbuf *sb = &w->rec;
@@ -354,12 +416,13 @@ int perf_writer_sample(struct perf_writer *w, const struct perf_sample *s)
 
 	if (s->attr_index >= w->nr_events)
 		return -EINVAL;
-	if ((s->callchain == NULL && s->nr_callchain) || (s->raw == NULL && s->raw_size))
-		return -EINVAL;
 	e = &w->events[s->attr_index];
+	if (!sample_arrays_ok(&e->ev, e->sample_type, s))
+		return -EINVAL;
 	record_begin(sb, PERF_RECORD_SAMPLE, cpumode_or_user(s->cpumode));
 	put_sample_head(sb, e, s);
-	put_sample_tail(sb, e->sample_type, s);
+	put_sample_middle(sb, &e->ev, e->sample_type, s);
+	put_sample_tail(sb, &e->ev, e->sample_type, s);
 	if (e->sample_type & PERF_SAMPLE_TIME)
 		writer_note_time(w, s->time);
 	w->nr_samples++;
@@ -399,6 +462,11 @@ static void fill_attr(uint8_t *attr, const struct writer_event *e, bool first)
 	memcpy(attr + ATTR_OFF_FLAGS, &flags, 8);
 	memcpy(attr + ATTR_OFF_CONFIG1, &e->ev.config1, 8);
 	memcpy(attr + ATTR_OFF_CONFIG2, &e->ev.config2, 8);
+	memcpy(attr + ATTR_OFF_READ_FORMAT, &e->ev.read_format, 8);
+	memcpy(attr + ATTR_OFF_BRANCH_SAMPLE_TYPE, &e->ev.branch_sample_type, 8);
+	memcpy(attr + ATTR_OFF_REGS_USER, &e->ev.sample_regs_user, 8);
+	memcpy(attr + ATTR_OFF_STACK_USER, &e->ev.sample_stack_user, 4);
+	memcpy(attr + ATTR_OFF_REGS_INTR, &e->ev.sample_regs_intr, 8);
 }
 
 /* ids, then the attrs pointing at them; sets attrs_offset and data_offset. */
@@ -475,7 +543,7 @@ int perf_writer_open(const char *path, const struct perf_writer_event *events, s
 		w->events[i].ev = events[i];
 		w->events[i].ev.name = xstrdup(events[i].name ? events[i].name : "unknown");
 		w->events[i].sample_type = events[i].sample_type | PERF_SAMPLE_IDENTIFIER;
-		w->events[i].id = WRITER_ID_BASE + i;
+		w->events[i].id = PERF_WRITER_ID_BASE + i;
 	}
 	strbuf_init(&w->rec, 256);
 	ret = write_attrs(w, err);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # c2cscope report's options and input errors: help, bad options, missing
-# and damaged files, --double-cl, --json, --rules, --stats.
+# and damaged files, --double-cl, --json, --rules, --stats, --threads,
+# progress only on a terminal.
 source "$TOP_SRCDIR/tests/lib.sh"
 GEN="$TOP_BUILDDIR/tests/c2c/gen_c2c_data"
 command -v python3 >/dev/null || skip "python3 needed to read the JSON"
@@ -28,6 +29,40 @@ expect_eq "lines in JSON = lines in text" \
 top_text=$(sed -n '/Cache Line Table/,/Pareto/p' "$TMP/text" | grep -m1 '^ *0  0x' | awk '{print $7, $8}')
 expect_eq "top line HITMs text vs JSON" "$top_text" \
 	"$(json "$TMP/r.json" 'str(d["lines"][0]["stats"]["lcl_hitm"])+" "+str(d["lines"][0]["stats"]["rmt_hitm"])')"
+
+# --threads: the lines are split between threads; the output must not change
+"$GEN" -n 30000 -l 500 -P -x "$TMP/swapped.data" || fail "generator failed"
+for f in mix swapped; do
+	run_c2c 0 "$TMP/t1" "$TMP/err" report -i "$TMP/$f.data" --threads 1 --show-all -c tid,iaddr
+	for n in 2 3; do
+		run_c2c 0 "$TMP/tn" "$TMP/err" report -i "$TMP/$f.data" --threads $n --show-all -c tid,iaddr
+		if cmp -s "$TMP/t1" "$TMP/tn"; then
+			ok "$f: --threads $n prints what --threads 1 prints"
+		else
+			fail "$f: --threads $n differs from --threads 1: $(diff "$TMP/t1" "$TMP/tn" | head -5)"
+		fi
+	done
+done
+expect_contains "threads output has lines" "Shared Data Cache Line Table" "$TMP/t1"
+run_c2c 2 "$TMP/out" "$TMP/err" report -i "$TMP/mix.data" --threads 0
+expect_contains "bad --threads" "--threads expects 1 to 64" "$TMP/err"
+
+# progress: drawn on a terminal while a large file is read, never when
+# stderr is a file or a pipe
+"$GEN" -n 1000000 -l 2000 -q "$TMP/big.data" || fail "generator failed"
+# (lib.sh turns progress off for every test: turn it back to "automatic")
+auto() { env -u C2CSCOPE_PROGRESS "$@"; }
+auto "$C2CSCOPE" report -i "$TMP/big.data" --stdio >"$TMP/big.out" 2>"$TMP/big.err"
+expect_eq "piped: stderr stays empty" "" "$(cat "$TMP/big.err")"
+auto "$C2CSCOPE" report -i "$TMP/big.data" --stdio 2>&1 >/dev/null | cat >"$TMP/big.pipe"
+expect_eq "piped through cat: nothing drawn" "" "$(cat "$TMP/big.pipe")"
+if command -v script >/dev/null; then
+	auto script -qec "\"$C2CSCOPE\" report -i \"$TMP/big.data\" --stdio >/dev/null" /dev/null \
+		>"$TMP/tty.out" </dev/null
+	expect_contains "terminal: progress drawn" "Reading: " "$TMP/tty.out"
+	expect_eq "terminal: line cleared at the end" "1" \
+		"$(tail -c 3 "$TMP/tty.out" | od -An -c | grep -c '\\r')"
+fi
 
 # --stats: only the summaries
 run_c2c 0 "$TMP/stats" "$TMP/err" report -i "$TMP/mix.data" --stats

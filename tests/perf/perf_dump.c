@@ -4,7 +4,9 @@
  * the tests can compare field by field.
  *   perf_dump -F FIELDS FILE   samples; FIELDS from pid,tid,cpu,time,period,
  *                              event,addr,data_src,weight,ins_lat,ip,
- *                              phys_addr,data_page_size,code_page_size
+ *                              phys_addr,data_page_size,code_page_size,
+ *                              iregs,uregs,brstack (as perf script prints
+ *                              them), read,ustack,raw,cgroup (our own form)
  *   perf_dump -s FILE          side records as perf script --show-mmap-events
  *                              --show-task-events prints them (after PERF_RECORD_)
  *   perf_dump -H FILE          header, attrs and counts
@@ -36,12 +38,129 @@ enum {
 	F_PHYS,
 	F_DPS,
 	F_CPS,
+	F_IREGS,
+	F_UREGS,
+	F_BRSTACK,
+	F_READ,
+	F_USTACK,
+	F_RAW,
+	F_CGROUP,
 	F_MAX
 };
 static const char *const field_names[F_MAX] = {
-	"pid",	    "tid",    "cpu",	 "time", "period",    "event",		"addr",
-	"data_src", "weight", "ins_lat", "ip",	 "phys_addr", "data_page_size", "code_page_size",
+	"pid",
+	"tid",
+	"cpu",
+	"time",
+	"period",
+	"event",
+	"addr",
+	"data_src",
+	"weight",
+	"ins_lat",
+	"ip",
+	"phys_addr",
+	"data_page_size",
+	"code_page_size",
+	"iregs",
+	"uregs",
+	"brstack",
+	"read",
+	"ustack",
+	"raw",
+	"cgroup",
 };
+
+/* perf's x86 register names, by PERF_REG_X86_* number. */
+static const char *const x86_regs[] = {
+	"AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",	 "FLAGS", "CS",	 "SS",
+	"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",	  "R14", "R15",
+};
+
+/* As perf script's -F iregs/uregs: nothing without values. */
+static void print_regs(uint64_t abi, const uint64_t *regs, uint64_t mask)
+{
+	int bit, k = 0;
+
+	if (!abi || !regs)
+		return;
+	printf(" ABI:%" PRIu64, abi);
+	for (bit = 0; bit < 64; bit++) {
+		if (!(mask & (1ULL << bit)))
+			continue;
+		printf(" %s:0x%" PRIx64,
+		       bit < (int)(sizeof(x86_regs) / sizeof(x86_regs[0])) ? x86_regs[bit] : "?",
+		       regs[k++]);
+	}
+}
+
+/* As perf script's -F brstack: from/to/pred/tx/abort/cycles/ per entry. */
+static void print_brstack(const struct perf_sample *s)
+{
+	uint64_t i;
+
+	for (i = 0; i < s->nr_branches; i++) {
+		uint64_t f = s->branches[3 * i + 2];
+
+		printf(" 0x%" PRIx64 "/0x%" PRIx64 "/%c/%c/%c/%u/", s->branches[3 * i],
+		       s->branches[3 * i + 1],
+		       f & 1 ? 'M' :
+		       f & 2 ? 'P' :
+			       '-',
+		       f & 4 ? 'X' : '-', f & 8 ? 'A' : '-', (unsigned int)(f >> 4 & 0xffff));
+	}
+}
+
+/* READ as "enabled=E running=R id:value ..." in hex, for any read_format. */
+static void print_read(const struct perf_attr_info *a, const struct perf_sample *s)
+{
+	uint64_t rf = a->read_format, nr = 1, i, k = 0;
+	const uint64_t *w = s->read_words;
+	uint64_t value = 0;
+
+	if (!w)
+		return;
+	if (rf & PERF_FORMAT_GROUP)
+		nr = w[k++];
+	else
+		value = w[k++];
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		printf(" enabled=0x%" PRIx64, w[k++]);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		printf(" running=0x%" PRIx64, w[k++]);
+	for (i = 0; i < nr; i++) {
+		if (rf & PERF_FORMAT_GROUP)
+			value = w[k++];
+		printf(" 0x%" PRIx64 ":0x%" PRIx64, rf & PERF_FORMAT_ID ? w[k++] : 0, value);
+		if (rf & PERF_FORMAT_LOST)
+			printf(":lost=0x%" PRIx64, w[k++]);
+	}
+}
+
+static void print_extra(const struct perf_attr_info *a, const struct perf_sample *s, const bool *on)
+{
+	uint32_t i;
+
+	if (on[F_IREGS])
+		print_regs(s->regs_intr_abi, s->regs_intr, a->sample_regs_intr);
+	if (on[F_UREGS])
+		print_regs(s->regs_user_abi, s->regs_user, a->sample_regs_user);
+	if (on[F_BRSTACK])
+		print_brstack(s);
+	if (on[F_READ])
+		print_read(a, s);
+	if (on[F_USTACK])
+		printf(" ustack=%" PRIu64 "/%" PRIu64 "/%02x", s->stack_user_size,
+		       s->stack_user_dyn_size,
+		       s->stack_user_size ? ((const uint8_t *)s->stack_user)[0] : 0);
+	if (on[F_RAW]) {
+		printf(" raw=%u:", s->raw_size);
+		for (i = 0; i < s->raw_size; i++)
+			printf("%02x", ((const uint8_t *)s->raw)[i]);
+	}
+	if (on[F_CGROUP])
+		printf(" cgroup=%" PRIu64, s->cgroup);
+}
 
 static int parse_fields(char *list, bool *on)
 {
@@ -110,6 +229,7 @@ static void print_sample(const struct perf_reader *r, const struct perf_sample *
 	} else if (on[F_IP]) {
 		printf(" %" PRIx64, s->ip);
 	}
+	print_extra(a, s, on);
 	if (on[F_PHYS])
 		printf(" %" PRIx64, s->phys_addr);
 	if (on[F_DPS])

@@ -58,10 +58,20 @@ static void s64n(size_t off, size_t n)
 		s64(off + n * 8);
 }
 
+/* of the first attr: what sizes READ, BRANCH_STACK and REGS_* have */
+static uint64_t read_format, branch_sample_type, regs_user, regs_intr;
+
 static void swap_attr(size_t off, uint32_t size)
 {
 	uint64_t flags = get64(off + ATTR_OFF_FLAGS), rev = 0;
 	int i;
+
+	if (!read_format && !branch_sample_type && !regs_user && !regs_intr) {
+		read_format = get64(off + ATTR_OFF_READ_FORMAT);
+		branch_sample_type = get64(off + ATTR_OFF_BRANCH_SAMPLE_TYPE);
+		regs_user = get64(off + ATTR_OFF_REGS_USER);
+		regs_intr = get64(off + ATTR_OFF_REGS_INTR);
+	}
 
 	for (i = 0; i < 64; i++)
 		rev |= ((flags >> i) & 1) << (63 - i);
@@ -114,6 +124,53 @@ static void swap_trailer(size_t end)
 	}
 }
 
+/* READ: its words (nr first when a group) */
+static size_t swap_read(size_t off)
+{
+	size_t per = 1 + !!(read_format & PERF_FORMAT_ID) + !!(read_format & PERF_FORMAT_LOST);
+	size_t head = !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		      !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	uint64_t nr = 1;
+
+	if (read_format & PERF_FORMAT_GROUP) {
+		nr = get64(off);
+		head++;
+	}
+	s64n(off, head + nr * per);
+	return off + (head + nr * per) * 8;
+}
+
+/* The variable-size fields; returns the offset after the field. */
+static size_t swap_variable(size_t off, uint64_t bit)
+{
+	uint64_t n;
+
+	switch (bit) {
+	case PERF_SAMPLE_READ:
+		return swap_read(off);
+	case PERF_SAMPLE_BRANCH_STACK:
+		n = get64(off) * 3 + 1 + !!(branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX);
+		break;
+	case PERF_SAMPLE_REGS_USER:
+	case PERF_SAMPLE_REGS_INTR:
+		n = 1 + (get64(off) ?
+				 __builtin_popcountll(bit == PERF_SAMPLE_REGS_USER ? regs_user :
+										     regs_intr) :
+				 0);
+		break;
+	case PERF_SAMPLE_STACK_USER: /* size, bytes (not swapped), dyn_size */
+		n = get64(off);
+		s64(off);
+		if (n)
+			s64(off + 8 + n);
+		return off + 8 + n + (n ? 8 : 0);
+	default:
+		return off;
+	}
+	s64n(off, n);
+	return off + n * 8;
+}
+
 static void swap_sample(size_t off)
 {
 	static const uint64_t order[] = {
@@ -126,11 +183,16 @@ static void swap_sample(size_t off)
 		PERF_SAMPLE_STREAM_ID,
 		PERF_SAMPLE_CPU,
 		PERF_SAMPLE_PERIOD,
+		PERF_SAMPLE_READ,
 		PERF_SAMPLE_CALLCHAIN,
 		PERF_SAMPLE_RAW,
+		PERF_SAMPLE_BRANCH_STACK,
+		PERF_SAMPLE_REGS_USER,
+		PERF_SAMPLE_STACK_USER,
 		PERF_SAMPLE_WEIGHT_TYPE,
 		PERF_SAMPLE_DATA_SRC,
 		PERF_SAMPLE_TRANSACTION,
+		PERF_SAMPLE_REGS_INTR,
 		PERF_SAMPLE_PHYS_ADDR,
 		PERF_SAMPLE_CGROUP,
 		PERF_SAMPLE_DATA_PAGE_SIZE,
@@ -152,6 +214,10 @@ static void swap_sample(size_t off)
 
 			s64n(off, nr + 1);
 			off += (nr + 1) * 8;
+		} else if (bit &
+			   (PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+			    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR)) {
+			off = swap_variable(off, bit);
 		} else if (bit == PERF_SAMPLE_RAW) {
 			uint32_t size;
 

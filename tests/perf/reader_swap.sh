@@ -32,4 +32,17 @@ if command -v perf >/dev/null; then
 	expect_eq "perf script reads it the same" "" "$(diff "$TMP/le.perf" "$TMP/be.perf" | head -5)"
 	expect_eq "perf script lines (sample, 2 frames, blank)" 160 "$(wc -l <"$TMP/be.perf")"
 fi
+
+# READ (group), BRANCH_STACK with hw_idx, REGS_USER, STACK_USER, REGS_INTR
+"$GEN" -n 20 -R -B -u -I "$TMP/xle.data" || fail "perf_gen -R -B -u -I"
+"$SWAP" "$TMP/xle.data" "$TMP/xbe.data" || fail "perf_swap (extra fields)"
+X=pid,time,ip,iregs,uregs,brstack,read,ustack,phys_addr
+"$DUMP" -F $X "$TMP/xle.data" >"$TMP/xle.out"
+"$DUMP" -F $X "$TMP/xbe.data" >"$TMP/xbe.out" 2>"$TMP/xbe.err"
+expect_eq "extra fields swapped" "" "$(diff "$TMP/xle.out" "$TMP/xbe.out" | head -5)"
+expect_eq "extra fields: no warnings" "" "$(cat "$TMP/xbe.err")"
+# sample 3: READ enabled 3007, running 2705, values 13 and 23
+expect_contains "extra fields read" \
+	"0x401031/0x402031/P/-/-/4/ enabled=0xbbf running=0xa91 0x3e8:0xd 0x3e9:0x17 ustack=64/48/03" \
+	"$TMP/xbe.out"
 finish

@@ -53,4 +53,38 @@ expect_contains "header: build id" "build id -1: " "$TMP/hdr"
 "$GEN" -n 10 -e 1 -g -r "$TMP/cg.data" || fail "perf_gen -g -r failed"
 perf_run script_cg script -i "$TMP/cg.data"
 perf_run report_cg report -i "$TMP/cg.data" --stdio
+
+# BRANCH_STACK (with and without hw_idx), REGS_USER + STACK_USER, REGS_INTR:
+# perf reads them where we wrote them, and our reader agrees field by field
+F=pid,tid,time,ip,iregs,uregs,brstack
+for opt in -b -B; do
+	"$GEN" -n 20 $opt -u -I "$TMP/x$opt.data" || fail "perf_gen $opt -u -I failed"
+	perf_run "script_x$opt" script -i "$TMP/x$opt.data" -F $F
+	tr -s ' ' <"$TMP/script_x$opt.out" | sed 's/^ //; s/ $//' >"$TMP/want"
+	"$DUMP" -F $F "$TMP/x$opt.data" >"$TMP/got"
+	expect_eq "perf_gen $opt -u -I: perf_dump = perf script" "" "$(diff "$TMP/want" "$TMP/got" | head -5)"
+done
+# sample 3: branches from 0x401030, cycles 3 and 4; no user regs in sample 5
+expect_contains "branch entries" "0x401030/0x402030/M/-/-/3/ 0x401031/0x402031/P/-/-/4/" "$TMP/got"
+expect_eq "no user regs every fifth sample" 4 "$(grep -c -v 'SP:' "$TMP/got")"
+perf report -D -i "$TMP/x-B.data" 2>/dev/null | sed -n 's/^\.\.\. ustack: size \([0-9]*\),.*/\1/p' |
+	sort | uniq -c | awk '{ print $1, $2 }' >"$TMP/ustack"
+expect_eq "user stacks perf sees (live sizes)" "20 48" "$(cat "$TMP/ustack")"
+expect_eq "user stacks we see" "20" "$("$DUMP" -F ustack "$TMP/x-B.data" | grep -c 'ustack=64/48/')"
+
+# READ with a group read_format (ids of the writer's two events)
+"$GEN" -n 6 -R "$TMP/rd.data" || fail "perf_gen -R failed"
+perf_run script_rd script -i "$TMP/rd.data" -F pid,time,event
+perf report -D -i "$TMP/rd.data" 2>/dev/null | awk '
+	function hex(s) { sub(/^0+/, "", s); return "0x" (s == "" ? "0" : s) }
+	/sample_read:/ { if (line != "") print line; line = ""; on = 1; next }
+	on && /time enabled/ { line = line " enabled=" hex($NF); next }
+	on && /time running/ { line = line " running=" hex($NF); next }
+	on && /\.\.\.\.\. id / { gsub(",", ""); line = line " " hex($3) ":" hex($5); next }
+	on && !/group nr/ { on = 0 }
+	END { if (line != "") print line }' >"$TMP/want"
+"$DUMP" -F read "$TMP/rd.data" | sed '/^ *$/d' >"$TMP/got"
+expect_eq "group read: perf report -D = perf_dump" "" "$(diff "$TMP/want" "$TMP/got" | head -5)"
+expect_eq "group read, sample 1" " enabled=0x3ef running=0x389 0x3e8:0xb 0x3e9:0x15" \
+	"$(sed -n 2p "$TMP/got")"
 finish

@@ -204,12 +204,12 @@ static void round_trip(void **state)
 
 static void writer_rejects(void **state)
 {
-	struct perf_writer_event ev = { .sample_type = PERF_SAMPLE_REGS_USER, .name = "x" };
+	struct perf_writer_event ev = { .sample_type = PERF_SAMPLE_AUX, .name = "x" };
 	struct perf_writer *w;
 	struct c2c_err err;
 
 	assert_int_equal(perf_writer_open("/tmp/never", &ev, 1, &w, &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "sample_type 0x1000 not supported"));
+	assert_non_null(strstr(err.msg, "sample_type 0x100000 not supported"));
 	assert_int_equal(perf_writer_open("/tmp/never", &ev, 0, &w, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "no events"));
 }

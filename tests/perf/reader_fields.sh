@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The sample fields c2c does not use, in files perf 6.1 writes itself with
+# software events, read as perf sees them: REGS_USER and REGS_INTR
+# (perf script -F uregs,iregs), STACK_USER and READ (perf report -D),
+# IDENTIFIER, CODE_PAGE_SIZE, CGROUP, WEIGHT_STRUCT, and the RAW data of a
+# tracepoint (decoded with the kernel's format file, against perf's).
+source "$TOP_SRCDIR/tests/lib.sh"
+command -v perf >/dev/null || skip "perf not installed"
+DUMP="$TOP_BUILDDIR/tests/perf/perf_dump"
+compile "$TMP/spin" "$TOP_SRCDIR/tests/perf/spin.c" -O1 -g || finish
+
+record() { # record OUT ARGS...: perf record ARGS -- spin, or skip
+	local out=$1
+	shift
+	perf record -q -o "$out" "$@" -- "$TMP/spin" >/dev/null 2>"$TMP/record.err" ||
+		skip "perf record $* failed: $(head -1 "$TMP/record.err")"
+}
+
+# same WHAT WANT GOT: the two files hold the same lines (and some)
+same() {
+	if [ ! -s "$2" ]; then
+		fail "$1: perf printed nothing"
+	elif cmp -s "$2" "$3"; then
+		ok
+	else
+		fail "$1: perf and perf_dump differ:"
+		diff "$2" "$3" | head -6 | cut -c1-300 >&2
+	fi
+}
+
+# perf script -F FIELDS next to perf_dump -F FIELDS, blanks squeezed
+compare() {
+	local what=$1 file=$2 fields=$3
+	perf script -i "$file" -F "$fields" 2>/dev/null | tr -s ' \t' '  ' | sed 's/^ //; s/ $//' |
+		sed '/^$/d' >"$TMP/want"
+	"$DUMP" -F "$fields" "$file" 2>"$TMP/dump.err" >"$TMP/got"
+	expect_eq "$what: perf_dump exit status" 0 $?
+	same "$what" "$TMP/want" "$TMP/got"
+	expect_eq "$what: perf_dump stderr" "" "$(cat "$TMP/dump.err")"
+}
+
+# REGS_USER and REGS_INTR with every other field a software event can have
+record "$TMP/regs.data" -e cpu-clock -c 50000 --sample-cpu --user-regs=ax,bx,sp \
+	--intr-regs=ax,bx,cx,ip --sample-identifier -T -d --data-page-size --code-page-size -W \
+	--all-cgroups
+perf evlist -v -i "$TMP/regs.data" >"$TMP/evlist" 2>/dev/null
+for f in REGS_USER REGS_INTR IDENTIFIER CGROUP CODE_PAGE_SIZE WEIGHT_STRUCT; do
+	expect_contains "sample_type has $f" "$f" "$TMP/evlist"
+done
+compare "user and interrupt registers" "$TMP/regs.data" pid,tid,cpu,time,ip,iregs,uregs
+compare "page sizes and weights after the registers" "$TMP/regs.data" \
+	pid,tid,time,addr,weight,ins_lat,data_page_size,code_page_size
+
+# CGROUP: perf script cannot print it; the id of the cgroup spin ran in
+# (cgroup v2: the inode of its directory) is in every sample
+cg=$(sed -n 's/^0:://p' /proc/self/cgroup)
+if [ -n "$cg" ] && [ -d "/sys/fs/cgroup$cg" ]; then
+	ino=$(stat -c %i "/sys/fs/cgroup$cg")
+	"$DUMP" -F cgroup "$TMP/regs.data" | sort -u >"$TMP/cg"
+	expect_eq "cgroup id of every sample" " cgroup=$ino" "$(cat "$TMP/cg")"
+fi
+
+# --call-graph dwarf: REGS_USER + STACK_USER; perf report -D prints the
+# live size of each user stack, perf script the registers
+record "$TMP/dw.data" -e cpu-clock -c 100000 --call-graph dwarf,1024 --user-regs=ax,bx
+compare "dwarf callchain registers" "$TMP/dw.data" pid,tid,time,uregs
+perf report -D -i "$TMP/dw.data" 2>/dev/null | sed -n 's/^\.\.\. ustack: size \([0-9]*\),.*/\1/p' \
+	>"$TMP/want"
+"$DUMP" -F ustack "$TMP/dw.data" | sed 's/.*ustack=[0-9]*\/\([0-9]*\)\/.*/\1/' >"$TMP/got"
+same "user stack live sizes" "$TMP/want" "$TMP/got"
+"$DUMP" -F ustack "$TMP/dw.data" | grep -v "ustack=1024/" && fail "user stack size is not 1024" ||
+	ok
+
+# READ with a group read_format: times, then id and value of each member
+record "$TMP/rd.data" -e '{cpu-clock,task-clock}:S' -c 100000 --sample-cpu
+perf report -D -i "$TMP/rd.data" 2>/dev/null | awk '
+	function hex(s) { sub(/^0+/, "", s); return "0x" (s == "" ? "0" : s) }
+	/sample_read:/ { if (line != "") print line; line = ""; on = 1; next }
+	on && /time enabled/ { line = line " enabled=" hex($NF); next }
+	on && /time running/ { line = line " running=" hex($NF); next }
+	on && /\.\.\.\.\. id / { gsub(",", "")
+		line = line " " hex($3) ":" hex($5) ($6 == "lost" ? ":lost=" hex($7) : ""); next }
+	on && !/group nr/ { on = 0 }
+	END { if (line != "") print line }' >"$TMP/want"
+"$DUMP" -F read "$TMP/rd.data" | sed '/^ *$/d' >"$TMP/got"
+same "group read values" "$TMP/want" "$TMP/got"
+expect_eq "group read: two members" 2 "$(head -1 "$TMP/got" | grep -o ' 0x[0-9a-f]*:' | wc -l)"
+
+# RAW: a tracepoint's data, decoded with the kernel's format file
+fmt=/sys/kernel/tracing/events/sched/sched_switch/format
+if [ -r "$fmt" ] && command -v python3 >/dev/null &&
+	perf record -q -o "$TMP/raw.data" -e sched:sched_switch -c 1 -- "$TMP/spin" \
+		>/dev/null 2>&1; then
+	perf script -i "$TMP/raw.data" -F tid,trace 2>/dev/null |
+		awk '{ print $1, $2, $3, $7, $8 }' >"$TMP/want"
+	"$DUMP" -F tid,raw "$TMP/raw.data" | python3 -c '
+import re, sys
+fmt = {m[0]: (int(m[1]), int(m[2])) for m in
+       re.findall(r"field:[^;]*?(\w+)(?:\[\d+\])?;\s*offset:(\d+);\s*size:(\d+);", open(sys.argv[1]).read())}
+def get(raw, name, text=False):
+    off, size = fmt[name]
+    b = raw[off:off + size]
+    return b.split(b"\0")[0].decode() if text else int.from_bytes(b, "little", signed=True)
+for line in sys.stdin:
+    tid, raw = line.split()
+    raw = bytes.fromhex(raw.split(":")[1])
+    print(tid, "prev_comm=%s prev_pid=%d next_comm=%s next_pid=%d" % (get(raw, "prev_comm", True),
+          get(raw, "prev_pid"), get(raw, "next_comm", True), get(raw, "next_pid")))
+' "$fmt" >"$TMP/got"
+	same "tracepoint raw data" "$TMP/want" "$TMP/got"
+fi
+finish
