@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The type model: one in-memory representation of C types, loaded from DWARF
- * (libdw) or BTF (libbpf). Everything above src/types/ works on these
- * structures and never sees a Dwarf_Die or a struct btf.
+ * (libdw) or BTF (btf_data.c). Everything above src/types/ works on these
+ * structures and never sees a Dwarf_Die or a BTF record.
  *
  * The model is read-only once loaded and owned by its struct type_db; all
  * pointers stay valid until type_db_free().
