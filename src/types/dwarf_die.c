@@ -512,7 +512,7 @@ const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
 		uint64_t fp = 0;
 		bool aggregate = kind == TYPE_STRUCT || kind == TYPE_UNION;
 
-		if (aggregate && full && !ctx->lazy_pointees) {
+		if (aggregate && full && !ctx->lazy_pointees && ctx->dedupe) {
 			t = seen_struct(ctx, die, &fp);
 			if (t) {
 				type_db_set_ref(ctx->db, ref, t);

@@ -121,6 +121,12 @@ struct type_load_opts {
 	const char *const *only;
 	/* Worker threads the DWARF loader may use (0: one per online cpu). */
 	unsigned int threads;
+	/*
+	 * Leave decl_file/decl_line unset (NULL/0): reading the line table for
+	 * file names is a large part of loading a kernel object, and text
+	 * layouts do not print them.
+	 */
+	bool skip_decl;
 };
 
 struct type_db;
