@@ -39,6 +39,21 @@ static void add_tabs(struct strbuf *sb, int n)
 		strbuf_add(sb, tabs, (size_t)n);
 }
 
+/* printf's "%*llu" without printf: the hot path of every member line. */
+static void add_uint(struct strbuf *sb, uint64_t v, int width)
+{
+	char digits[24];
+	int n = 0;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	if (width > n)
+		strbuf_addchars(sb, ' ', (size_t)(width - n));
+	while (n)
+		strbuf_addch(sb, digits[--n]);
+}
+
 static const char *plural(uint64_t n)
 {
 	return n != 1 ? "s" : "";
@@ -191,12 +206,26 @@ static void offset_comment(struct strbuf *sb, const struct pconf *c, int spacing
 
 	if (spacing < 0)
 		spacing = -spacing; /* printf's "%*s" with a negative width */
-	strbuf_addf(sb, hex ? "%*s/* %#5x" : "%*s/* %5u", spacing, " ", (unsigned int)offset);
-	if (m->bit_size) {
-		strbuf_addf(sb, hex ? ":%#2x" : ":%2u", bitfield_offset);
-		size_spacing -= 3;
+	if (hex) {
+		strbuf_addf(sb, "%*s/* %#5x", spacing, " ", (unsigned int)offset);
+		if (m->bit_size) {
+			strbuf_addf(sb, ":%#2x", bitfield_offset);
+			size_spacing -= 3;
+		}
+		strbuf_addf(sb, " %#*x */", size_spacing, (unsigned int)size);
+	} else {
+		strbuf_addchars(sb, ' ', spacing > 1 ? (size_t)spacing : 1);
+		strbuf_addstr(sb, "/* ");
+		add_uint(sb, (unsigned int)offset, 5);
+		if (m->bit_size) {
+			strbuf_addch(sb, ':');
+			add_uint(sb, bitfield_offset, 2);
+			size_spacing -= 3;
+		}
+		strbuf_addch(sb, ' ');
+		add_uint(sb, (unsigned int)size, size_spacing);
+		strbuf_addstr(sb, " */");
 	}
-	strbuf_addf(sb, hex ? " %#*x */" : " %*u */", size_spacing, (unsigned int)size);
 	if (c->o->annotate)
 		c->o->annotate(sb, m, offset, size, (unsigned int)(c->indent - 1),
 			       c->o->annotate_arg);
@@ -221,13 +250,18 @@ static void member_fprintf(struct strbuf *sb, const struct type_member *m, bool 
 	start = sb->len;
 	if (is_inline_kind(t)) {
 		type_fprintf(sb, t, NULL, &sc);
-		if (m->name)
-			strbuf_addf(sb, "%s%s", t->name ? "" : " ", m->name);
+		if (m->name) {
+			if (!t->name)
+				strbuf_addch(sb, ' ');
+			strbuf_addstr(sb, m->name);
+		}
 	} else {
 		type_fprintf(sb, t, m->name, &sc);
 	}
-	if (m->bit_size)
-		strbuf_addf(sb, ":%u", m->bit_size);
+	if (m->bit_size) {
+		strbuf_addch(sb, ':');
+		add_uint(sb, m->bit_size, 0);
+	}
 	if (m->alignment) {
 		size_t before = sb->len;
 
