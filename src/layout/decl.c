@@ -10,11 +10,12 @@
 
 #include <string.h>
 
-static const char *kind_prefix(enum type_kind kind)
+static const char *kind_prefix(const struct type *t)
 {
-	switch (kind) {
-	case TYPE_STRUCT:
+	switch (t->kind) {
 	case TYPE_FWD:
+		return t->fwd_union ? "union " : "struct ";
+	case TYPE_STRUCT:
 		return "struct ";
 	case TYPE_UNION:
 		return "union ";
@@ -100,7 +101,7 @@ void layout_format_type_name(struct strbuf *sb, const struct type *t)
 		strbuf_addstr(sb, t->name ? t->name : "nameless base type!");
 		break;
 	default:
-		strbuf_addstr(sb, kind_prefix(t->kind));
+		strbuf_addstr(sb, kind_prefix(t));
 		strbuf_addstr(sb, t->name ? t->name : "");
 		break;
 	}
@@ -194,7 +195,18 @@ size_t layout_format_decl(struct strbuf *sb, const struct type *t, const char *n
 		format_array(sb, t, name, type_spacing, ctx);
 	} else {
 		tstart = sb->len;
-		layout_format_type_name(sb, t);
+		if (t && t->name &&
+		    (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION || t->kind == TYPE_ENUM ||
+		     t->kind == TYPE_FWD)) {
+			/* pahole: "struct %-*s" with width type_spacing - 7, which
+			 * differs from padding the whole once the width is negative */
+			strbuf_addstr(sb, kind_prefix(t));
+			type_spacing -= (int)(sb->len - tstart);
+			tstart = sb->len;
+			strbuf_addstr(sb, t->name);
+		} else {
+			layout_format_type_name(sb, t);
+		}
 		strbuf_pad_to(sb, tstart,
 			      (size_t)(type_spacing < 0 ? -type_spacing : type_spacing));
 		strbuf_addch(sb, ' ');

@@ -28,6 +28,7 @@ struct pconf {
 	bool union_member, first_member, last_member;
 	bool emit_stats;
 	bool marked_packed; /* the parent's inference marked this struct packed */
+	bool rel_offset; /* inside "struct {...} * name": offsets from that struct */
 	const char *suffix;
 };
 
@@ -158,6 +159,36 @@ static bool const_inline(struct strbuf *sb, const struct type *t, const struct p
 	return true;
 }
 
+/*
+ * pahole's pointer to an anonymous struct/union/enum: the body inline, then
+ * "* name", member offsets relative to the pointed-to struct.
+ */
+static void pointer_to_anonymous(struct strbuf *sb, const struct type *t, const char *name,
+				 const struct pconf *c)
+{
+	struct strbuf pname = STRBUF_INIT;
+	struct pconf tc = *c;
+
+	strbuf_addstr(&pname, "* ");
+	strbuf_addstr(&pname, name ? name : "");
+	tc.rel_offset = true;
+	tc.type_spacing -= 8;
+	tc.suffix = pname.buf;
+	tc.emit_stats = false;
+	if (t->kind == TYPE_ENUM) {
+		enum_fprintf(sb, t, &tc);
+		strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, pname.buf);
+	} else {
+		tc.type_spacing -= 8;
+		if (t->kind == TYPE_STRUCT)
+			class_fprintf(sb, t, &tc);
+		else
+			union_fprintf(sb, t, &tc);
+	}
+	strbuf_release(&pname);
+}
+
 static void type_fprintf(struct strbuf *sb, const struct type *t, const char *name,
 			 const struct pconf *c)
 {
@@ -177,6 +208,10 @@ static void type_fprintf(struct strbuf *sb, const struct type *t, const char *na
 		/* array_type__fprintf: the element's type__fprintf, then "[N]" */
 		type_fprintf(sb, layout_array_elem(t), name, c);
 		layout_format_dims(sb, t, &ctx);
+		return;
+	}
+	if (t && t->kind == TYPE_POINTER && prints_inline(t->target, false)) {
+		pointer_to_anonymous(sb, t->target, name, c);
 		return;
 	}
 	if (!prints_inline(t, expand)) {
@@ -242,9 +277,11 @@ static void member_fprintf(struct strbuf *sb, const struct type_member *m, bool 
 	int aligned_len = 0;
 
 	layout_member_geometry(m, &offset, &size, &bf_off);
-	offset += sc.base_offset;
-	if (!union_member)
-		sc.base_offset = offset;
+	if (!sc.rel_offset) {
+		offset += sc.base_offset;
+		if (!union_member)
+			sc.base_offset = offset;
+	}
 	sc.marked_packed = packed;
 	cacheline_boundary(sb, c, offset);
 	start = sb->len;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "types/btf_data.h"
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 
 #define KERNEL_BTF "/sys/kernel/btf/vmlinux"
@@ -31,6 +32,9 @@ struct btf_ctx {
 	bool lazy_pointees;
 	unsigned int depth;
 	bool failed;
+	struct type **aggregates; /* converted with members, for infer_struct */
+	size_t nr_aggregates, alloc_aggregates;
+	struct hashmap inferred;
 };
 
 static const struct type *btf_to_type(struct btf_ctx *ctx, uint32_t id, bool full);
@@ -133,22 +137,29 @@ static void infer_aggregate_alignment(struct type *t)
 	t->alignment = infer_alignment(t->size, type_natural_alignment(t), smallest);
 }
 
-static bool infer_packed(const struct type *t)
+/*
+ * Infer after everything is converted: a struct met again through a cycle
+ * (a pointer back to it from a member's function type) is only half built
+ * while its members are still converting, and sizes read then are 0.
+ * Nested structs first: the parent's packing reads their alignment.
+ */
+static void infer_struct(struct btf_ctx *ctx, struct type *t, unsigned int depth)
 {
-	uint32_t i, max_align = 1;
+	uint32_t i;
 
+	if (hashmap_get(&ctx->inferred, (uintptr_t)t) || depth > TYPE_MAX_DEPTH)
+		return;
+	hashmap_put(&ctx->inferred, (uintptr_t)t, t);
 	for (i = 0; i < t->nr_members; i++) {
-		const struct type_member *m = &t->members[i];
-		uint32_t a = type_alignment(m->type);
+		const struct type *mt = type_strip(t->members[i].type);
 
-		if (m->alignment > a)
-			a = m->alignment;
-		if (a > max_align)
-			max_align = a;
-		if (!m->bit_size && m->offset % a)
-			return true;
+		while (mt && mt->kind == TYPE_ARRAY)
+			mt = type_strip(mt->target);
+		if (mt && (mt->kind == TYPE_STRUCT || mt->kind == TYPE_UNION))
+			infer_struct(ctx, (struct type *)mt, depth + 1);
 	}
-	return t->nr_members && t->size % max_align;
+	infer_aggregate_alignment(t);
+	t->packed = type_infer_packed(t, false);
 }
 
 static void convert_members(struct btf_ctx *ctx, const struct btf_rec *bt, struct type *t)
@@ -165,8 +176,9 @@ static void convert_members(struct btf_ctx *ctx, const struct btf_rec *bt, struc
 		m[i].bit_size = btf_rec_kflag(bt) ? bm[2] >> 24 : 0;
 		m[i].offset = m[i].bit_offset / 8;
 	}
-	infer_aggregate_alignment(t);
-	t->packed = infer_packed(t);
+	ctx->aggregates = xgrow(ctx->aggregates, &ctx->alloc_aggregates, ctx->nr_aggregates + 1,
+				sizeof(*ctx->aggregates));
+	ctx->aggregates[ctx->nr_aggregates++] = t;
 }
 
 static void convert_enum(struct btf_ctx *ctx, const struct btf_rec *bt, struct type *t)
@@ -312,9 +324,12 @@ static const struct type *btf_to_type(struct btf_ctx *ctx, uint32_t id, bool ful
 	if (!t) {
 		t = type_db_add_raw(ctx->db, kind_of(bt), btf_name(ctx, bt->name_off));
 		type_db_set_ref(ctx->db, id, t);
-		if (t->kind == TYPE_FWD)
+		if (t->kind == TYPE_FWD) {
+			t->fwd_union = btf_rec_kflag(bt); /* kind_flag: union */
 			return t;
-		if (!full && (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION)) {
+		}
+		/* pahole prints a pointed-to anonymous struct inline: load it */
+		if (!full && t->name && (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION)) {
 			t->size = bt->size_type;
 			set_shallow(ctx, id, true);
 			return t;
@@ -443,6 +458,11 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 	if (opts->only)
 		type_db_set_only(ctx.db, opts->only);
 	convert_all(&ctx);
+	hashmap_init(&ctx.inferred);
+	for (size_t i = 0; i < ctx.nr_aggregates && !ctx.failed; i++)
+		infer_struct(&ctx, ctx.aggregates[i], 0);
+	hashmap_release(&ctx.inferred);
+	free(ctx.aggregates);
 	free(ctx.shallow);
 	if (ctx.failed) {
 		type_db_free(ctx.db);

@@ -36,7 +36,7 @@ struct type_db {
 	struct db_keep {
 		void (*release)(void *);
 		void *arg;
-	} *keep;
+	} * keep;
 	size_t nr_keep;
 };
 

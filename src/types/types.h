@@ -75,6 +75,7 @@ struct type {
 	 */
 	uint32_t alignment;
 	bool packed; /* inferred: some member sits below its natural alignment */
+	bool fwd_union; /* FWD only: declared as "union x;", not "struct x;" */
 
 	/* POINTER, ARRAY (element), TYPEDEF, qualifiers, FUNC (return; NULL = void) */
 	const struct type *target;
