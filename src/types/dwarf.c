@@ -60,10 +60,13 @@ static const char *const unneeded_sections[] = {
 	".zdebug_frame",   ".zdebug_macro",
 };
 
-static bool is_unneeded(const char *name)
+static bool is_unneeded(const char *name, bool skip_decl)
 {
 	size_t i;
 
+	/* The line table only gives decl_file its name. */
+	if (skip_decl && (!strcmp(name, ".debug_line") || !strcmp(name, ".zdebug_line")))
+		return true;
 	for (i = 0; i < sizeof(unneeded_sections) / sizeof(unneeded_sections[0]); i++)
 		if (!strcmp(name, unneeded_sections[i]))
 			return true;
@@ -71,7 +74,7 @@ static bool is_unneeded(const char *name)
 }
 
 /* Rename unneeded sections (in our private mapping) so libdw skips them. */
-static void hide_unneeded_sections(Elf *elf)
+static void hide_unneeded_sections(Elf *elf, bool skip_decl)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL, *strscn;
@@ -87,7 +90,7 @@ static void hide_unneeded_sections(Elf *elf)
 		Elf64_Shdr *sh = elf64_getshdr(scn);
 		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
 
-		if (name && is_unneeded(name))
+		if (name && is_unneeded(name, skip_decl))
 			sh->sh_name = strsh->sh_name; /* ".shstrtab": ignored by libdw */
 	}
 }
@@ -207,7 +210,8 @@ static int open_dwarf(const char *path, struct dwarf_file *f, struct c2c_err *er
 	return 0;
 }
 
-static int dwarf_file_open(const char *path, struct dwarf_file *f, struct c2c_err *err)
+static int dwarf_file_open(const char *path, bool skip_decl, struct dwarf_file *f,
+			   struct c2c_err *err)
 {
 	GElf_Ehdr ehdr;
 	int ret;
@@ -221,12 +225,12 @@ static int dwarf_file_open(const char *path, struct dwarf_file *f, struct c2c_er
 	if (!f->elf || !gelf_getehdr(f->elf, &ehdr))
 		return c2c_err_set(err, ENOEXEC, "%s: corrupt ELF file: %s", path, elf_errmsg(-1));
 	if (ehdr.e_type != ET_REL) {
-		hide_unneeded_sections(f->elf);
+		hide_unneeded_sections(f->elf, skip_decl);
 		return open_dwarf(path, f, err);
 	}
 	if (ehdr.e_machine != EM_X86_64 || gelf_getclass(f->elf) != ELFCLASS64)
 		return open_relocatable(path, f, err);
-	hide_unneeded_sections(f->elf);
+	hide_unneeded_sections(f->elf, skip_decl);
 	ret = relocate_debug(f->elf);
 	if (ret == -EINVAL)
 		return c2c_err_set(err, EINVAL, "%s: corrupt relocations of the debug sections",
@@ -444,7 +448,7 @@ int type_db_load_dwarf(const char *path, const struct type_load_opts *opts, stru
 	unsigned int threads;
 	int ret;
 
-	ret = dwarf_file_open(path, &f, err);
+	ret = dwarf_file_open(path, opts->skip_decl, &f, err);
 	if (ret)
 		goto out;
 	job.dbg = f.dbg;
