@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "types/dwarf_internal.h"
@@ -157,6 +158,20 @@ static int apply_rela(Elf_Data *rd, Elf_Data *td, Elf_Data *sd)
 }
 
 /*
+ * Relocations are read once: let the kernel drop their pages (mapped from
+ * the file, unmodified) so they do not count in the peak RSS.
+ */
+static void release_pages(void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
+/*
  * A relocatable x86-64 object (a kernel .o): apply the relocations of the
  * debug sections libdw reads, in place. libdwfl would relocate every debug
  * section (location lists, frames...) through gelf calls, which cost more
@@ -198,6 +213,7 @@ static int relocate_debug(Elf *elf)
 		ret = apply_rela(rd, td, sd);
 		if (ret)
 			return ret;
+		release_pages(rd->d_buf, rd->d_size);
 	}
 	return 0;
 }
