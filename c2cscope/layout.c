@@ -356,6 +356,7 @@ static int layout_file(const char *path, const struct layout_args *a)
 	struct type_load_opts lo = {
 		.source = a->source,
 		.only = (const char *const *)a->patterns,
+		.skip_decl = !a->json, /* only JSON shows declaration sites */
 	};
 	struct c2c_err err = { 0 };
 	struct selection sel = { 0 };

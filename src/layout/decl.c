@@ -10,11 +10,12 @@
 
 #include <string.h>
 
-static const char *kind_prefix(enum type_kind kind)
+static const char *kind_prefix(const struct type *t)
 {
-	switch (kind) {
-	case TYPE_STRUCT:
+	switch (t->kind) {
 	case TYPE_FWD:
+		return t->fwd_union ? "union " : "struct ";
+	case TYPE_STRUCT:
 		return "struct ";
 	case TYPE_UNION:
 		return "union ";
@@ -34,7 +35,8 @@ static void format_ptr_name(struct strbuf *sb, const struct type *t, const char 
 	const char *const_pointer = "";
 
 	if (!target) {
-		strbuf_addf(sb, "void %s", suffix);
+		strbuf_addstr(sb, "void ");
+		strbuf_addstr(sb, suffix);
 		return;
 	}
 	if (target->kind == TYPE_CONST && target->target && target->target->kind == TYPE_POINTER) {
@@ -42,7 +44,9 @@ static void format_ptr_name(struct strbuf *sb, const struct type *t, const char 
 		target = target->target;
 	}
 	layout_format_type_name(sb, target);
-	strbuf_addf(sb, " %s%s", const_pointer, suffix);
+	strbuf_addch(sb, ' ');
+	strbuf_addstr(sb, const_pointer);
+	strbuf_addstr(sb, suffix);
 }
 
 static void format_qualified(struct strbuf *sb, const struct type *t)
@@ -67,7 +71,8 @@ static void format_qualified(struct strbuf *sb, const struct type *t)
 	}
 	strbuf_addstr(sb, prefix);
 	layout_format_type_name(sb, t->target);
-	strbuf_addf(sb, "%s ", suffix);
+	strbuf_addstr(sb, suffix);
+	strbuf_addch(sb, ' ');
 }
 
 void layout_format_type_name(struct strbuf *sb, const struct type *t)
@@ -96,7 +101,8 @@ void layout_format_type_name(struct strbuf *sb, const struct type *t)
 		strbuf_addstr(sb, t->name ? t->name : "nameless base type!");
 		break;
 	default:
-		strbuf_addf(sb, "%s%s", kind_prefix(t->kind), t->name ? t->name : "");
+		strbuf_addstr(sb, kind_prefix(t));
+		strbuf_addstr(sb, t->name ? t->name : "");
 		break;
 	}
 }
@@ -128,12 +134,14 @@ static void format_params(struct strbuf *sb, const struct type *f)
 static void format_ftype(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
 			 int type_spacing)
 {
-	struct strbuf ret = STRBUF_INIT;
+	size_t start = sb->len;
 
-	layout_format_type_name(&ret, f->target);
-	strbuf_addf(sb, "%-*s (%s%s)", type_spacing, ret.buf, is_pointer ? "*" : "",
-		    name ? name : "");
-	strbuf_release(&ret);
+	/* "%-*s": a negative width pads the same */
+	layout_format_type_name(sb, f->target);
+	strbuf_pad_to(sb, start, (size_t)(type_spacing < 0 ? -type_spacing : type_spacing));
+	strbuf_addstr(sb, is_pointer ? " (*" : " (");
+	strbuf_addstr(sb, name ? name : "");
+	strbuf_addch(sb, ')');
 	format_params(sb, f);
 }
 
@@ -170,8 +178,7 @@ static void format_array(struct strbuf *sb, const struct type *t, const char *na
 size_t layout_format_decl(struct strbuf *sb, const struct type *t, const char *name,
 			  int type_spacing, const struct decl_ctx *ctx)
 {
-	size_t start = sb->len;
-	struct strbuf tn = STRBUF_INIT;
+	size_t start = sb->len, tstart;
 
 	if (!name)
 		name = "";
@@ -187,9 +194,23 @@ size_t layout_format_decl(struct strbuf *sb, const struct type *t, const char *n
 	} else if (t && t->kind == TYPE_ARRAY) {
 		format_array(sb, t, name, type_spacing, ctx);
 	} else {
-		layout_format_type_name(&tn, t);
-		strbuf_addf(sb, "%-*s %s", type_spacing, tn.buf, name);
+		tstart = sb->len;
+		if (t && t->name &&
+		    (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION || t->kind == TYPE_ENUM ||
+		     t->kind == TYPE_FWD)) {
+			/* pahole: "struct %-*s" with width type_spacing - 7, which
+			 * differs from padding the whole once the width is negative */
+			strbuf_addstr(sb, kind_prefix(t));
+			type_spacing -= (int)(sb->len - tstart);
+			tstart = sb->len;
+			strbuf_addstr(sb, t->name);
+		} else {
+			layout_format_type_name(sb, t);
+		}
+		strbuf_pad_to(sb, tstart,
+			      (size_t)(type_spacing < 0 ? -type_spacing : type_spacing));
+		strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, name);
 	}
-	strbuf_release(&tn);
 	return sb->len - start;
 }

@@ -28,6 +28,7 @@ struct pconf {
 	bool union_member, first_member, last_member;
 	bool emit_stats;
 	bool marked_packed; /* the parent's inference marked this struct packed */
+	bool rel_offset; /* inside "struct {...} * name": offsets from that struct */
 	const char *suffix;
 };
 
@@ -37,6 +38,21 @@ static void add_tabs(struct strbuf *sb, int n)
 		n = sizeof(tabs) - 1;
 	if (n > 0)
 		strbuf_add(sb, tabs, (size_t)n);
+}
+
+/* printf's "%*llu" without printf: the hot path of every member line. */
+static void add_uint(struct strbuf *sb, uint64_t v, int width)
+{
+	char digits[24];
+	int n = 0;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	if (width > n)
+		strbuf_addchars(sb, ' ', (size_t)(width - n));
+	while (n)
+		strbuf_addch(sb, digits[--n]);
 }
 
 static const char *plural(uint64_t n)
@@ -143,6 +159,36 @@ static bool const_inline(struct strbuf *sb, const struct type *t, const struct p
 	return true;
 }
 
+/*
+ * pahole's pointer to an anonymous struct/union/enum: the body inline, then
+ * "* name", member offsets relative to the pointed-to struct.
+ */
+static void pointer_to_anonymous(struct strbuf *sb, const struct type *t, const char *name,
+				 const struct pconf *c)
+{
+	struct strbuf pname = STRBUF_INIT;
+	struct pconf tc = *c;
+
+	strbuf_addstr(&pname, "* ");
+	strbuf_addstr(&pname, name ? name : "");
+	tc.rel_offset = true;
+	tc.type_spacing -= 8;
+	tc.suffix = pname.buf;
+	tc.emit_stats = false;
+	if (t->kind == TYPE_ENUM) {
+		enum_fprintf(sb, t, &tc);
+		strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, pname.buf);
+	} else {
+		tc.type_spacing -= 8;
+		if (t->kind == TYPE_STRUCT)
+			class_fprintf(sb, t, &tc);
+		else
+			union_fprintf(sb, t, &tc);
+	}
+	strbuf_release(&pname);
+}
+
 static void type_fprintf(struct strbuf *sb, const struct type *t, const char *name,
 			 const struct pconf *c)
 {
@@ -162,6 +208,10 @@ static void type_fprintf(struct strbuf *sb, const struct type *t, const char *na
 		/* array_type__fprintf: the element's type__fprintf, then "[N]" */
 		type_fprintf(sb, layout_array_elem(t), name, c);
 		layout_format_dims(sb, t, &ctx);
+		return;
+	}
+	if (t && t->kind == TYPE_POINTER && prints_inline(t->target, false)) {
+		pointer_to_anonymous(sb, t->target, name, c);
 		return;
 	}
 	if (!prints_inline(t, expand)) {
@@ -191,12 +241,26 @@ static void offset_comment(struct strbuf *sb, const struct pconf *c, int spacing
 
 	if (spacing < 0)
 		spacing = -spacing; /* printf's "%*s" with a negative width */
-	strbuf_addf(sb, hex ? "%*s/* %#5x" : "%*s/* %5u", spacing, " ", (unsigned int)offset);
-	if (m->bit_size) {
-		strbuf_addf(sb, hex ? ":%#2x" : ":%2u", bitfield_offset);
-		size_spacing -= 3;
+	if (hex) {
+		strbuf_addf(sb, "%*s/* %#5x", spacing, " ", (unsigned int)offset);
+		if (m->bit_size) {
+			strbuf_addf(sb, ":%#2x", bitfield_offset);
+			size_spacing -= 3;
+		}
+		strbuf_addf(sb, " %#*x */", size_spacing, (unsigned int)size);
+	} else {
+		strbuf_addchars(sb, ' ', spacing > 1 ? (size_t)spacing : 1);
+		strbuf_addstr(sb, "/* ");
+		add_uint(sb, (unsigned int)offset, 5);
+		if (m->bit_size) {
+			strbuf_addch(sb, ':');
+			add_uint(sb, bitfield_offset, 2);
+			size_spacing -= 3;
+		}
+		strbuf_addch(sb, ' ');
+		add_uint(sb, (unsigned int)size, size_spacing);
+		strbuf_addstr(sb, " */");
 	}
-	strbuf_addf(sb, hex ? " %#*x */" : " %*u */", size_spacing, (unsigned int)size);
 	if (c->o->annotate)
 		c->o->annotate(sb, m, offset, size, (unsigned int)(c->indent - 1),
 			       c->o->annotate_arg);
@@ -213,21 +277,28 @@ static void member_fprintf(struct strbuf *sb, const struct type_member *m, bool 
 	int aligned_len = 0;
 
 	layout_member_geometry(m, &offset, &size, &bf_off);
-	offset += sc.base_offset;
-	if (!union_member)
-		sc.base_offset = offset;
+	if (!sc.rel_offset) {
+		offset += sc.base_offset;
+		if (!union_member)
+			sc.base_offset = offset;
+	}
 	sc.marked_packed = packed;
 	cacheline_boundary(sb, c, offset);
 	start = sb->len;
 	if (is_inline_kind(t)) {
 		type_fprintf(sb, t, NULL, &sc);
-		if (m->name)
-			strbuf_addf(sb, "%s%s", t->name ? "" : " ", m->name);
+		if (m->name) {
+			if (!t->name)
+				strbuf_addch(sb, ' ');
+			strbuf_addstr(sb, m->name);
+		}
 	} else {
 		type_fprintf(sb, t, m->name, &sc);
 	}
-	if (m->bit_size)
-		strbuf_addf(sb, ":%u", m->bit_size);
+	if (m->bit_size) {
+		strbuf_addch(sb, ':');
+		add_uint(sb, m->bit_size, 0);
+	}
 	if (m->alignment) {
 		size_t before = sb->len;
 

@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "types/dwarf_internal.h"
@@ -60,10 +61,13 @@ static const char *const unneeded_sections[] = {
 	".zdebug_frame",   ".zdebug_macro",
 };
 
-static bool is_unneeded(const char *name)
+static bool is_unneeded(const char *name, bool skip_decl)
 {
 	size_t i;
 
+	/* The line table only gives decl_file its name. */
+	if (skip_decl && (!strcmp(name, ".debug_line") || !strcmp(name, ".zdebug_line")))
+		return true;
 	for (i = 0; i < sizeof(unneeded_sections) / sizeof(unneeded_sections[0]); i++)
 		if (!strcmp(name, unneeded_sections[i]))
 			return true;
@@ -71,7 +75,7 @@ static bool is_unneeded(const char *name)
 }
 
 /* Rename unneeded sections (in our private mapping) so libdw skips them. */
-static void hide_unneeded_sections(Elf *elf)
+static void hide_unneeded_sections(Elf *elf, bool skip_decl)
 {
 	size_t shstrndx;
 	Elf_Scn *scn = NULL, *strscn;
@@ -87,7 +91,7 @@ static void hide_unneeded_sections(Elf *elf)
 		Elf64_Shdr *sh = elf64_getshdr(scn);
 		const char *name = sh ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
 
-		if (name && is_unneeded(name))
+		if (name && is_unneeded(name, skip_decl))
 			sh->sh_name = strsh->sh_name; /* ".shstrtab": ignored by libdw */
 	}
 }
@@ -112,9 +116,121 @@ static int open_relocatable(const char *path, struct dwarf_file *f, struct c2c_e
 	return 0;
 }
 
-static int dwarf_file_open(const char *path, struct dwarf_file *f, struct c2c_err *err)
+/*
+ * Apply one .rela.debug_* section to its target in our private mapping.
+ * Returns 0, -ENOTSUP for what only libdwfl knows (other relocation
+ * types), or -EINVAL for corrupt relocations.
+ */
+static int apply_rela(Elf_Data *rd, Elf_Data *td, Elf_Data *sd)
+{
+	const Elf64_Rela *r = rd->d_buf;
+	size_t i, n = rd->d_size / sizeof(*r), nsyms = sd->d_size / sizeof(Elf64_Sym);
+
+	for (i = 0; i < n; i++) {
+		size_t sym = ELF64_R_SYM(r[i].r_info), width;
+		uint64_t v = (uint64_t)r[i].r_addend;
+		uint32_t v32;
+
+		if (sym >= nsyms)
+			return -EINVAL;
+		/* Section symbols of debug sections are 0: offsets into them. */
+		v += ((const Elf64_Sym *)sd->d_buf)[sym].st_value;
+		switch (ELF64_R_TYPE(r[i].r_info)) {
+		case R_X86_64_NONE:
+			continue;
+		case R_X86_64_64:
+			width = 8;
+			break;
+		case R_X86_64_32:
+		case R_X86_64_32S:
+			width = 4;
+			break;
+		default:
+			return -ENOTSUP;
+		}
+		if (r[i].r_offset > td->d_size || td->d_size - r[i].r_offset < width)
+			return -EINVAL;
+		v32 = (uint32_t)v;
+		memcpy((char *)td->d_buf + r[i].r_offset, width == 8 ? (void *)&v : (void *)&v32,
+		       width);
+	}
+	return 0;
+}
+
+/*
+ * Relocations are read once: let the kernel drop their pages (mapped from
+ * the file, unmodified) so they do not count in the peak RSS.
+ */
+static void release_pages(void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+
+	if (end > start)
+		madvise((void *)start, end - start, MADV_DONTNEED);
+}
+
+/*
+ * A relocatable x86-64 object (a kernel .o): apply the relocations of the
+ * debug sections libdw reads, in place. libdwfl would relocate every debug
+ * section (location lists, frames...) through gelf calls, which cost more
+ * than converting the types.
+ */
+static int relocate_debug(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -EINVAL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf64_Shdr *sh = elf64_getshdr(scn), *tsh, *ssh;
+		Elf_Scn *target, *symscn;
+		Elf_Data *rd, *td, *sd;
+		const char *name;
+		int ret;
+
+		if (!sh || sh->sh_type != SHT_RELA)
+			continue;
+		target = elf_getscn(elf, sh->sh_info);
+		symscn = elf_getscn(elf, sh->sh_link);
+		tsh = target ? elf64_getshdr(target) : NULL;
+		ssh = symscn ? elf64_getshdr(symscn) : NULL;
+		name = tsh ? elf_strptr(elf, shstrndx, tsh->sh_name) : NULL;
+		/* hide_unneeded_sections() renamed what types do not read */
+		if (!name || strncmp(name, ".debug_", 7) || tsh->sh_type == SHT_NOBITS)
+			continue;
+		if (tsh->sh_flags & SHF_COMPRESSED)
+			return -ENOTSUP;
+		if (!ssh || ssh->sh_type != SHT_SYMTAB)
+			return -EINVAL;
+		rd = elf_getdata(scn, NULL);
+		td = elf_getdata(target, NULL);
+		sd = elf_getdata(symscn, NULL);
+		if (!rd || !td || !sd || !td->d_buf)
+			return -EINVAL;
+		ret = apply_rela(rd, td, sd);
+		if (ret)
+			return ret;
+		release_pages(rd->d_buf, rd->d_size);
+	}
+	return 0;
+}
+
+static int open_dwarf(const char *path, struct dwarf_file *f, struct c2c_err *err)
+{
+	f->dbg = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+	if (!f->dbg)
+		return c2c_err_set(err, EINVAL, "%s: corrupt DWARF: %s", path, dwarf_errmsg(-1));
+	return 0;
+}
+
+static int dwarf_file_open(const char *path, bool skip_decl, struct dwarf_file *f,
+			   struct c2c_err *err)
 {
 	GElf_Ehdr ehdr;
+	int ret;
 
 	memset(f, 0, sizeof(*f));
 	elf_version(EV_CURRENT);
@@ -124,13 +240,26 @@ static int dwarf_file_open(const char *path, struct dwarf_file *f, struct c2c_er
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	if (!f->elf || !gelf_getehdr(f->elf, &ehdr))
 		return c2c_err_set(err, ENOEXEC, "%s: corrupt ELF file: %s", path, elf_errmsg(-1));
-	if (ehdr.e_type == ET_REL)
+	if (ehdr.e_type != ET_REL) {
+		hide_unneeded_sections(f->elf, skip_decl);
+		return open_dwarf(path, f, err);
+	}
+	if (ehdr.e_machine != EM_X86_64 || gelf_getclass(f->elf) != ELFCLASS64)
 		return open_relocatable(path, f, err);
-	hide_unneeded_sections(f->elf);
-	f->dbg = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
-	if (!f->dbg)
-		return c2c_err_set(err, EINVAL, "%s: corrupt DWARF: %s", path, dwarf_errmsg(-1));
-	return 0;
+	hide_unneeded_sections(f->elf, skip_decl);
+	ret = relocate_debug(f->elf);
+	if (ret == -EINVAL)
+		return c2c_err_set(err, EINVAL, "%s: corrupt relocations of the debug sections",
+				   path);
+	if (ret) {
+		/* Not ours to relocate: start again from a clean mapping. */
+		elf_end(f->elf);
+		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+		if (!f->elf)
+			return c2c_err_set(err, ENOEXEC, "%s: %s", path, elf_errmsg(-1));
+		return open_relocatable(path, f, err);
+	}
+	return open_dwarf(path, f, err);
 }
 
 static void dwarf_file_close(struct dwarf_file *f)
@@ -239,7 +368,9 @@ static void convert_run(struct dwarf_job *job, struct cu_run *run)
 		.path = job->path,
 		.err = &run->err,
 		.lazy_pointees = job->lazy_pointees,
-		.want_decl = true,
+		.want_decl = !job->opts->skip_decl,
+		/* One unit (a kernel .o) defines each struct once: nothing to reuse. */
+		.dedupe = job->nr_cus > 1,
 	};
 	size_t i;
 
@@ -333,7 +464,7 @@ int type_db_load_dwarf(const char *path, const struct type_load_opts *opts, stru
 	unsigned int threads;
 	int ret;
 
-	ret = dwarf_file_open(path, &f, err);
+	ret = dwarf_file_open(path, opts->skip_decl, &f, err);
 	if (ret)
 		goto out;
 	job.dbg = f.dbg;

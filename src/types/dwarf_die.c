@@ -208,28 +208,6 @@ static uint32_t count_children(Dwarf_Die *die, int tag)
 	return n;
 }
 
-/* pahole's inference: a member below its natural alignment, or a size that
- * is not a multiple of the alignment the members ask for, means packed. */
-static bool infer_packed(const struct type *t)
-{
-	uint32_t i, max_align = 1;
-
-	for (i = 0; i < t->nr_members; i++) {
-		const struct type_member *m = &t->members[i];
-		uint32_t a = type_alignment(m->type);
-
-		if (m->alignment > a)
-			a = m->alignment;
-		if (a > max_align)
-			max_align = a;
-		if (!m->bit_size && a && m->offset % a)
-			return true;
-	}
-	if (t->alignment > max_align)
-		max_align = t->alignment;
-	return t->nr_members && t->size % max_align;
-}
-
 static int convert_aggregate(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
 {
 	Dwarf_Die child;
@@ -257,7 +235,7 @@ static int convert_aggregate(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct ty
 					   ctx->path, (unsigned long long)dwarf_dieoffset(&child));
 	} while (dwarf_siblingof(&child, &child) == 0);
 	t->nr_members = i;
-	t->packed = infer_packed(t);
+	t->packed = type_infer_packed(t, true);
 	return 0;
 }
 
@@ -537,7 +515,7 @@ const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
 		uint64_t fp = 0;
 		bool aggregate = kind == TYPE_STRUCT || kind == TYPE_UNION;
 
-		if (aggregate && full && !ctx->lazy_pointees) {
+		if (aggregate && full && !ctx->lazy_pointees && ctx->dedupe) {
 			t = seen_struct(ctx, die, &fp);
 			if (t) {
 				type_db_set_ref(ctx->db, ref, t);
@@ -545,10 +523,12 @@ const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
 			}
 		}
 		t = type_db_add_raw(ctx->db, kind, die_name(ctx, die));
+		t->fwd_union = kind == TYPE_FWD && dwarf_tag(die) == DW_TAG_union_type;
 		type_db_set_ref(ctx->db, ref, t);
 		if (fp)
 			hashmap_put(&ctx->seen, fp, t);
-		if (!full && aggregate) {
+		/* pahole prints a pointed-to anonymous struct inline: load it */
+		if (!full && aggregate && t->name) {
 			uint64_t size = 0;
 
 			attr_udata(die, DW_AT_byte_size, &size);

@@ -19,6 +19,7 @@ struct dwarf_cu_ctx {
 	uint8_t addr_size;
 	bool lazy_pointees; /* loading a subset: pointed-to structs stay shallow */
 	bool want_decl;
+	bool dedupe; /* more than one unit: fingerprint structs to reuse them */
 	bool failed;
 	unsigned int depth;
 	struct hashmap shallow; /* ref -> struct converted without members */

@@ -33,6 +33,11 @@ struct type_db {
 	const char **strs;
 	size_t nr_strs, cap_strs;
 	char **only;
+	struct db_keep {
+		void (*release)(void *);
+		void *arg;
+	} * keep;
+	size_t nr_keep;
 };
 
 static struct arena_chunk *chunk_new(size_t size)
@@ -86,6 +91,14 @@ struct type_db *type_db_new(const char *source, const char *path)
 	return db;
 }
 
+void type_db_keep(struct type_db *db, void (*release)(void *), void *arg)
+{
+	db->keep = xrealloc(db->keep, (db->nr_keep + 1) * sizeof(*db->keep));
+	db->keep[db->nr_keep].release = release;
+	db->keep[db->nr_keep].arg = arg;
+	db->nr_keep++;
+}
+
 void type_db_set_source(struct type_db *db, const char *source)
 {
 	db->source = type_db_intern(db, source);
@@ -109,6 +122,9 @@ void type_db_free(struct type_db *db)
 	for (i = 0; db->only && db->only[i]; i++)
 		free(db->only[i]);
 	free(db->only);
+	for (i = 0; i < db->nr_keep; i++)
+		db->keep[i].release(db->keep[i].arg);
+	free(db->keep);
 	free(db);
 }
 
@@ -276,6 +292,9 @@ void type_db_absorb(struct type_db *dst, struct type_db *src)
 	src->nr_types = 0;
 	while (hashmap_next(&src->refs, &iter, &key, &val))
 		hashmap_put(&dst->refs, key, val);
+	for (i = 0; i < src->nr_keep; i++)
+		type_db_keep(dst, src->keep[i].release, src->keep[i].arg);
+	src->nr_keep = 0;
 	type_db_free(src);
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The type model: one in-memory representation of C types, loaded from DWARF
- * (libdw) or BTF (libbpf). Everything above src/types/ works on these
- * structures and never sees a Dwarf_Die or a struct btf.
+ * (libdw) or BTF (btf_data.c). Everything above src/types/ works on these
+ * structures and never sees a Dwarf_Die or a BTF record.
  *
  * The model is read-only once loaded and owned by its struct type_db; all
  * pointers stay valid until type_db_free().
@@ -83,6 +83,7 @@ struct type {
 	 */
 	uint32_t alignment;
 	bool packed; /* inferred: some member sits below its natural alignment */
+	bool fwd_union; /* FWD only: declared as "union x;", not "struct x;" */
 
 	/* POINTER, ARRAY (element), TYPEDEF, qualifiers, FUNC (return; NULL = void) */
 	const struct type *target;
@@ -129,6 +130,12 @@ struct type_load_opts {
 	const char *const *only;
 	/* Worker threads the DWARF loader may use (0: one per online cpu). */
 	unsigned int threads;
+	/*
+	 * Leave decl_file/decl_line unset (NULL/0): reading the line table for
+	 * file names is a large part of loading a kernel object, and text
+	 * layouts do not print them.
+	 */
+	bool skip_decl;
 };
 
 struct type_db;

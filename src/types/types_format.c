@@ -139,6 +139,26 @@ uint32_t type_alignment(const struct type *t)
 	return alignment_of(t, 0);
 }
 
+bool type_infer_packed(const struct type *t, bool own_alignment)
+{
+	uint32_t i, max_align = 1;
+
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+		uint32_t a = type_alignment(m->type);
+
+		if (m->alignment > a)
+			a = m->alignment;
+		if (a > max_align)
+			max_align = a;
+		if (!m->bit_size && a && m->offset % a)
+			return true;
+	}
+	if (own_alignment && t->alignment > max_align)
+		max_align = t->alignment;
+	return t->nr_members && t->size % max_align;
+}
+
 /* --- structural equality (dedupe across compilation units) ------------- */
 
 static bool str_eq(const char *a, const char *b)
@@ -255,8 +275,9 @@ static void decl_of(struct strbuf *sb, const struct type *t, const char *name, i
 static const char *prefix_of(const struct type *t)
 {
 	switch (t->kind) {
-	case TYPE_STRUCT:
 	case TYPE_FWD:
+		return t->fwd_union ? "union " : "struct ";
+	case TYPE_STRUCT:
 		return "struct ";
 	case TYPE_UNION:
 		return "union ";

@@ -23,6 +23,16 @@ bool type_db_wants(const struct type_db *db, const char *name);
 /* Move everything src owns into dst; src is freed. Order is kept. */
 void type_db_absorb(struct type_db *dst, struct type_db *src);
 void type_db_set_source(struct type_db *db, const char *source);
+/* Call release(arg) when db is freed (memory that names point into). */
+void type_db_keep(struct type_db *db, void (*release)(void *), void *arg);
+
+/*
+ * Whether a loaded struct must have been packed: a member below its
+ * alignment, or a size that is not a multiple of the largest alignment
+ * (with own_alignment, the struct's own forced alignment counts too, as
+ * DW_AT_alignment does; BTF's is inferred from the same padding).
+ */
+bool type_infer_packed(const struct type *t, bool own_alignment);
 
 /* Structural equality used to deduplicate definitions across CUs. */
 bool type_struct_equal(const struct type *a, const struct type *b);

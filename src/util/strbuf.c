@@ -92,18 +92,26 @@ void strbuf_addchars(struct strbuf *sb, int c, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
+/* One vsnprintf pass when the text fits in the space already there. */
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
+	size_t avail;
 	va_list cp;
 	int n;
 
+	strbuf_grow(sb, 64);
+	avail = sb->alloc - sb->len;
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(sb->buf + sb->len, avail, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	strbuf_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= avail) {
+		strbuf_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 

@@ -50,7 +50,22 @@ struct nested_outer {
 	struct nested_inner pair[2];
 };
 
+/* A union known only by its declaration, and a pointer to an anonymous
+ * struct: pahole prints "union declared_only *" and the struct's body
+ * inline as "} * parts;" with offsets relative to it. */
+union declared_only;
+struct odd_pointers {
+	union declared_only *fwd;
+	struct {
+		long from;
+		long size;
+		int flags;
+	} *parts;
+	int next;
+};
+
 union u_simple u_simple;
 struct with_anon with_anon;
 union u_of_structs u_of_structs;
 struct nested_outer nested_outer;
+struct odd_pointers odd_pointers;

@@ -33,7 +33,30 @@ run_dump 2 "has no BTF" --btf "$TMP/dwarf.o"
 head -c 100 "$TMP/dwarf.o" >"$TMP/trunc.o"
 run_dump 2 "" "$TMP/trunc.o"
 printf '\x9f\xeb\x01\x00\x18\x00\x00\x00' >"$TMP/bad.btf"
-run_dump 2 "corrupt or unsupported BTF" "$TMP/bad.btf"
+run_dump 2 "bad.btf: corrupt BTF: 8 bytes, shorter than a header" "$TMP/bad.btf"
+# Hand-made raw BTF: a 24-byte header (magic, version 1, hdr_len, type
+# off/len, string off/len), then the type and string sections.
+u32() { printf "\\x%02x\\x%02x\\x%02x\\x%02x" $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
+btf() { # FILE TYPE_LEN STR_OFF STR_LEN WORDS...
+	local f=$1 tl=$2 so=$3 sl=$4 w out
+	shift 4
+	out="\\x9f\\xeb\\x01\\x00$(u32 24)$(u32 0)$(u32 "$tl")$(u32 "$so")$(u32 "$sl")"
+	for w in "$@"; do out+=$(u32 "$w"); done
+	printf "$out" >"$f"
+}
+# one INT "int" (kind 1, 4 bytes, signed 32 bits): loads, no structs
+btf "$TMP/int.btf" 16 16 4 0 0x01000000 4 0x01000020 0x00746e69
+run_dump 0 "" "$TMP/int.btf"
+btf "$TMP/kind.btf" 12 12 1 0 0x14000000 0 0
+run_dump 2 "kind.btf: unsupported BTF kind 20 (type 1)" "$TMP/kind.btf"
+btf "$TMP/trunc.btf" 16 16 1 0 0x04000002 8 0 0
+run_dump 2 "trunc.btf: corrupt BTF: type 1 truncated" "$TMP/trunc.btf"
+btf "$TMP/str.btf" 16 16 4 0 0x01000000 4 0x01000020 0x78746e69
+run_dump 2 "str.btf: corrupt BTF: string section not terminated" "$TMP/str.btf"
+btf "$TMP/range.btf" 16 16 40 0 0x01000000 4 0x01000020 0x00746e69
+run_dump 2 "range.btf: corrupt BTF: type (0+16) or string (16+40) section outside the 44 bytes" "$TMP/range.btf"
+printf '\xeb\x9f\x01\x00\x00\x00\x00\x18' >"$TMP/be.btf"
+run_dump 2 "be.btf: not an ELF file or raw BTF" "$TMP/be.btf"
 
 # Fuzz: every outcome is fine except a crash or a sanitizer report.
 fuzz() { # FILE LABEL
