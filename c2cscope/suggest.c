@@ -70,7 +70,7 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		{ "format", required_argument, NULL, 'f' },
 		{ "choose", required_argument, NULL, 'c' },
 		{ "emit-rules", required_argument, NULL, 'r' },
-		{ "patch", no_argument, NULL, 'P' },
+		{ "patch", no_argument, NULL, 'T' },
 		{ "source-dir", required_argument, NULL, 'S' },
 		{ "btf", no_argument, NULL, 'B' },
 		{ "dwarf", no_argument, NULL, 'D' },
@@ -114,7 +114,7 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		case 'r':
 			a->emit_rules = optarg;
 			break;
-		case 'P':
+		case 'T':
 			a->patch = true;
 			break;
 		case 'S':
