@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-static const char *kind_prefix(const struct type *t)
+const char *type_keyword(const struct type *t)
 {
 	switch (t->kind) {
 	case TYPE_FWD:
@@ -109,7 +109,7 @@ static void type_name(struct strbuf *sb, const struct type *t, bool braces, int 
 		strbuf_addstr(sb, t->name ? t->name : "nameless base type!");
 		break;
 	default:
-		strbuf_addstr(sb, kind_prefix(t));
+		strbuf_addstr(sb, type_keyword(t));
 		strbuf_addstr(sb, t->name ? t->name : braces ? "{...}" : "");
 		break;
 	}
@@ -211,7 +211,7 @@ static void format_decl(struct strbuf *sb, const struct type *t, const char *nam
 		     t->kind == TYPE_FWD)) {
 			/* pahole: "struct %-*s" with width type_spacing - 7, which
 			 * differs from padding the whole once the width is negative */
-			strbuf_addstr(sb, kind_prefix(t));
+			strbuf_addstr(sb, type_keyword(t));
 			type_spacing -= (int)(sb->len - tstart);
 			tstart = sb->len;
 			strbuf_addstr(sb, t->name);

@@ -274,22 +274,6 @@ bool type_struct_equal(const struct type *a, const struct type *b)
  */
 static void name_of(struct strbuf *sb, const struct type *t, int depth);
 
-static const char *prefix_of(const struct type *t)
-{
-	switch (t->kind) {
-	case TYPE_FWD:
-		return t->fwd_union ? "union " : "struct ";
-	case TYPE_STRUCT:
-		return "struct ";
-	case TYPE_UNION:
-		return "union ";
-	case TYPE_ENUM:
-		return "enum ";
-	default:
-		return "";
-	}
-}
-
 static const char *qualifier_of(const struct type *t)
 {
 	switch (t->kind) {
@@ -387,7 +371,7 @@ static void name_of(struct strbuf *sb, const struct type *t, int depth)
 		params_of(sb, t, depth + 1);
 		break;
 	default:
-		strbuf_addstr(sb, prefix_of(t));
+		strbuf_addstr(sb, type_keyword(t));
 		strbuf_addstr(sb, t->name ? t->name : "{...}");
 		break;
 	}
