@@ -36,7 +36,7 @@ static const char *kind_name(const struct type *t)
 /* The member's type as pahole spells it, without a name: "struct inner[3]". */
 static void type_spelling(struct strbuf *sb, const struct type *t)
 {
-	struct decl_ctx ctx = { false, false, false };
+	struct type_decl_ctx ctx = { false, false, false, false };
 
 	if (t && (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION) && !t->name) {
 		strbuf_addstr(sb, t->kind == TYPE_STRUCT ? "struct {...}" : "union {...}");
@@ -46,7 +46,7 @@ static void type_spelling(struct strbuf *sb, const struct type *t)
 		strbuf_addstr(sb, "enum {...}");
 		return;
 	}
-	layout_format_decl(sb, t, "", 0, &ctx);
+	type_format_pahole_decl(sb, t, "", 0, &ctx);
 	/* "%-*s %s" leaves the separator before the (empty) name. */
 	while (sb->len && sb->buf[sb->len - 1] == ' ')
 		strbuf_setlen(sb, sb->len - 1);

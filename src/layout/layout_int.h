@@ -37,20 +37,4 @@ bool layout_infer_packed(const struct type *t);
 /* Tail padding of a struct type (0 for anything else). */
 uint64_t layout_struct_padding(const struct type *t);
 
-/*
- * Append the member declaration "TYPE<pad> NAME" the way pahole 1.24 does,
- * TYPE padded to type_spacing. Returns the number of characters appended.
- * For inline (anonymous or --expand) aggregates, print.c handles the body.
- */
-struct decl_ctx {
-	bool first_member, last_member, union_member;
-};
-size_t layout_format_decl(struct strbuf *sb, const struct type *t, const char *name,
-			  int type_spacing, const struct decl_ctx *ctx);
-/* An array's element type as pahole prints it, and its "[N]..." suffix. */
-const struct type *layout_array_elem(const struct type *t);
-void layout_format_dims(struct strbuf *sb, const struct type *t, const struct decl_ctx *ctx);
-/* pahole's tag__name: the type's name alone ("const char  *", "int"). */
-void layout_format_type_name(struct strbuf *sb, const struct type *t);
-
 #endif

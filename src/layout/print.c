@@ -192,7 +192,7 @@ static void pointer_to_anonymous(struct strbuf *sb, const struct type *t, const 
 static void type_fprintf(struct strbuf *sb, const struct type *t, const char *name,
 			 const struct pconf *c)
 {
-	struct decl_ctx ctx = { c->first_member, c->last_member, c->union_member };
+	struct type_decl_ctx ctx = { c->first_member, c->last_member, c->union_member, false };
 	struct pconf tc = *c;
 	bool expand = c->o->expand;
 
@@ -204,10 +204,10 @@ static void type_fprintf(struct strbuf *sb, const struct type *t, const char *na
 	}
 	if (const_inline(sb, t, c))
 		return;
-	if (t && t->kind == TYPE_ARRAY && (expand || prints_inline(layout_array_elem(t), false))) {
+	if (t && t->kind == TYPE_ARRAY && (expand || prints_inline(type_array_elem(t), false))) {
 		/* array_type__fprintf: the element's type__fprintf, then "[N]" */
-		type_fprintf(sb, layout_array_elem(t), name, c);
-		layout_format_dims(sb, t, &ctx);
+		type_fprintf(sb, type_array_elem(t), name, c);
+		type_format_dims(sb, t, &ctx);
 		return;
 	}
 	if (t && t->kind == TYPE_POINTER && prints_inline(t->target, false)) {
@@ -215,7 +215,7 @@ static void type_fprintf(struct strbuf *sb, const struct type *t, const char *na
 		return;
 	}
 	if (!prints_inline(t, expand)) {
-		layout_format_decl(sb, t, name, c->type_spacing, &ctx);
+		type_format_pahole_decl(sb, t, name, c->type_spacing, &ctx);
 		return;
 	}
 	tc.suffix = name;

@@ -237,4 +237,27 @@ void type_format_name(struct strbuf *sb, const struct type *t);
  */
 void type_format_member(struct strbuf *sb, const struct type *parent, uint32_t i);
 
+/*
+ * pahole's own spelling of member declarations (the layout printer's):
+ * where the member sits decides "[]" or "[0]" for a zero-length array
+ * dimension, as in pahole's array_type__fprintf.
+ */
+struct type_decl_ctx {
+	bool first_member, last_member, union_member;
+	/* anonymous aggregates as "struct {...}" (pahole prints "struct ") */
+	bool anon_braces;
+};
+/*
+ * "TYPE<pad to |type_spacing|> NAME" exactly as pahole 1.24's
+ * type__fprintf prints a member whose type is not printed inline
+ * (pointers, arrays, function pointers, named types). Returns the length.
+ */
+size_t type_format_pahole_decl(struct strbuf *sb, const struct type *t, const char *name,
+			       int type_spacing, const struct type_decl_ctx *ctx);
+/* pahole's tag__name: the type alone ("const char  *", "int"). */
+void type_format_pahole_name(struct strbuf *sb, const struct type *t);
+/* An array's element type as pahole prints it, and its "[N]..." suffix. */
+const struct type *type_array_elem(const struct type *t);
+void type_format_dims(struct strbuf *sb, const struct type *t, const struct type_decl_ctx *ctx);
+
 #endif

@@ -268,70 +268,35 @@ bool type_struct_equal(const struct type *a, const struct type *b)
 
 /* --- names and declarations -------------------------------------------- */
 
-static void name_of(struct strbuf *sb, const struct type *t, bool clean, int depth);
-static void decl_of(struct strbuf *sb, const struct type *t, const char *name, int spacing,
-		    bool flex_ok, int depth);
-
-static const char *prefix_of(const struct type *t)
-{
-	switch (t->kind) {
-	case TYPE_FWD:
-		return t->fwd_union ? "union " : "struct ";
-	case TYPE_STRUCT:
-		return "struct ";
-	case TYPE_UNION:
-		return "union ";
-	case TYPE_ENUM:
-		return "enum ";
-	default:
-		return "";
-	}
-}
+/*
+ * type_format_name's C spelling ("const char *", "int (*)(void *)");
+ * the pahole spelling of declarations is types_decl.c's.
+ */
+static void name_of(struct strbuf *sb, const struct type *t, int depth);
 
 static const char *qualifier_of(const struct type *t)
 {
 	switch (t->kind) {
 	case TYPE_CONST:
-		return "const ";
+		return "const";
 	case TYPE_VOLATILE:
-		return "volatile ";
+		return "volatile";
 	case TYPE_ATOMIC:
-		return "_Atomic ";
+		return "_Atomic";
 	default:
 		return "";
 	}
 }
 
-static void params_of(struct strbuf *sb, const struct type *f, bool clean, int depth);
-
-/* pahole's ftype__fprintf: "RET<pad> (*NAME)(PARAMS)". */
-static void func_decl(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
-		      int spacing, int depth)
-{
-	size_t start = sb->len;
-
-	name_of(sb, f->target, false, depth + 1);
-	strbuf_pad_to(sb, start, spacing > 0 ? (size_t)spacing : 0);
-	strbuf_addf(sb, " (%s%s)", is_pointer ? "*" : "", name ? name : "");
-	params_of(sb, f, false, depth);
-}
-
-static void params_of(struct strbuf *sb, const struct type *f, bool clean, int depth)
+static void params_of(struct strbuf *sb, const struct type *f, int depth)
 {
 	uint32_t i;
 
 	strbuf_addch(sb, '(');
 	for (i = 0; i < f->nr_params; i++) {
-		const struct type *p = f->params[i];
-
 		if (i)
 			strbuf_addstr(sb, ", ");
-		if (p && p->kind == TYPE_POINTER && p->target && p->target->kind == TYPE_FUNC)
-			func_decl(sb, p->target, NULL, true, 0, depth + 1);
-		else if (p && p->kind == TYPE_FUNC)
-			func_decl(sb, p, NULL, false, 0, depth + 1);
-		else
-			name_of(sb, p, clean, depth + 1);
+		name_of(sb, f->params[i], depth + 1);
 	}
 	if (!f->nr_params)
 		strbuf_addstr(sb, "void)");
@@ -341,43 +306,26 @@ static void params_of(struct strbuf *sb, const struct type *f, bool clean, int d
 		strbuf_addch(sb, ')');
 }
 
-static void pointer_name(struct strbuf *sb, const struct type *t, bool clean, int depth)
+static void pointer_name(struct strbuf *sb, const struct type *t, int depth)
 {
 	const struct type *target = t->target;
 
 	if (!target || target->kind == TYPE_VOID) {
 		strbuf_addstr(sb, "void *");
-	} else if (clean && target->kind == TYPE_FUNC) {
-		name_of(sb, target->target, true, depth + 1);
+	} else if (target->kind == TYPE_FUNC) {
+		name_of(sb, target->target, depth + 1);
 		strbuf_addstr(sb, " (*)");
-		params_of(sb, target, true, depth + 1);
-	} else if (clean) {
-		name_of(sb, target, true, depth + 1);
-		strbuf_addstr(sb, sb->len && sb->buf[sb->len - 1] == '*' ? "*" : " *");
-	} else if (target->kind == TYPE_CONST && target->target &&
-		   target->target->kind == TYPE_POINTER) {
-		name_of(sb, target->target, false, depth + 1);
-		strbuf_addstr(sb, " const *");
+		params_of(sb, target, depth + 1);
 	} else {
-		name_of(sb, target, false, depth + 1);
-		strbuf_addstr(sb, " *");
+		name_of(sb, target, depth + 1);
+		strbuf_addstr(sb, sb->len && sb->buf[sb->len - 1] == '*' ? "*" : " *");
 	}
 }
 
-static void array_dims(struct strbuf *sb, const struct type *t, bool flex_ok)
+static void name_of(struct strbuf *sb, const struct type *t, int depth)
 {
 	uint32_t i;
 
-	for (i = 0; i < t->nr_dims; i++) {
-		if (t->dims[i] || !flex_ok)
-			strbuf_addf(sb, "[%llu]", (unsigned long long)t->dims[i]);
-		else
-			strbuf_addstr(sb, "[]");
-	}
-}
-
-static void name_of(struct strbuf *sb, const struct type *t, bool clean, int depth)
-{
 	if (depth > TYPE_MAX_DEPTH) {
 		strbuf_addstr(sb, "<loop>");
 		return;
@@ -388,111 +336,73 @@ static void name_of(struct strbuf *sb, const struct type *t, bool clean, int dep
 	}
 	switch (t->kind) {
 	case TYPE_POINTER:
-		pointer_name(sb, t, clean, depth);
+		pointer_name(sb, t, depth);
 		break;
 	case TYPE_CONST:
 	case TYPE_VOLATILE:
 	case TYPE_ATOMIC:
 	case TYPE_RESTRICT:
-		if (clean && t->target && t->target->kind == TYPE_POINTER) {
-			name_of(sb, t->target, clean, depth + 1);
-			strbuf_addf(sb, " %.*s", (int)strlen(qualifier_of(t)) - 1, qualifier_of(t));
-			if (t->kind == TYPE_RESTRICT)
-				strbuf_addstr(sb, "restrict");
+		if (t->target && t->target->kind == TYPE_POINTER) {
+			name_of(sb, t->target, depth + 1);
+			strbuf_addch(sb, ' ');
+			strbuf_addstr(sb, t->kind == TYPE_RESTRICT ? "restrict" : qualifier_of(t));
 			break;
 		}
-		strbuf_addstr(sb, qualifier_of(t));
-		name_of(sb, t->target, clean, depth + 1);
+		if (t->kind != TYPE_RESTRICT) {
+			strbuf_addstr(sb, qualifier_of(t));
+			strbuf_addch(sb, ' ');
+		}
+		name_of(sb, t->target, depth + 1);
 		if (t->kind == TYPE_RESTRICT)
 			strbuf_addstr(sb, " restrict");
-		if (!clean)
-			strbuf_addch(sb, ' ');
 		break;
 	case TYPE_ARRAY:
-		name_of(sb, t->target, clean, depth + 1);
-		if (clean)
-			array_dims(sb, t, true);
+		name_of(sb, t->target, depth + 1);
+		for (i = 0; i < t->nr_dims; i++) {
+			if (t->dims[i])
+				strbuf_addf(sb, "[%llu]", (unsigned long long)t->dims[i]);
+			else
+				strbuf_addstr(sb, "[]");
+		}
 		break;
 	case TYPE_FUNC:
-		name_of(sb, t->target, clean, depth + 1);
-		strbuf_addstr(sb, clean ? " " : " ()");
-		params_of(sb, t, clean, depth + 1);
+		name_of(sb, t->target, depth + 1);
+		strbuf_addch(sb, ' ');
+		params_of(sb, t, depth + 1);
 		break;
-	case TYPE_BASE:
-	case TYPE_TYPEDEF:
 	default:
-		strbuf_addstr(sb, prefix_of(t));
+		strbuf_addstr(sb, type_keyword(t));
 		strbuf_addstr(sb, t->name ? t->name : "{...}");
 		break;
 	}
 }
 
-/* pahole's type__fprintf: "TYPE<pad to 26> NAME" with its special cases. */
-static void decl_of(struct strbuf *sb, const struct type *t, const char *name, int spacing,
-		    bool flex_ok, int depth)
-{
-	size_t start = sb->len;
-
-	if (!name)
-		name = "";
-	if (t && depth <= TYPE_MAX_DEPTH) {
-		switch (t->kind) {
-		case TYPE_POINTER:
-			if (t->target && t->target->kind == TYPE_FUNC) {
-				func_decl(sb, t->target, name, true, spacing, depth);
-				return;
-			}
-			break;
-		case TYPE_CONST:
-		case TYPE_ATOMIC:
-			if (!t->target)
-				break;
-			strbuf_addstr(sb, qualifier_of(t));
-			decl_of(sb, t->target, name, spacing - (int)(sb->len - start), flex_ok,
-				depth + 1);
-			return;
-		case TYPE_ARRAY: {
-			const struct type *elem = t->target;
-
-			/* pahole drops const from zero-length arrays' elements */
-			if (t->nr_dims && !t->dims[0] && elem && elem->kind == TYPE_CONST)
-				elem = elem->target;
-			decl_of(sb, elem, name, spacing, flex_ok, depth + 1);
-			array_dims(sb, t, flex_ok);
-			return;
-		}
-		case TYPE_FUNC:
-			func_decl(sb, t, name, false, spacing, depth);
-			return;
-		default:
-			break;
-		}
-	}
-	name_of(sb, t, false, depth + 1);
-	strbuf_pad_to(sb, start, spacing > 0 ? (size_t)spacing : 0);
-	strbuf_addch(sb, ' ');
-	strbuf_addstr(sb, name);
-}
-
 void type_format_name(struct strbuf *sb, const struct type *t)
 {
-	name_of(sb, t, true, 0);
+	name_of(sb, t, 0);
 }
 
 void type_format_decl(struct strbuf *sb, const struct type *t, const char *name)
 {
+	/* a lone declaration: a zero-length array is flexible */
+	static const struct type_decl_ctx ctx = { .last_member = true, .anon_braces = true };
+
 	if (!name) {
 		type_format_name(sb, t);
 		return;
 	}
-	decl_of(sb, t, name, TYPE_SPACING, true, 0);
+	type_format_pahole_decl(sb, t, name, TYPE_SPACING, &ctx);
 }
 
 void type_format_member(struct strbuf *sb, const struct type *parent, uint32_t i)
 {
 	const struct type_member *m = &parent->members[i];
-	bool flex_ok = parent->kind == TYPE_STRUCT && parent->nr_members > 1 &&
-		       i == parent->nr_members - 1;
+	struct type_decl_ctx ctx = {
+		.first_member = i == 0,
+		.last_member = i + 1 == parent->nr_members,
+		.union_member = parent->kind == TYPE_UNION,
+		.anon_braces = true,
+	};
 
-	decl_of(sb, m->type, m->name, TYPE_SPACING, flex_ok, 0);
+	type_format_pahole_decl(sb, m->type, m->name, TYPE_SPACING, &ctx);
 }

@@ -34,6 +34,9 @@ void type_db_keep(struct type_db *db, void (*release)(void *), void *arg);
  */
 bool type_infer_packed(const struct type *t, bool own_alignment);
 
+/* "struct ", "union " (union forward declarations too), "enum " or "". */
+const char *type_keyword(const struct type *t);
+
 /* Structural equality used to deduplicate definitions across CUs. */
 bool type_struct_equal(const struct type *a, const struct type *b);
 

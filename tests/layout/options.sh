@@ -62,4 +62,11 @@ expect_contains "group end" "	/* === end of cacheline group read_write === */" "
 run_c2c 0 "$TMP/got" "$TMP/err" layout --cacheline-size 128 -C al_member "$TMP/aligned.o"
 expect_contains "128-byte lines" "/* size: 128, cachelines: 1, members: 3 */" "$TMP/got"
 expect_not_contains "no boundary at 64" "cacheline 1 boundary" "$TMP/got"
+
+# JSON spells member types without the text's column padding, also for
+# named structs (whose text padding follows pahole's "struct %-*s").
+gcc -g -c -o "$TMP/unions.o" "$TOP_SRCDIR/tests/corpus/unions.c"
+run_c2c 0 "$TMP/j" "$TMP/err" layout --format json -C nested_outer "$TMP/unions.o"
+expect_contains "array of named struct" '"type": "struct nested_inner [2]"' "$TMP/j"
+expect_contains "named union" '"type": "union u_simple"' "$TMP/j"
 finish

@@ -4,13 +4,14 @@
  * (dwarves_fprintf.c: __tag__name, tag__ptr_name, type__fprintf,
  * array_type__fprintf, ftype__fprintf), quirks included: "const char  *",
  * "char * *", "int (*fn)(struct big *, const char  *, ...)". Users diff
- * this text against pahole's, so it must match byte for byte.
+ * this text against pahole's, so it must match byte for byte. The one
+ * spelling engine behind type_format_decl/member and the layout printer.
  */
-#include "layout/layout_int.h"
+#include "types/types_internal.h"
 
 #include <string.h>
 
-static const char *kind_prefix(const struct type *t)
+const char *type_keyword(const struct type *t)
 {
 	switch (t->kind) {
 	case TYPE_FWD:
@@ -26,10 +27,12 @@ static const char *kind_prefix(const struct type *t)
 	}
 }
 
+static void type_name(struct strbuf *sb, const struct type *t, bool braces, int depth);
 static void format_ftype(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
-			 int type_spacing);
+			 int type_spacing, bool braces, int depth);
 
-static void format_ptr_name(struct strbuf *sb, const struct type *t, const char *suffix)
+static void format_ptr_name(struct strbuf *sb, const struct type *t, const char *suffix,
+			    bool braces, int depth)
 {
 	const struct type *target = t->target;
 	const char *const_pointer = "";
@@ -43,13 +46,13 @@ static void format_ptr_name(struct strbuf *sb, const struct type *t, const char 
 		const_pointer = "const ";
 		target = target->target;
 	}
-	layout_format_type_name(sb, target);
+	type_name(sb, target, braces, depth + 1);
 	strbuf_addch(sb, ' ');
 	strbuf_addstr(sb, const_pointer);
 	strbuf_addstr(sb, suffix);
 }
 
-static void format_qualified(struct strbuf *sb, const struct type *t)
+static void format_qualified(struct strbuf *sb, const struct type *t, bool braces, int depth)
 {
 	const char *prefix = "", *suffix = "";
 
@@ -70,44 +73,49 @@ static void format_qualified(struct strbuf *sb, const struct type *t)
 		break;
 	}
 	strbuf_addstr(sb, prefix);
-	layout_format_type_name(sb, t->target);
+	type_name(sb, t->target, braces, depth + 1);
 	strbuf_addstr(sb, suffix);
 	strbuf_addch(sb, ' ');
 }
 
-void layout_format_type_name(struct strbuf *sb, const struct type *t)
+/* pahole's tag__name; braces: anonymous aggregates as "struct {...}". */
+static void type_name(struct strbuf *sb, const struct type *t, bool braces, int depth)
 {
+	if (depth > TYPE_MAX_DEPTH) {
+		strbuf_addstr(sb, "<loop>");
+		return;
+	}
 	if (!t || t->kind == TYPE_VOID) {
 		strbuf_addstr(sb, "void");
 		return;
 	}
 	switch (t->kind) {
 	case TYPE_POINTER:
-		format_ptr_name(sb, t, "*");
+		format_ptr_name(sb, t, "*", braces, depth);
 		break;
 	case TYPE_CONST:
 	case TYPE_VOLATILE:
 	case TYPE_RESTRICT:
 	case TYPE_ATOMIC:
-		format_qualified(sb, t);
+		format_qualified(sb, t, braces, depth);
 		break;
 	case TYPE_ARRAY:
-		layout_format_type_name(sb, t->target);
+		type_name(sb, t->target, braces, depth + 1);
 		break;
 	case TYPE_FUNC:
-		format_ftype(sb, t, NULL, false, 0);
+		format_ftype(sb, t, NULL, false, 0, braces, depth);
 		break;
 	case TYPE_BASE:
 		strbuf_addstr(sb, t->name ? t->name : "nameless base type!");
 		break;
 	default:
-		strbuf_addstr(sb, kind_prefix(t));
-		strbuf_addstr(sb, t->name ? t->name : "");
+		strbuf_addstr(sb, type_keyword(t));
+		strbuf_addstr(sb, t->name ? t->name : braces ? "{...}" : "");
 		break;
 	}
 }
 
-static void format_params(struct strbuf *sb, const struct type *f)
+static void format_params(struct strbuf *sb, const struct type *f, bool braces, int depth)
 {
 	uint32_t i;
 
@@ -118,9 +126,9 @@ static void format_params(struct strbuf *sb, const struct type *f)
 		if (i)
 			strbuf_addstr(sb, ", ");
 		if (p && p->kind == TYPE_POINTER && p->target && p->target->kind == TYPE_FUNC)
-			format_ftype(sb, p->target, NULL, true, 0);
+			format_ftype(sb, p->target, NULL, true, 0, braces, depth + 1);
 		else
-			layout_format_type_name(sb, p);
+			type_name(sb, p, braces, depth + 1);
 	}
 	if (!f->nr_params)
 		strbuf_addstr(sb, "void)");
@@ -130,22 +138,32 @@ static void format_params(struct strbuf *sb, const struct type *f)
 		strbuf_addch(sb, ')');
 }
 
+/* "%-*s": a negative width pads the same as a positive one */
+static size_t width(int type_spacing)
+{
+	return (size_t)(type_spacing < 0 ? -type_spacing : type_spacing);
+}
+
 /* ftype__fprintf with is_prototype set: "RET<pad> (*NAME)(PARAMS)". */
 static void format_ftype(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
-			 int type_spacing)
+			 int type_spacing, bool braces, int depth)
 {
 	size_t start = sb->len;
 
-	/* "%-*s": a negative width pads the same */
-	layout_format_type_name(sb, f->target);
-	strbuf_pad_to(sb, start, (size_t)(type_spacing < 0 ? -type_spacing : type_spacing));
+	type_name(sb, f->target, braces, depth + 1);
+	strbuf_pad_to(sb, start, width(type_spacing));
 	strbuf_addstr(sb, is_pointer ? " (*" : " (");
 	strbuf_addstr(sb, name ? name : "");
 	strbuf_addch(sb, ')');
-	format_params(sb, f);
+	format_params(sb, f, braces, depth);
 }
 
-const struct type *layout_array_elem(const struct type *t)
+void type_format_pahole_name(struct strbuf *sb, const struct type *t)
+{
+	type_name(sb, t, false, 0);
+}
+
+const struct type *type_array_elem(const struct type *t)
 {
 	const struct type *elem = t->target;
 
@@ -155,7 +173,7 @@ const struct type *layout_array_elem(const struct type *t)
 	return elem;
 }
 
-void layout_format_dims(struct strbuf *sb, const struct type *t, const struct decl_ctx *ctx)
+void type_format_dims(struct strbuf *sb, const struct type *t, const struct type_decl_ctx *ctx)
 {
 	bool single = ctx->last_member && ctx->first_member;
 	uint32_t i;
@@ -168,49 +186,49 @@ void layout_format_dims(struct strbuf *sb, const struct type *t, const struct de
 	}
 }
 
-static void format_array(struct strbuf *sb, const struct type *t, const char *name,
-			 int type_spacing, const struct decl_ctx *ctx)
+/* pad: type_spacing 0 asks for no padding at all (JSON's type spelling) */
+static void format_decl(struct strbuf *sb, const struct type *t, const char *name, int type_spacing,
+			const struct type_decl_ctx *ctx, int depth, bool pad)
 {
-	layout_format_decl(sb, layout_array_elem(t), name, type_spacing, ctx);
-	layout_format_dims(sb, t, ctx);
-}
+	size_t tstart;
 
-size_t layout_format_decl(struct strbuf *sb, const struct type *t, const char *name,
-			  int type_spacing, const struct decl_ctx *ctx)
-{
-	size_t start = sb->len, tstart;
-
-	if (!name)
-		name = "";
 	while (t && t->kind == TYPE_CONST && t->target) {
 		strbuf_addstr(sb, "const ");
 		type_spacing -= 6;
 		t = t->target;
 	}
 	if (t && t->kind == TYPE_POINTER && t->target && t->target->kind == TYPE_FUNC) {
-		format_ftype(sb, t->target, name, true, type_spacing);
+		format_ftype(sb, t->target, name, true, type_spacing, ctx->anon_braces, depth);
 	} else if (t && t->kind == TYPE_FUNC) {
-		format_ftype(sb, t, name, false, type_spacing);
-	} else if (t && t->kind == TYPE_ARRAY) {
-		format_array(sb, t, name, type_spacing, ctx);
+		format_ftype(sb, t, name, false, type_spacing, ctx->anon_braces, depth);
+	} else if (t && t->kind == TYPE_ARRAY && depth <= TYPE_MAX_DEPTH) {
+		format_decl(sb, type_array_elem(t), name, type_spacing, ctx, depth + 1, pad);
+		type_format_dims(sb, t, ctx);
 	} else {
 		tstart = sb->len;
-		if (t && t->name &&
+		if (t && t->name && pad &&
 		    (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION || t->kind == TYPE_ENUM ||
 		     t->kind == TYPE_FWD)) {
 			/* pahole: "struct %-*s" with width type_spacing - 7, which
 			 * differs from padding the whole once the width is negative */
-			strbuf_addstr(sb, kind_prefix(t));
+			strbuf_addstr(sb, type_keyword(t));
 			type_spacing -= (int)(sb->len - tstart);
 			tstart = sb->len;
 			strbuf_addstr(sb, t->name);
 		} else {
-			layout_format_type_name(sb, t);
+			type_name(sb, t, ctx->anon_braces, depth + 1);
 		}
-		strbuf_pad_to(sb, tstart,
-			      (size_t)(type_spacing < 0 ? -type_spacing : type_spacing));
+		strbuf_pad_to(sb, tstart, width(type_spacing));
 		strbuf_addch(sb, ' ');
 		strbuf_addstr(sb, name);
 	}
+}
+
+size_t type_format_pahole_decl(struct strbuf *sb, const struct type *t, const char *name,
+			       int type_spacing, const struct type_decl_ctx *ctx)
+{
+	size_t start = sb->len;
+
+	format_decl(sb, t, name ? name : "", type_spacing, ctx, 0, type_spacing != 0);
 	return sb->len - start;
 }
