@@ -251,9 +251,10 @@ static void summary(const struct record_opts *o, const struct sim_record_stats *
 			o->output, secs);
 	if (st->have_totals && t[C2CSIM_ST_GAVE_UP])
 		fprintf(stderr,
-			"c2cscope record: note: %llu waits for a slower thread timed out (a busy "
-			"machine, or a thread blocked where the simulator cannot see it); the "
-			"interleaving of this run may differ from another's\n",
+			"c2cscope record: note: %llu times a thread woke from a wait the simulator "
+			"does not model (a timed wait that timed out, input from outside, a "
+			"signal) and real time decided; the interleaving of this run may differ "
+			"from another's\n",
 			(unsigned long long)t[C2CSIM_ST_GAVE_UP]);
 	if (!st->have_totals)
 		fprintf(stderr,

@@ -54,8 +54,16 @@
 extern void VG_(vg_yield)(void); /* core, outside the tool API; it links */
 
 #define FUTEX_CMD_MASK 0x7f /* drops FUTEX_PRIVATE_FLAG and CLOCK_REALTIME */
-#define HANG_MS 5000 /* a modelled syscall that has not returned by then */
+/*
+ * How long the token waits for a thread in a syscall before letting the
+ * others run (real time, so only where the model may be wrong: a machine
+ * can stall a thread for seconds, e.g. a write throttled by writeback).
+ */
+#define HANG_NEVER (~0u) /* cannot wait for another thread of ours */
+#define HANG_MS 5000 /* woken by the model, or a pipe: should return */
 #define HANG_UNMODELLED_MS 200 /* may block on something outside the model */
+#define ASLEEP_MS 30000 /* a thread the model blocked, not yet seen asleep */
+#define ABSENT_MS 60000 /* the token holder, not in a syscall, not arriving */
 #define CLONE_THREAD_FLAG 0x00010000UL
 #define CLONE_CHILD_CLEARTID_FLAG 0x00200000UL
 
@@ -192,7 +200,7 @@ void sched_wait_turn(ThreadId tid)
 				return;
 			if (!mine)
 				mine = now | 1;
-			else if (now - mine > HANG_MS) { /* never seen asleep: go on */
+			else if (now - mine > ASLEEP_MS) { /* never seen asleep: go on */
 				give_up_asleep();
 				return;
 			}
@@ -206,7 +214,7 @@ void sched_wait_turn(ThreadId tid)
 		/* The token holder should be running or on its way back from a
 		 * syscall; one stuck in the kernel blocks on something unseen. */
 		if ((d->in_kernel && now - d->kernel_since > d->hang_ms) ||
-		    now - since > 4 * HANG_MS) {
+		    now - since > ABSENT_MS) {
 			d->state = SL_LOST;
 			stats[C2CSIM_ST_GAVE_UP]++;
 			continue;
@@ -272,6 +280,7 @@ static void futex_pre(struct slot *s, const UWord *args)
 	switch (cmd) {
 	case 0: /* FUTEX_WAIT */
 	case 9: /* FUTEX_WAIT_BITSET */
+		s->hang_ms = HANG_MS;
 		if (!read_word(word, &v) || v != (UInt)args[2] || exit_pending(word))
 			return; /* returns at once (EAGAIN) or when the kernel clears it */
 		block_on(s, word);
@@ -309,8 +318,7 @@ static void sleep_pre(struct slot *s, Addr req, Bool absolute)
 		return;
 	}
 	ns = (ULong)ts->tv_sec * 1000000000ULL + (ULong)ts->tv_nsec;
-	s->clock += ns;
-	s->hang_ms = HANG_MS + (UInt)(ns / 1000000);
+	s->clock += ns; /* and it returns by itself: HANG_NEVER */
 }
 
 /*
@@ -352,9 +360,15 @@ static void block_on(struct slot *s, Addr key)
 static void pipe_pre(struct slot *s, Int fd, Bool reading)
 {
 	Addr mine = pipe_key(fd, reading), other;
+	struct vg_stat st;
 
-	if (!mine)
+	if (!mine) { /* files return by themselves; sockets may wait for a thread */
+		if (VG_(fstat)(fd, &st) == 0 && (VKI_S_ISREG(st.mode) || VKI_S_ISBLK(st.mode)))
+			s->hang_ms = HANG_NEVER;
+		else if (VG_(fstat)(fd, &st) == 0 && VKI_S_ISSOCK(st.mode))
+			s->hang_ms = HANG_UNMODELLED_MS;
 		return;
+	}
 	other = mine ^ 1; /* the key of the other end's waiters */
 	s->hang_ms = HANG_MS;
 	futex_wake(other, 1, s->clock, 0, 0); /* a reader frees room, a writer brings data */
@@ -428,7 +442,7 @@ void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args)
 	s->sysno = sysno;
 	s->arg0 = args[0];
 	s->kernel_since = VG_(read_millisecond_timer)();
-	s->hang_ms = may_block(sysno) ? HANG_UNMODELLED_MS : HANG_MS;
+	s->hang_ms = may_block(sysno) ? HANG_UNMODELLED_MS : HANG_NEVER;
 	s->futex = 0;
 	switch (sysno) {
 	case __NR_futex:
