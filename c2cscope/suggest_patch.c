@@ -94,6 +94,17 @@ int suggest_patch(const struct suggest_patch_args *a, struct c2c_err *err)
 	ret = src_struct_load(a->t, a->source_dir, &src, err);
 	if (ret)
 		return cmd_report_err("suggest", err), EXIT_BAD_INPUT;
+	if (!p->nr_moves) {
+		fprintf(stderr,
+			"c2cscope suggest: nothing to change: option '%s' keeps struct %s as it "
+			"is%s%s%s\n",
+			p->title, a->t->name, p->note ? " (" : "", p->note ? p->note : "",
+			p->note ? ")" : "");
+		if (a->chosen)
+			*a->chosen = p;
+		ret = EXIT_OK;
+		goto out;
+	}
 	ret = src_struct_patch(src, p, a->cacheline_size, &out, &why);
 	if (ret == -EXDEV) {
 		src_struct_constraints(src, &opts);

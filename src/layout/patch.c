@@ -23,6 +23,10 @@ struct emit {
 	uint32_t nr_seq;
 	unsigned int cl;
 	int32_t wrap_block; /* the isolated block being wrapped, or -1 */
+	uint8_t *opened; /* per block: wrappers opened for it */
+	bool *wrapped; /* per member: inside a wrapper */
+	int32_t wrap_bad; /* a member the wrappers cannot give the option's place, or -1 */
+	uint32_t wrap_bad_node;
 	int32_t *lead; /* per node: blank lines to put before it instead of its own, or -1 */
 	struct strbuf *out;
 };
@@ -119,7 +123,21 @@ static void emit_decl(struct emit *e, uint32_t k)
 		block = (int32_t)e->p->blocks[n->mfirst];
 	if (block != e->wrap_block)
 		close_wrap(e, ind, ilen);
+	for (int32_t m = n->mfirst; m >= 0 && m <= n->mlast; m++) {
+		bool iso = e->p->isolated && e->p->isolated[m];
+
+		e->wrapped[m] = block >= 0;
+		if (e->wrap_bad < 0 &&
+		    (iso != (block >= 0) || (iso && e->p->blocks[m] != (uint32_t)block))) {
+			e->wrap_bad = m; /* "int a, b;" where the option isolates a alone */
+			e->wrap_bad_node = k;
+		}
+	}
 	if (block >= 0 && e->wrap_block < 0) {
+		if (e->opened[block]++ && e->wrap_bad < 0) {
+			e->wrap_bad = n->mfirst; /* one block, two wrappers (split by #if) */
+			e->wrap_bad_node = k;
+		}
 		add_lines(e, start, n->decl_first - 1);
 		strbuf_add(e->out, ind, ilen);
 		strbuf_addstr(e->out, "struct {\n");
@@ -253,6 +271,25 @@ static int unit_err(const struct emit *e, const struct snode *n, const char *fmt
 	strbuf_release(&what);
 	strbuf_release(&msg);
 	return ret;
+}
+
+/* The isolate option wraps part of a unit, or one block in two places. */
+static int wrap_err(const struct emit *e, struct c2c_err *err)
+{
+	const struct src_struct *s = e->s;
+	uint32_t k = e->wrap_bad_node;
+
+	if (k == UINT32_MAX)
+		for (k = 0; k < s->nr_nodes; k++)
+			if (s->nodes[k].kind == SNODE_DECL && s->nodes[k].mfirst <= e->wrap_bad &&
+			    s->nodes[k].mlast >= e->wrap_bad)
+				break;
+	if (k >= s->nr_nodes)
+		return c2c_err_set(err, EXDEV, "%s: member %s cannot be wrapped as the option says",
+				   s->path, member_name(s, (uint32_t)e->wrap_bad));
+	return unit_err(e, &s->nodes[k],
+			"member %s cannot be wrapped alone: the option isolates part of",
+			(uint32_t)e->wrap_bad, err);
 }
 
 /* A unit whose members the order scatters: name the member and the unit. */
@@ -462,6 +499,10 @@ int src_struct_patch(const struct src_struct *s, const struct proposal *p,
 	e.pos = xcalloc(n + 1, sizeof(*e.pos));
 	e.seq = xcalloc(n + 1, sizeof(*e.seq));
 	e.lead = xmalloc((s->nr_nodes + 1) * sizeof(*e.lead));
+	e.opened = xcalloc(n + 1, sizeof(*e.opened));
+	e.wrapped = xcalloc(n + 1, sizeof(*e.wrapped));
+	e.wrap_bad = -1;
+	e.wrap_bad_node = UINT32_MAX;
 	for (i = 0; i <= s->nr_nodes; i++)
 		e.lead[i] = -1;
 	for (i = 0; i < n; i++)
@@ -469,6 +510,13 @@ int src_struct_patch(const struct src_struct *s, const struct proposal *p,
 	emit_list(&e, 0, false);
 	if (e.nr_seq != n || memcmp(e.seq, p->order, n * sizeof(*e.seq))) {
 		ret = explain(&e, err);
+		goto out;
+	}
+	for (i = 0; i < n && e.wrap_bad < 0; i++)
+		if (p->isolated && p->isolated[i] && !e.wrapped[i])
+			e.wrap_bad = (int32_t)i;
+	if (e.wrap_bad >= 0) {
+		ret = wrap_err(&e, err);
 		goto out;
 	}
 	if ((uint64_t)(s->lists[0].close - first + 1) * (body.len / 2 + 1) > 64u << 20) {
@@ -495,5 +543,7 @@ out:
 	free(e.pos);
 	free(e.seq);
 	free(e.lead);
+	free(e.opened);
+	free(e.wrapped);
 	return ret;
 }

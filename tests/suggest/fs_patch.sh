@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The false-sharing samples, fixed by suggest --patch: from a hotness file,
-# emit the patch for a copy of the sample's source, apply it with patch
+# The false-sharing samples, fixed by suggest --patch: record the sample
+# under the simulator, take the profile from that perf.data (suggest
+# --profile, where this c2cscope has it; else from a hotness file that says
+# the same), emit the patch for a copy of the sample's source, apply it with patch
 # -p1, rebuild, record again under the simulator, and show that the HITMs
 # between different fields are gone (what remains is true sharing: one
 # field written by several threads, such as the lock word itself).
@@ -13,18 +15,27 @@ perf_require
 command -v patch >/dev/null || skip "patch(1) is not installed"
 fs=$TOP_SRCDIR/samples/false-sharing
 
-# fix NAME STRUCT HOTNESS: $TMP/NAME/{orig,fixed} built, NAME.patch applied
-fix() {
-	local name=$1 st=$2 hot=$3
-	mkdir -p "$TMP/$name/orig" "$TMP/$name/fixed"
-	cp "$fs/$name.c" "$TMP/$name/orig/"
-	cp "$fs/$name.c" "$TMP/$name/fixed/"
-	(cd "$TMP/$name/orig" && ${CC:-gcc} -g -O2 -pthread -o "$name" "$name.c") || {
-		fail "$name: build"
+profile_opt=--hotness
+"$C2CSCOPE" suggest --help 2>&1 | grep -q -- '--profile' && profile_opt=--profile
+
+# build NAME: $TMP/NAME/orig/NAME from a copy of the sample
+build() {
+	mkdir -p "$TMP/$1/orig" "$TMP/$1/fixed"
+	cp "$fs/$1.c" "$TMP/$1/orig/"
+	cp "$fs/$1.c" "$TMP/$1/fixed/"
+	(cd "$TMP/$1/orig" && ${CC:-gcc} -g -O2 -pthread -o "$1" "$1.c") || {
+		fail "$1: build"
 		return 1
 	}
+}
+
+# fix NAME STRUCT HOTNESS DATA: NAME.patch from DATA's profile (or the
+# hotness file), applied to $TMP/NAME/fixed and built there
+fix() {
+	local name=$1 st=$2 hot=$3 data=$4 prof=$3
+	[ "$profile_opt" = --profile ] && prof=$data
 	run_c2c 0 "$TMP/$name.patch" "$TMP/$name.err" suggest --patch --choose isolate \
-		--source-dir "$TMP/$name/orig" -C "$st" --hotness "$hot" "$TMP/$name/orig/$name"
+		--source-dir "$TMP/$name/orig" -C "$st" "$profile_opt" "$prof" "$TMP/$name/orig/$name"
 	(cd "$TMP/$name/fixed" && patch -p1 -s --fuzz=0 <"$TMP/$name.patch") || {
 		fail "$name: the patch does not apply"
 		return 1
@@ -43,14 +54,17 @@ a  read_write  ctx=thread_a
 b  read_write  ctx=thread_b
 H
 N=3000
-if fix adjacent counters "$TMP/adjacent.hot"; then
-	expect_contains "adjacent: a wrapped" "+		long a;" "$TMP/adjacent.patch"
-	expect_contains "adjacent: b wrapped" "+		long b;" "$TMP/adjacent.patch"
-	expect_contains "adjacent: the cost" "size 16 -> 128 bytes, conflicting field pairs 2 -> 0" \
-		"$TMP/adjacent.patch"
+if build adjacent; then
 	sim_record "$TMP/a0.data" "$TMP/a0.err" -- "$TMP/adjacent/orig/adjacent" $N
 	before=$(hitm_lines "$TMP/a0.data" bump | awk '{ n += $2 } END { print n + 0 }')
 	[ "$before" -ge $N ] && ok || fail "adjacent: bump's HITMs before the patch: $before < $N"
+fi
+if [ -x "$TMP/adjacent/orig/adjacent" ] && fix adjacent counters "$TMP/adjacent.hot" "$TMP/a0.data"; then
+	expect_contains "adjacent: a wrapped" "+		long a;" "$TMP/adjacent.patch"
+	expect_contains "adjacent: b wrapped" "+		long b;" "$TMP/adjacent.patch"
+	expect_contains "adjacent: the cost" "size 16 -> 128 bytes, conflicting field pairs" \
+		"$TMP/adjacent.patch"
+	expect_contains "adjacent: nothing left" " -> 0" "$TMP/adjacent.patch"
 	sim_record "$TMP/a1.data" "$TMP/a1.err" -- "$TMP/adjacent/fixed/adjacent" $N
 	expect_contains "adjacent: still counts" "a=$N b=$N" "$TMP/stdout"
 	a=$(printed '&a' "$TMP/stdout")
@@ -72,14 +86,16 @@ limit    read_mostly  ctx=readers
 scale    read_mostly  ctx=readers
 H
 N=2000
-if fix lockword config "$TMP/lockword.hot"; then
-	expect_contains "lockword: lock wrapped" "+		int lock;" "$TMP/lockword.patch"
-	expect_contains "lockword: the inactive PADDED block stays" " #ifdef PADDED" "$TMP/lockword.patch"
+if build lockword; then
 	sim_record "$TMP/l0.data" "$TMP/l0.err" --sim-cpus 4 --sim-nodes 2 -- \
 		"$TMP/lockword/orig/lockword" $N
 	limit=$(line_of "$(printed '&limit' "$TMP/stdout")")
 	before=$(hitms_on "$TMP/l0.data" "$limit" reader)
 	[ "$before" -gt 0 ] && ok || fail "lockword: no reader HITMs on limit's line before the patch"
+fi
+if [ -x "$TMP/lockword/orig/lockword" ] && fix lockword config "$TMP/lockword.hot" "$TMP/l0.data"; then
+	expect_contains "lockword: lock wrapped" "+		int lock;" "$TMP/lockword.patch"
+	expect_contains "lockword: the inactive PADDED block stays" " #ifdef PADDED" "$TMP/lockword.patch"
 	sim_record "$TMP/l1.data" "$TMP/l1.err" --sim-cpus 4 --sim-nodes 2 -- \
 		"$TMP/lockword/fixed/lockword" $N
 	expect_contains "lockword: still counts" "updates=$((2 * N))" "$TMP/stdout"
@@ -105,4 +121,5 @@ if fix lockword config "$TMP/lockword.hot"; then
 	[ "$(hitms_on "$TMP/l1.data" "$upd")" -gt 0 ] && ok ||
 		fail "lockword: the writers' true sharing on updates is not seen"
 fi
+echo "profile from: $profile_opt"
 finish
