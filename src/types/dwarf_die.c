@@ -7,6 +7,7 @@
  */
 #include <dwarf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "types/dwarf_internal.h"
@@ -68,6 +69,15 @@ static const struct type *die_target(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
 	return dwarf_die_to_type(ctx, &tdie, full);
 }
 
+/*
+ * libdw (0.188) keeps the line tables of all units in one tsearch tree
+ * without a lock; the loader's worker threads reach it through
+ * dwarf_decl_file -> dwarf_getsrclines and corrupted it (a crash loading
+ * libc's DWARF). One lock around the call; after a unit's first call its
+ * files are cached, so the lock is held briefly.
+ */
+static pthread_mutex_t srclines_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void die_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
 {
 	uint64_t line;
@@ -75,7 +85,9 @@ static void die_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
 
 	if (!ctx->want_decl)
 		return;
+	pthread_mutex_lock(&srclines_lock);
 	file = dwarf_decl_file(die);
+	pthread_mutex_unlock(&srclines_lock);
 	if (file)
 		t->decl_file = type_db_intern(ctx->db, file);
 	if (attr_udata(die, DW_AT_decl_line, &line))
