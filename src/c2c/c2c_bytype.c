@@ -27,6 +27,8 @@ struct field_sum {
 	uint64_t type_hitm, type_records; /* of all the type's fields: the order */
 	uint64_t *cpus, *rcpus, *wcpus; /* nr_cpus bits */
 	struct funcs readers, writers;
+	struct hashmap objects; /* object address + 1 -> writer cpus (folded to 64) */
+	uint32_t object_writers; /* the most cpus writing one object's field */
 };
 
 struct c2c_bytype {
@@ -82,7 +84,35 @@ static struct field_sum *sum_of(struct c2c_bytype *bt, const char *type_name, co
 	f->cpus = xcalloc(bt->words, sizeof(uint64_t));
 	f->rcpus = xcalloc(bt->words, sizeof(uint64_t));
 	f->wcpus = xcalloc(bt->words, sizeof(uint64_t));
+	hashmap_init(&f->objects);
 	return f;
+}
+
+static uint64_t fold64(const uint64_t *set, size_t words)
+{
+	uint64_t mask = 0;
+	size_t w;
+
+	for (w = 0; w < words; w++)
+		mask |= set[w];
+	return mask;
+}
+
+/* The row's object (its address, from the data address) and who writes it. */
+static void add_object(struct c2c_bytype *bt, struct field_sum *f, const struct c2c_row *r,
+		       const struct c2c_row_attrib *ra, bool writes)
+{
+	const uint64_t seen = 1ULL << 63; /* never NULL in the map; not a cpu */
+	uint64_t base = r->line->addr + r->offset - ra->res->outer_offset + 1;
+	uint64_t mask = (uint64_t)(uintptr_t)hashmap_get(&f->objects, base) | seen;
+	uint32_t n;
+
+	if (writes)
+		mask |= fold64(r->g.cpuset, bt->words);
+	hashmap_put(&f->objects, base, (void *)(uintptr_t)mask);
+	n = (uint32_t)__builtin_popcountll(mask & ~seen);
+	if (n > f->object_writers)
+		f->object_writers = n;
 }
 
 static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c2c_row *r,
@@ -115,6 +145,7 @@ static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c
 		funcs_add(&f->readers, func);
 	if (writes)
 		funcs_add(&f->writers, func);
+	add_object(bt, f, r, ra, writes);
 }
 
 /* Types hottest first (HITMs, then records), fields by offset. */
@@ -197,6 +228,7 @@ void c2c_bytype_free(struct c2c_bytype *bt)
 		free(bt->v[i].cpus);
 		free(bt->v[i].rcpus);
 		free(bt->v[i].wcpus);
+		hashmap_release(&bt->v[i].objects);
 	}
 	free(bt->v);
 	free(bt);
@@ -396,6 +428,10 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 		fp->stores += f->stores + f->locked; /* locked RMWs write */
 		fp->hitm_local += f->lcl_hitm;
 		fp->hitm_remote += f->rmt_hitm;
+		if (f->object_writers > fp->object_writers)
+			fp->object_writers = f->object_writers;
+		if (f->objects.nr > p->nr_objects)
+			p->nr_objects = f->objects.nr;
 		set_mask(&fp->readers, f->rcpus, bt->words);
 		set_mask(&fp->writers, f->wcpus, bt->words);
 		append_funcs(&fp->reader_funcs, &f->readers);

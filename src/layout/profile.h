@@ -33,6 +33,12 @@ struct field_profile {
 	uint64_t hitm_local, hitm_remote;
 	uint64_t readers, writers; /* context masks */
 	char *reader_funcs, *writer_funcs; /* "a, b" or NULL */
+	/*
+	 * Measured profiles: the most contexts that wrote this field of one
+	 * object (several objects of the struct count apart); 0 when unknown
+	 * (hotness files), then writers alone tells.
+	 */
+	uint32_t object_writers;
 };
 
 struct struct_profile {
@@ -44,6 +50,8 @@ struct struct_profile {
 	uint32_t nr_contexts;
 	/* Where the profile came from, for messages: "hotness file F". */
 	char *origin;
+	/* Measured profiles: distinct objects of the struct seen (0: unknown). */
+	uint64_t nr_objects;
 };
 
 /*

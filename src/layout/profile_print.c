@@ -125,19 +125,53 @@ static void false_sharing(struct strbuf *out, const struct type *t, struct marks
 	}
 }
 
+/* Several contexts write the field: of one object when that is known. */
+static bool truly_shared(const struct field_profile *f)
+{
+	return f->object_writers ? f->object_writers > 1 : several(f->writers);
+}
+
 static void true_sharing(struct strbuf *out, struct marks *mk)
 {
 	const struct struct_profile *p = mk->p;
 	uint32_t i;
 
 	for (i = 0; i < p->nr_fields; i++) {
-		if (!several(p->fields[i].writers))
+		if (!truly_shared(&p->fields[i]))
 			continue;
 		mk->true_sharing[i] = true;
 		strbuf_addf(out, "true sharing: %s (written by cpus ", p->fields[i].name);
 		format_mask(out, p->fields[i].writers);
 		strbuf_addstr(out, ")\n");
 	}
+}
+
+/*
+ * Several objects, each field written by one context, yet HITMs: the
+ * objects' neighbours share lines (an array of per-thread structs).
+ */
+static void between_objects(struct strbuf *out, const struct struct_profile *p)
+{
+	uint64_t hitm = 0;
+	uint32_t i, n = 0;
+
+	if (p->nr_objects < 2)
+		return;
+	for (i = 0; i < p->nr_fields; i++) {
+		const struct field_profile *f = &p->fields[i];
+
+		if (f->object_writers != 1 || several(f->writers) == false ||
+		    !(f->hitm_local + f->hitm_remote))
+			continue;
+		strbuf_addstr(out, n++ ? ", " : "false sharing between objects: ");
+		strbuf_addstr(out, f->name);
+		hitm += f->hitm_local + f->hitm_remote;
+	}
+	if (n)
+		strbuf_addf(out,
+			    " (each of %" PRIu64 " objects written by one cpu, yet %" PRIu64
+			    " HITMs: neighbouring objects share cache lines)\n",
+			    p->nr_objects, hitm);
 }
 
 void profile_print_layout(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
@@ -152,6 +186,7 @@ void profile_print_layout(struct strbuf *sb, const struct type *t, const struct 
 	mk.false_sharing = xcalloc(p->nr_fields + 1, sizeof(bool));
 	mk.true_sharing = xcalloc(p->nr_fields + 1, sizeof(bool));
 	false_sharing(&verdicts, t, &mk, cl);
+	between_objects(&verdicts, p);
 	true_sharing(&verdicts, &mk);
 	o.annotate = annotate;
 	o.annotate_arg = &mk;

@@ -7,6 +7,7 @@
  */
 #include <dwarf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "types/dwarf_internal.h"
@@ -68,6 +69,15 @@ static const struct type *die_target(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
 	return dwarf_die_to_type(ctx, &tdie, full);
 }
 
+/*
+ * libdw (0.188) keeps the line tables of all units in one tsearch tree
+ * without a lock; the loader's worker threads reach it through
+ * dwarf_decl_file -> dwarf_getsrclines and corrupted it (a crash loading
+ * libc's DWARF). One lock around the call; after a unit's first call its
+ * files are cached, so the lock is held briefly.
+ */
+static pthread_mutex_t srclines_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* Returns libdw's own string for the file, so members can compare pointers. */
 static const char *die_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
 {
@@ -76,7 +86,9 @@ static const char *die_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct typ
 
 	if (!ctx->want_decl)
 		return NULL;
+	pthread_mutex_lock(&srclines_lock);
 	file = dwarf_decl_file(die);
+	pthread_mutex_unlock(&srclines_lock);
 	if (file)
 		t->decl_file = type_db_intern(ctx->db, file);
 	if (attr_udata(die, DW_AT_decl_line, &line))
@@ -98,7 +110,9 @@ static void member_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, const struct t
 	if (!ctx->want_decl || !attr_udata(die, DW_AT_decl_line, &line))
 		return;
 	m->decl_line = (uint32_t)line;
+	pthread_mutex_lock(&srclines_lock);
 	file = dwarf_decl_file(die);
+	pthread_mutex_unlock(&srclines_lock);
 	if (file && file == parent_raw)
 		m->decl_file = parent->decl_file;
 	else if (file)

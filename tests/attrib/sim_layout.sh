@@ -20,7 +20,7 @@ marks() {
 		awk '{ m = $1; s = ""; if (/false sharing/) s = s " false"; if (/true sharing/) s = s " true"; print m s }'
 }
 
-for b in lockword lockword_padded adjacent truecount; do
+for b in lockword lockword_padded adjacent truecount args; do
 	rec $b
 done
 
@@ -66,6 +66,13 @@ run_c2c 0 "$TMP/tc.txt" "$TMP/tc.err" layout --profile "$TMP/truecount.data" -C 
 	"$SAMPLES/truecount"
 expect_eq "truecount: marks" "hits true" "$(marks "$TMP/tc.txt")"
 expect_contains "truecount: verdict" "true sharing: hits (written by cpus 0,1,2,3)" "$TMP/tc.txt"
+
+# per-thread structs in one heap array: each object's sum is written by its
+# own thread only, yet the neighbours' lines ping-pong
+run_c2c 0 "$TMP/args.txt" "$TMP/args.err" layout --profile "$TMP/args.data" -C thread_arg
+grep -qE '^false sharing between objects: sum(, count)? \(each of 4 objects written by one cpu, yet [1-9][0-9]* HITMs' \
+	"$TMP/args.txt" && ok || fail "args: no false sharing between objects on sum"
+grep -q "^true sharing: sum" "$TMP/args.txt" && fail "args: sum called true sharing" || ok
 
 # usage errors
 run_c2c 2 "$TMP/o" "$TMP/e" layout --profile "$TMP/lockword.data"
