@@ -63,84 +63,70 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 	return 0;
 }
 
-static void parse_head(struct cursor *c, uint64_t st, struct perf_sample *s)
+/*
+ * The fixed-size fields are read through take64/take32 with checked
+ * constant: checked, each read is bounds-checked (the general path);
+ * unchecked, the caller has checked once that the record holds them all
+ * (the fast path for samples without variable-size fields). Inlined, the
+ * compiler makes one copy of each parser per path.
+ */
+static inline __attribute__((always_inline)) uint64_t take64(struct cursor *c, bool checked)
 {
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		s->id = cursor_u64(c);
-	if (st & PERF_SAMPLE_IP)
-		s->ip = cursor_u64(c);
-	if (st & PERF_SAMPLE_TID) {
-		s->pid = cursor_u32(c);
-		s->tid = cursor_u32(c);
-	}
-	if (st & PERF_SAMPLE_TIME)
-		s->time = cursor_u64(c);
-	if (st & PERF_SAMPLE_ADDR)
-		s->addr = cursor_u64(c);
-	if (st & PERF_SAMPLE_ID)
-		s->id = cursor_u64(c);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = cursor_u64(c);
-	if (st & PERF_SAMPLE_CPU) {
-		s->cpu = cursor_u32(c);
-		cursor_u32(c); /* res */
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		s->period = cursor_u64(c);
-}
+	uint64_t v;
 
-/* Fields of variable size: samples without them have a fixed layout. */
-#define SAMPLE_VARIABLE                                                                          \
-	(PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
-	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
-#define SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
-
-/* Bytes of a sample of fixed layout: one u64 for each field (one for the weight). */
-static size_t fixed_size(uint64_t st)
-{
-	return (__builtin_popcountll(st & ~SAMPLE_WEIGHT_TYPE) + !!(st & SAMPLE_WEIGHT_TYPE)) * 8;
-}
-
-static inline uint64_t take64(const uint8_t **p, bool swap)
-{
-	uint64_t v = rd64(*p, swap);
-
-	*p += 8;
+	if (checked)
+		return cursor_u64(c);
+	v = rd64(c->p + c->pos, c->swap);
+	c->pos += 8;
 	return v;
 }
 
-/*
- * The fast path of reader_parse_sample: every field a u64 at a known
- * place, the record checked once to hold them all. Same field order as
- * parse_head and parse_tail.
- */
-static void parse_fixed(const uint8_t *p, uint64_t st, bool swap, struct perf_sample *s)
+static inline __attribute__((always_inline)) uint32_t take32(struct cursor *c, bool checked)
+{
+	uint32_t v;
+
+	if (checked)
+		return cursor_u32(c);
+	v = rd32(c->p + c->pos, c->swap);
+	c->pos += 4;
+	return v;
+}
+
+static inline __attribute__((always_inline)) void parse_head(struct cursor *c, uint64_t st,
+							     struct perf_sample *s, bool checked)
 {
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		s->id = take64(&p, swap);
+		s->id = take64(c, checked);
 	if (st & PERF_SAMPLE_IP)
-		s->ip = take64(&p, swap);
+		s->ip = take64(c, checked);
 	if (st & PERF_SAMPLE_TID) {
-		s->pid = rd32(p, swap);
-		s->tid = rd32(p + 4, swap);
-		p += 8;
+		s->pid = take32(c, checked);
+		s->tid = take32(c, checked);
 	}
 	if (st & PERF_SAMPLE_TIME)
-		s->time = take64(&p, swap);
+		s->time = take64(c, checked);
 	if (st & PERF_SAMPLE_ADDR)
-		s->addr = take64(&p, swap);
+		s->addr = take64(c, checked);
 	if (st & PERF_SAMPLE_ID)
-		s->id = take64(&p, swap);
+		s->id = take64(c, checked);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = take64(&p, swap);
+		s->stream_id = take64(c, checked);
 	if (st & PERF_SAMPLE_CPU) {
-		s->cpu = rd32(p, swap);
-		p += 8;
+		s->cpu = take32(c, checked);
+		take32(c, checked); /* res */
 	}
 	if (st & PERF_SAMPLE_PERIOD)
-		s->period = take64(&p, swap);
+		s->period = take64(c, checked);
+}
+
+#define SAMPLE_WEIGHT_TYPE (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)
+
+/* WEIGHT or WEIGHT_STRUCT, DATA_SRC, TRANSACTION. */
+static inline __attribute__((always_inline)) void parse_weights(struct cursor *c, uint64_t st,
+								struct perf_sample *s, bool checked)
+{
 	if (st & SAMPLE_WEIGHT_TYPE) {
-		uint64_t w = take64(&p, swap);
+		uint64_t w = take64(c, checked);
 
 		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
 			s->weight = w & 0xffffffff;
@@ -151,17 +137,42 @@ static void parse_fixed(const uint8_t *p, uint64_t st, bool swap, struct perf_sa
 		}
 	}
 	if (st & PERF_SAMPLE_DATA_SRC)
-		s->data_src = take64(&p, swap);
+		s->data_src = take64(c, checked);
 	if (st & PERF_SAMPLE_TRANSACTION)
-		s->transaction = take64(&p, swap);
+		s->transaction = take64(c, checked);
+}
+
+/* PHYS_ADDR, CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE. */
+static inline __attribute__((always_inline)) void parse_addrs(struct cursor *c, uint64_t st,
+							      struct perf_sample *s, bool checked)
+{
 	if (st & PERF_SAMPLE_PHYS_ADDR)
-		s->phys_addr = take64(&p, swap);
+		s->phys_addr = take64(c, checked);
 	if (st & PERF_SAMPLE_CGROUP)
-		s->cgroup = take64(&p, swap);
+		s->cgroup = take64(c, checked);
 	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		s->data_page_size = take64(&p, swap);
+		s->data_page_size = take64(c, checked);
 	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		s->code_page_size = take64(&p, swap);
+		s->code_page_size = take64(c, checked);
+}
+
+/* Fields of variable size: samples without them have a fixed layout. */
+#define SAMPLE_VARIABLE                                                                          \
+	(PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
+	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+
+/* Bytes of a sample of fixed layout: one u64 for each field (one for the weight). */
+static size_t fixed_size(uint64_t st)
+{
+	return (__builtin_popcountll(st & ~SAMPLE_WEIGHT_TYPE) + !!(st & SAMPLE_WEIGHT_TYPE)) * 8;
+}
+
+/* The fast path: c holds every field (checked once by the caller). */
+static void parse_fixed(struct cursor *c, uint64_t st, struct perf_sample *s)
+{
+	parse_head(c, st, s, false);
+	parse_weights(c, st, s, false);
+	parse_addrs(c, st, s, false);
 }
 
 /* nr u64 words in host order: in place, or copied into the reader's slot. */
@@ -286,21 +297,7 @@ static const char *parse_tail(struct perf_reader *r, struct cursor *c, const str
 		if (c->bad)
 			return "STACK_USER";
 	}
-	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
-		uint64_t w = cursor_u64(c);
-
-		if (st & PERF_SAMPLE_WEIGHT_STRUCT) {
-			s->weight = w & 0xffffffff;
-			s->weight_var2 = w >> 32;
-			s->weight_var3 = w >> 48;
-		} else {
-			s->weight = w;
-		}
-	}
-	if (st & PERF_SAMPLE_DATA_SRC)
-		s->data_src = cursor_u64(c);
-	if (st & PERF_SAMPLE_TRANSACTION)
-		s->transaction = cursor_u64(c);
+	parse_weights(c, st, s, true);
 	if (c->bad)
 		return "WEIGHT/DATA_SRC/TRANSACTION";
 	if (st & PERF_SAMPLE_REGS_INTR) {
@@ -309,14 +306,7 @@ static const char *parse_tail(struct perf_reader *r, struct cursor *c, const str
 		if (c->bad)
 			return "REGS_INTR";
 	}
-	if (st & PERF_SAMPLE_PHYS_ADDR)
-		s->phys_addr = cursor_u64(c);
-	if (st & PERF_SAMPLE_CGROUP)
-		s->cgroup = cursor_u64(c);
-	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		s->data_page_size = cursor_u64(c);
-	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		s->code_page_size = cursor_u64(c);
+	parse_addrs(c, st, s, true);
 	if (c->bad)
 		return "PHYS_ADDR/CGROUP/PAGE_SIZE";
 	if (st & PERF_SAMPLE_AUX) {
@@ -353,10 +343,10 @@ int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_eve
 	if (!a->info.freq)
 		s->period = a->info.sample_period; /* as perf: PERIOD overrides */
 	if (!(a->info.sample_type & SAMPLE_VARIABLE) && c->len >= fixed_size(a->info.sample_type)) {
-		parse_fixed(c->p, a->info.sample_type, r->swap, s);
+		parse_fixed(c, a->info.sample_type, s);
 		return 0;
 	}
-	parse_head(c, a->info.sample_type, s);
+	parse_head(c, a->info.sample_type, s, true);
 	if (c->bad)
 		return field_err(r, c, "IP/TID/TIME/ADDR/ID/CPU/PERIOD", err);
 	bad = parse_middle(r, c, a, s);

@@ -5,18 +5,9 @@
 # IDENTIFIER, CODE_PAGE_SIZE, CGROUP, WEIGHT_STRUCT, and the RAW data of a
 # tracepoint (decoded with the kernel's format file, against perf's).
 source "$TOP_SRCDIR/tests/lib.sh"
-command -v perf >/dev/null || skip "perf not installed"
-DUMP="$TOP_BUILDDIR/tests/perf/perf_dump"
-compile "$TMP/spin" "$TOP_SRCDIR/tests/perf/spin.c" -O1 -g || finish
+source "$TOP_SRCDIR/tests/perf/record_lib.sh"
 
-record() { # record OUT ARGS...: perf record ARGS -- spin, or skip
-	local out=$1
-	shift
-	perf record -q -o "$out" "$@" -- "$TMP/spin" >/dev/null 2>"$TMP/record.err" ||
-		skip "perf record $* failed: $(head -1 "$TMP/record.err")"
-}
-
-# same WHAT WANT GOT: the two files hold the same lines (and some)
+# same WHAT WANT GOT: perf printed something, and perf_dump the same lines
 same() {
 	if [ ! -s "$2" ]; then
 		fail "$1: perf printed nothing"

@@ -3,16 +3,7 @@
 # field by field: file mode, pipe mode (file and stdin), two events with
 # callchains, side records, a file cut short.
 source "$TOP_SRCDIR/tests/lib.sh"
-command -v perf >/dev/null || skip "perf not installed"
-DUMP="$TOP_BUILDDIR/tests/perf/perf_dump"
-compile "$TMP/spin" "$TOP_SRCDIR/tests/perf/spin.c" -O1 -g || finish
-
-record() { # record OUT ARGS...: perf record ARGS -- spin, or skip
-	local out=$1
-	shift
-	perf record -q -o "$out" "$@" -- "$TMP/spin" >/dev/null 2>"$TMP/record.err" ||
-		skip "perf record $* failed: $(head -1 "$TMP/record.err")"
-}
+source "$TOP_SRCDIR/tests/perf/record_lib.sh"
 
 # Drop perf's decoded data_src ("|OP ...|BLK  N/A") and squeeze blanks.
 normalize() {
