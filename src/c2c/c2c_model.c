@@ -173,10 +173,40 @@ static void group_set_node(struct c2c_model *m, struct c2c_group *g, uint64_t ph
 	}
 }
 
-static void group_add(struct c2c_model *m, struct c2c_group *g, const struct c2c_stats *one,
+#define NR_COUNTERS (sizeof(struct c2c_stats) / sizeof(uint32_t))
+
+/*
+ * A data source decoded once: a sample's counters depend only on its
+ * data_src, whether it has a data address and whether both its addresses
+ * are mapped. A small direct-mapped cache of the decodings, each with the
+ * few counters it sets (a sample adds to those only).
+ */
+#define NR_CLASSES 256
+
+struct c2c_class {
+	uint64_t data_src;
+	uint8_t flags; /* 1: has a data address, 2: mapped, 4: slot in use */
+	int8_t bucket;
+	uint8_t nr_set; /* counters of one that are not 0 */
+	uint8_t set[NR_COUNTERS]; /* their indices */
+	struct c2c_stats one;
+};
+
+/* stats += cls->one, touching only the counters it sets. */
+static void class_add(struct c2c_stats *stats, const struct c2c_class *cls)
+{
+	uint32_t *d = (uint32_t *)stats;
+	const uint32_t *a = (const uint32_t *)&cls->one;
+	unsigned int i;
+
+	for (i = 0; i < cls->nr_set; i++)
+		d[cls->set[i]] += a[cls->set[i]];
+}
+
+static void group_add(struct c2c_model *m, struct c2c_group *g, const struct c2c_class *cls,
 		      const struct c2c_sample *s, int node)
 {
-	c2c_stats_add(&g->stats, one);
+	class_add(&g->stats, cls);
 	if (s->cpu != UINT32_MAX && s->cpu < m->opts.nr_cpus)
 		g->cpuset[s->cpu / 64] |= 1ULL << (s->cpu % 64);
 	group_set_node(m, g, s->phys_addr, node, true);
@@ -430,24 +460,11 @@ double c2c_mean_value(const struct c2c_mean *mean)
 	return mean->mean;
 }
 
-/*
- * A data source decoded once: a sample's counters depend only on its
- * data_src, whether it has a data address and whether both its addresses
- * are mapped. A small direct-mapped cache of the decodings.
- */
-#define NR_CLASSES 256
-
-struct c2c_class {
-	uint64_t data_src;
-	uint8_t flags; /* 1: has a data address, 2: mapped, 4: slot in use */
-	int8_t bucket;
-	struct c2c_stats one;
-};
-
 static const struct c2c_class *class_of(struct c2c_model *m, const struct c2c_sample *s)
 {
 	uint8_t flags = 4 | (s->addr != 0) | (s->dmap && s->imap) << 1;
 	struct c2c_class *c;
+	size_t i;
 
 	if (!m->classes)
 		m->classes = xcalloc(NR_CLASSES, sizeof(*m->classes));
@@ -459,6 +476,10 @@ static const struct c2c_class *class_of(struct c2c_model *m, const struct c2c_sa
 	memset(&c->one, 0, sizeof(c->one));
 	c2c_decode(&c->one, s->data_src, flags & 1, flags & 2, m->opts.rules);
 	c->bucket = (int8_t)c2c_bucket_of(&c->one);
+	c->nr_set = 0;
+	for (i = 0; i < NR_COUNTERS; i++)
+		if (((const uint32_t *)&c->one)[i])
+			c->set[c->nr_set++] = (uint8_t)i;
 	return c;
 }
 
@@ -491,7 +512,7 @@ static void add_now(struct c2c_model *m, const struct c2c_pending *p)
 	if (!r)
 		r = row_new(m, l, p);
 	group_set_node(m, &l->g, s->phys_addr, node, false);
-	group_add(m, &r->g, &cls->one, s, node);
+	group_add(m, &r->g, cls, s, node);
 	if (r->node_stats)
 		add_node_stats(m, r, s, &cls->one);
 	if (s->cpu == UINT32_MAX)

@@ -66,8 +66,9 @@ struct perf_reader {
 	size_t nr_attrs, alloc_attrs;
 	struct hashmap ids; /* id -> attr index + 1 */
 	int id_pos, is_pos; /* of the first attr, in u64 words */
-	uint64_t last_id; /* the id looked up last (0: none) and its attr */
-	size_t last_idx;
+	/* ids looked up last (0: none) and their attrs, most recent first */
+	uint64_t last_id[4];
+	size_t last_idx[4];
 	uint64_t nr_unknown_ids;
 
 	struct perf_header_info hdr;

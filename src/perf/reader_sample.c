@@ -19,6 +19,23 @@ static int field_err(struct perf_reader *r, const struct cursor *c, const char *
 			   (unsigned long long)(c->off + c->len));
 }
 
+/*
+ * The few ids seen last: files interleave the samples of a handful of
+ * events (perf c2c: loads and stores), so most lookups end here.
+ */
+static bool id_cached(const struct perf_reader *r, uint64_t id, size_t *idx)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(r->last_id); i++) {
+		if (r->last_id[i] == id) {
+			*idx = r->last_idx[i];
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The attr a record belongs to, from its id at word pos (from the end when tail). */
 static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail, size_t *idx,
 		       struct c2c_err *err)
@@ -47,10 +64,8 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 	id = rd64(c->p + at, r->swap);
 	if (id == 0)
 		return 0; /* records perf synthesized carry id 0: the first event */
-	if (id == r->last_id) { /* runs of samples of one event are common */
-		*idx = r->last_idx;
+	if (id_cached(r, id, idx))
 		return 0;
-	}
 	v = hashmap_get(&r->ids, id);
 	if (!v) {
 		r->nr_unknown_ids++;
@@ -58,8 +73,10 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 				   (unsigned long long)(c->off + at), (unsigned long long)id);
 	}
 	*idx = (uintptr_t)v - 1;
-	r->last_id = id;
-	r->last_idx = *idx;
+	memmove(r->last_id + 1, r->last_id, sizeof(r->last_id) - sizeof(r->last_id[0]));
+	memmove(r->last_idx + 1, r->last_idx, sizeof(r->last_idx) - sizeof(r->last_idx[0]));
+	r->last_id[0] = id;
+	r->last_idx[0] = *idx;
 	return 0;
 }
 

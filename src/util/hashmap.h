@@ -25,7 +25,17 @@ void hashmap_put(struct hashmap *map, uint64_t key, void *val);
 /* Iterate: for (i = 0; hashmap_next(map, &i, &key, &val);) */
 int hashmap_next(const struct hashmap *map, size_t *iter, uint64_t *key, void **val);
 
-uint64_t hash_u64(uint64_t x);
+/* splitmix64 finaliser: cheap and spreads low-entropy addresses (inline: hot paths). */
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
 uint64_t hash_str(const char *s);
 
 #endif
