@@ -21,9 +21,10 @@
 static const char usage_text[] =
 	"usage: c2cscope suggest -C STRUCT --hotness FILE|--profile DATA [options] [FILE]\n"
 	"\n"
-	"Propose member orders for STRUCT (from FILE's DWARF or BTF; the running\n"
-	"kernel's BTF when FILE is omitted) that keep write-hot fields off the\n"
-	"cache lines of fields other cpus or code paths touch.\n"
+	"Propose member orders for STRUCT (from FILE's DWARF or BTF; without FILE,\n"
+	"from the binaries --profile DATA profiled, else the running kernel's BTF)\n"
+	"that keep write-hot fields off the cache lines of fields other cpus or\n"
+	"code paths touch.\n"
 	"\n"
 	"  -C, --struct NAME        the struct to re-lay\n"
 	"      --hotness FILE       field classes: read_mostly, read_write, cold\n"
@@ -247,16 +248,45 @@ static void print_verdict(const struct proposer *pr)
 	       (long long)i->new_size - (long long)i->old_size);
 }
 
-/* --profile DATA: the struct's fields as the attributed samples touch them. */
-static int measured_profile(const char *path, const struct type *t, struct struct_profile **prof)
+/*
+ * --profile DATA: the attributed session. Without FILE the struct comes
+ * from the profiled binaries (it then lives as long as the session).
+ */
+static int profile_session(const struct suggest_args *a, struct c2c_session **s,
+			   const struct type **t)
 {
-	struct c2c_session *s;
 	struct c2c_err err = { 0 };
 
-	if (c2c_session_load_profile(path, &s, &err))
+	if (c2c_session_load_profile(a->profile, s, &err))
 		return cmd_report_err("suggest", &err);
-	*prof = profile_from_session(s, s->attrib, t);
-	c2c_session_free(s);
+	if (a->file)
+		return 0;
+	*t = c2c_attrib_find_type((*s)->attrib, a->struct_name);
+	if (!*t)
+		return cmd_error("suggest",
+				 "%s: no sample was attributed to struct %s; give the binary "
+				 "that defines it",
+				 a->profile, a->struct_name);
+	return 0;
+}
+
+/* The struct and its profile: measured (--profile) or from --hotness. */
+static int load_inputs(const struct suggest_args *a, struct c2c_session **s, struct type_db **db,
+		       const struct type **t, struct struct_profile **prof)
+{
+	struct c2c_err err = { 0 };
+	int ret = 0;
+
+	if (a->profile)
+		ret = profile_session(a, s, t);
+	if (!ret && !*t)
+		ret = load_struct(a, db, t);
+	if (ret)
+		return ret;
+	if (a->profile)
+		*prof = profile_from_session(*s, (*s)->attrib, *t);
+	else if (profile_parse_hotness(a->hotness, *t, prof, &err))
+		return cmd_report_err("suggest", &err);
 	return 0;
 }
 
@@ -265,6 +295,7 @@ int cmd_suggest(int argc, char **argv)
 	struct suggest_args a = { 0 };
 	struct type_db *db = NULL;
 	struct struct_profile *prof = NULL;
+	struct c2c_session *session = NULL;
 	struct proposer *pr = NULL;
 	struct propose_opts popts;
 	const struct type *t = NULL;
@@ -275,13 +306,7 @@ int cmd_suggest(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		goto out;
-	ret = load_struct(&a, &db, &t);
-	if (ret)
-		goto out;
-	if (a.profile)
-		ret = measured_profile(a.profile, t, &prof);
-	else if (profile_parse_hotness(a.hotness, t, &prof, &err))
-		ret = cmd_report_err("suggest", &err);
+	ret = load_inputs(&a, &session, &db, &t, &prof);
 	if (ret)
 		goto out;
 	popts = (struct propose_opts){ .cacheline_size = a.cacheline_size, .pinned = a.pins };
@@ -312,6 +337,8 @@ out:
 	profile_free(prof);
 	if (db)
 		type_db_free(db);
+	if (session)
+		c2c_session_free(session);
 	free(a.pins);
 	return ret < 0 ? EXIT_OK : ret;
 }

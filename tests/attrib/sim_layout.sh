@@ -88,6 +88,11 @@ expect_contains "suggest: lock is write-hot beside the readers' fields" \
 	"line 0: lock (write-hot) shares with updates, limit, scale" "$TMP/sg.txt"
 grep -qE 'limit; .*\[read-mostly hitm [1-9]' "$TMP/sg.txt" && ok ||
 	fail "suggest: limit is not read-mostly with HITMs"
+# without the binary, the struct comes from the profiled binaries
+run_c2c 0 "$TMP/sg2.txt" "$TMP/sg2.err" suggest --profile "$TMP/lockword.data" -C config
+expect_eq "suggest: same proposal without the binary" "$(cat "$TMP/sg.txt")" "$(cat "$TMP/sg2.txt")"
+run_c2c 2 "$TMP/o" "$TMP/e" suggest --profile "$TMP/lockword.data" -C no_such_struct
+expect_contains "suggest: unknown struct in the profile" "no sample was attributed to struct no_such_struct" "$TMP/e"
 run_c2c 2 "$TMP/o" "$TMP/e" suggest -C config --profile "$TMP/lockword.data" \
 	--hotness /dev/null "$SAMPLES/lockword"
 expect_contains "suggest: one profile" "give one profile" "$TMP/e"
