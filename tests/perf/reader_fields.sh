@@ -19,13 +19,22 @@ same() {
 	fi
 }
 
+# Lines in time order (the "SECONDS.MICROS:" field), stable: perf script
+# sorts samples by time, the file holds them as each cpu's buffer was
+# flushed (they differ when the workload moves between cpus).
+by_time() {
+	awk '{ t = 0; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; break }
+	       print t "\t" $0 }' | sort -s -n -k1,1 | cut -f2-
+}
+
 # perf script -F FIELDS next to perf_dump -F FIELDS, blanks squeezed
 compare() {
 	local what=$1 file=$2 fields=$3
 	perf script -i "$file" -F "$fields" 2>/dev/null | tr -s ' \t' '  ' | sed 's/^ //; s/ $//' |
-		sed '/^$/d' >"$TMP/want"
-	"$DUMP" -F "$fields" "$file" 2>"$TMP/dump.err" >"$TMP/got"
+		sed '/^$/d' | by_time >"$TMP/want"
+	"$DUMP" -F "$fields" "$file" 2>"$TMP/dump.err" >"$TMP/got.raw"
 	expect_eq "$what: perf_dump exit status" 0 $?
+	by_time <"$TMP/got.raw" >"$TMP/got"
 	same "$what" "$TMP/want" "$TMP/got"
 	expect_eq "$what: perf_dump stderr" "" "$(cat "$TMP/dump.err")"
 }
@@ -55,9 +64,11 @@ fi
 # live size of each user stack, perf script the registers
 record "$TMP/dw.data" -e cpu-clock -c 100000 --call-graph dwarf,1024 --user-regs=ax,bx
 compare "dwarf callchain registers" "$TMP/dw.data" pid,tid,time,uregs
-perf report -D -i "$TMP/dw.data" 2>/dev/null | sed -n 's/^\.\.\. ustack: size \([0-9]*\),.*/\1/p' \
-	>"$TMP/want"
-"$DUMP" -F ustack "$TMP/dw.data" | sed 's/.*ustack=[0-9]*\/\([0-9]*\)\/.*/\1/' >"$TMP/got"
+# (as sorted lists: perf report -D and perf_dump need not take the samples
+# in the same order)
+perf report -D -i "$TMP/dw.data" 2>/dev/null | sed -n 's/^\.\.\. ustack: size \([0-9]*\),.*/\1/p' |
+	sort -n >"$TMP/want"
+"$DUMP" -F ustack "$TMP/dw.data" | sed 's/.*ustack=[0-9]*\/\([0-9]*\)\/.*/\1/' | sort -n >"$TMP/got"
 same "user stack live sizes" "$TMP/want" "$TMP/got"
 "$DUMP" -F ustack "$TMP/dw.data" | grep -v "ustack=1024/" && fail "user stack size is not 1024" ||
 	ok
@@ -72,8 +83,8 @@ perf report -D -i "$TMP/rd.data" 2>/dev/null | awk '
 	on && /\.\.\.\.\. id / { gsub(",", "")
 		line = line " " hex($3) ":" hex($5) ($6 == "lost" ? ":lost=" hex($7) : ""); next }
 	on && !/group nr/ { on = 0 }
-	END { if (line != "") print line }' >"$TMP/want"
-"$DUMP" -F read "$TMP/rd.data" | sed '/^ *$/d' >"$TMP/got"
+	END { if (line != "") print line }' | sort >"$TMP/want"
+"$DUMP" -F read "$TMP/rd.data" | sed '/^ *$/d' | sort >"$TMP/got"
 same "group read values" "$TMP/want" "$TMP/got"
 expect_eq "group read: two members" 2 "$(head -1 "$TMP/got" | grep -o ' 0x[0-9a-f]*:' | wc -l)"
 
@@ -82,9 +93,9 @@ fmt=/sys/kernel/tracing/events/sched/sched_switch/format
 if [ -r "$fmt" ] && command -v python3 >/dev/null &&
 	perf record -q -o "$TMP/raw.data" -e sched:sched_switch -c 1 -- "$TMP/spin" \
 		>/dev/null 2>&1; then
-	perf script -i "$TMP/raw.data" -F tid,trace 2>/dev/null |
-		awk '{ print $1, $2, $3, $7, $8 }' >"$TMP/want"
-	"$DUMP" -F tid,raw "$TMP/raw.data" | python3 -c '
+	perf script -i "$TMP/raw.data" -F tid,time,trace 2>/dev/null |
+		awk '{ print $1, $2, $3, $4, $8, $9 }' | by_time >"$TMP/want"
+	"$DUMP" -F tid,time,raw "$TMP/raw.data" | python3 -c '
 import re, sys
 fmt = {m[0]: (int(m[1]), int(m[2])) for m in
        re.findall(r"field:[^;]*?(\w+)(?:\[\d+\])?;\s*offset:(\d+);\s*size:(\d+);", open(sys.argv[1]).read())}
@@ -93,11 +104,11 @@ def get(raw, name, text=False):
     b = raw[off:off + size]
     return b.split(b"\0")[0].decode() if text else int.from_bytes(b, "little", signed=True)
 for line in sys.stdin:
-    tid, raw = line.split()
+    tid, time, raw = line.split()
     raw = bytes.fromhex(raw.split(":")[1])
-    print(tid, "prev_comm=%s prev_pid=%d next_comm=%s next_pid=%d" % (get(raw, "prev_comm", True),
+    print(tid, time, "prev_comm=%s prev_pid=%d next_comm=%s next_pid=%d" % (get(raw, "prev_comm", True),
           get(raw, "prev_pid"), get(raw, "next_comm", True), get(raw, "next_pid")))
-' "$fmt" >"$TMP/got"
+' "$fmt" | by_time >"$TMP/got"
 	same "tracepoint raw data" "$TMP/want" "$TMP/got"
 fi
 finish
