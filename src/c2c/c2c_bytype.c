@@ -441,12 +441,79 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 	return p;
 }
 
+/* The row's top-level member of ST, and a key for that member of its object. */
+static const struct type_member *row_member(const struct type *st, const struct c2c_row *r,
+					    const struct c2c_row_attrib *ra, uint64_t *key)
+{
+	const struct type_member *m;
+
+	if (!ra->res || ra->reason != ATTRIB_OK || !ra->res->outer_name ||
+	    strcmp(ra->res->outer_name, st->name))
+		return NULL;
+	m = top_member(st, ra->res->outer_offset);
+	if (!m || !m->name)
+		return NULL;
+	*key = hash_u64(r->line->addr + r->offset - ra->res->outer_offset) * 31 +
+	       (uint64_t)(m - st->members);
+	return m;
+}
+
+/*
+ * Split each field's HITMs: a row's HITMs are true sharing (no layout
+ * removes them) when several cpus write that field of that object, or
+ * when the row's cpus are not all writers of it; else they come from
+ * other fields written on the same line. Two passes over the rows: the
+ * writers of each object's field, then the rows.
+ */
+static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
+			     const struct type *st, struct struct_profile *p)
+{
+	const struct c2c_model *m = s->model;
+	size_t words = (m->opts.nr_cpus + 63) / 64, i, j;
+	struct hashmap writers;
+	int pass;
+
+	hashmap_init(&writers);
+	for (i = 0; i < p->nr_fields; i++)
+		p->fields[i].hitm_true_known = true;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < m->nr_lines; i++)
+			for (j = 0; j < m->lines[i]->nr_rows; j++) {
+				const struct c2c_row *r = m->lines[i]->rows[j];
+				const struct c2c_row_attrib *ra = c2c_attrib_row(ca, r);
+				const struct c2c_stats *sts = &r->g.stats;
+				const struct type_member *mb;
+				struct field_profile *fp;
+				uint64_t key, cpus, w;
+
+				mb = row_member(st, r, ra, &key);
+				if (!mb)
+					continue;
+				cpus = fold64(r->g.cpuset, words);
+				w = (uint64_t)(uintptr_t)hashmap_get(&writers, key);
+				if (pass == 0) {
+					if (sts->store || sts->locks)
+						hashmap_put(&writers, key,
+							    (void *)(uintptr_t)(w | cpus | 1ULL << 63));
+					continue;
+				}
+				w &= ~(1ULL << 63);
+				fp = profile_field(p, mb->name);
+				if (fp && ((w & (w - 1)) || (cpus & ~w && w)))
+					fp->hitm_true += sts->lcl_hitm + sts->rmt_hitm;
+			}
+	hashmap_release(&writers);
+}
+
 struct struct_profile *profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,
 					    const struct type *t)
 {
 	struct c2c_bytype *bt = c2c_bytype_build(s, ca);
 	struct struct_profile *p = c2c_bytype_profile(bt, t, s->opts.path);
+	const struct type *st = type_strip(t);
 
 	c2c_bytype_free(bt);
+	if (st->name)
+		split_true_hitms(s, ca, st, p);
 	return p;
 }

@@ -39,6 +39,14 @@ struct field_profile {
 	 * (hotness files), then writers alone tells.
 	 */
 	uint32_t object_writers;
+	/*
+	 * Measured profiles: the HITMs on this field that no layout removes
+	 * (a second cpu writes the same field of the same object, or a cpu
+	 * that does not write it reads what another wrote). Without it
+	 * (hotness files) a multi-context write-hot field keeps them all.
+	 */
+	bool hitm_true_known;
+	uint64_t hitm_true;
 };
 
 struct struct_profile {

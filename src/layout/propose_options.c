@@ -141,7 +141,7 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 		f = &pr->fields[pr->members[i].field];
 		member_span(pr, pl, i, &s, &e);
 		line = (uint32_t)(s / pr->cl);
-		stays = true_sharing(f);
+		stays = !f->hitm_true_known && true_sharing(f);
 		for (j = 0; j < pr->t->nr_members; j++) {
 			const struct field_profile *o;
 
@@ -158,6 +158,9 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 		if (stays && line < nr_lines) {
 			lines[line].hitm += field_hitm(f);
 			*hitm_total += field_hitm(f);
+		} else if (f->hitm_true_known && line < nr_lines) {
+			lines[line].hitm += f->hitm_true;
+			*hitm_total += f->hitm_true;
 		}
 	}
 	*out = lines;

@@ -88,6 +88,17 @@ expect_contains "suggest: lock is write-hot beside the readers' fields" \
 	"line 0: lock (write-hot) shares with updates, limit, scale" "$TMP/sg.txt"
 grep -qE 'limit; .*\[read-mostly hitm [1-9]' "$TMP/sg.txt" && ok ||
 	fail "suggest: limit is not read-mostly with HITMs"
+# the predicted effect splits each field's HITMs: adjacent's a and b are
+# each written by one cpu, so isolating them leaves only main's final read
+# of b (what another cpu wrote: true sharing); lockword's lock and updates
+# are written by two cpus each, so their HITMs stay
+run_c2c 0 "$TMP/sga.txt" "$TMP/sga.err" suggest --profile "$TMP/adjacent.data" -C counters
+after=$(sed -n '/^option 2/,$ s/.*predicted: .*HITMs [0-9]* -> \([0-9]*\).*/\1/p' "$TMP/sga.txt")
+[ -n "$after" ] && [ "$after" -le 2 ] && ok ||
+	fail "adjacent: isolate should leave at most main's read of b, predicted '$after'"
+lw_after=$(sed -n '/^option 2/,$ s/.*predicted: .*HITMs [0-9]* -> \([0-9]*\).*/\1/p' "$TMP/sg.txt")
+lw_true=$(awk '/^\tint +lock;|^\tlong int +updates;/ { split($0, a, "hitm "); split(a[2], b, "[ /]"); n += b[1] + b[2] } END { print n + 0 }' "$TMP/lw.txt")
+expect_eq "lockword: isolate keeps the HITMs of lock and updates (two writers each)" "$lw_true" "$lw_after"
 # without the binary, the struct comes from the profiled binaries
 run_c2c 0 "$TMP/sg2.txt" "$TMP/sg2.err" suggest --profile "$TMP/lockword.data" -C config
 expect_eq "suggest: same proposal without the binary" "$(cat "$TMP/sg.txt")" "$(cat "$TMP/sg2.txt")"
