@@ -494,7 +494,8 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 				if (pass == 0) {
 					if (sts->store || sts->locks)
 						hashmap_put(&writers, key,
-							    (void *)(uintptr_t)(w | cpus | 1ULL << 63));
+							    (void *)(uintptr_t)(w | cpus |
+										1ULL << 63));
 					continue;
 				}
 				w &= ~(1ULL << 63);
