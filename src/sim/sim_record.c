@@ -29,6 +29,7 @@ struct sim_record {
 	uint64_t seen_tids[256]; /* tids given a COMM (small set, linear) */
 	size_t nr_seen_tids, last_seen;
 	uint64_t since_round;
+	uint64_t last_time; /* of the last record written */
 };
 
 enum { EV_LOADS, EV_STORES };
@@ -72,6 +73,21 @@ static int bad(struct sim_record *r, uint64_t at, const char *what, struct c2c_e
 			   what);
 }
 
+/*
+ * Records go out in time order, so readers need no second, sorting pass.
+ * A mapping carries its creator's clock, which other threads' samples
+ * already written may have passed; it is moved up to the last time
+ * written. Every sample that can use it comes later in the stream, whose
+ * samples are in time order, so none precedes it.
+ */
+static uint64_t in_order(struct sim_record *r, uint64_t time)
+{
+	if (time < r->last_time)
+		return r->last_time;
+	r->last_time = time;
+	return time;
+}
+
 static int write_comm(struct sim_record *r, uint32_t tid, uint64_t time)
 {
 	struct perf_comm c = { .pid = r->pid, .tid = tid, .comm = r->opts.comm };
@@ -86,7 +102,7 @@ static int write_comm(struct sim_record *r, uint32_t tid, uint64_t time)
 		}
 	if (r->nr_seen_tids < ARRAY_SIZE(r->seen_tids))
 		r->seen_tids[r->nr_seen_tids++] = tid;
-	return perf_writer_comm(r->w, &c, time);
+	return perf_writer_comm(r->w, &c, in_order(r, time));
 }
 
 static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64_t at,
@@ -126,7 +142,7 @@ static int on_mmap(struct sim_record *r, const struct c2csim_mmap *m, size_t siz
 	if (!memchr(m->filename, 0, size - sizeof(*m)))
 		return -EPROTO;
 	r->st.mmaps++;
-	return perf_writer_mmap2(r->w, &pm, m->time);
+	return perf_writer_mmap2(r->w, &pm, in_order(r, m->time));
 }
 
 static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
@@ -137,7 +153,7 @@ static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
 		.ip = p->ip,
 		.pid = r->pid,
 		.tid = p->h.tid,
-		.time = p->time,
+		.time = in_order(r, p->time),
 		.addr = p->addr,
 		.cpu = p->cpu,
 		.period = p->period,

@@ -19,6 +19,9 @@ n=$(hitms_on "$TMP/a.data" "$(line_of "$a")")
 ours=$(summary_hitms "$TMP/a.err")
 read -r lcl rmt <<<"$(c2c_hitm "$TMP/a.data")"
 expect_eq "perf c2c report HITMs = ours" "$ours" "$((lcl + rmt))"
+# the recorder writes records in time order: one reading pass, no warning
+run_c2c 0 "$TMP/r.txt" "$TMP/r.err" report -i "$TMP/a.data" --stdio --no-attrib
+expect_eq "report of a simulated file: nothing on stderr" "" "$(cat "$TMP/r.err")"
 
 sim_record "$TMP/p.data" "$TMP/p.err" -- "$SAMPLES/adjacent_padded" $N
 a=$(printed '&a' "$TMP/stdout")
