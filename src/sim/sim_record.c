@@ -29,6 +29,7 @@ struct sim_record {
 	uint64_t seen_tids[256]; /* tids given a COMM (small set, linear) */
 	size_t nr_seen_tids, last_seen;
 	uint64_t since_round;
+	struct perf_sample sample; /* zeroed once; on_sample sets its fields */
 };
 
 enum { EV_LOADS, EV_STORES };
@@ -132,18 +133,7 @@ static int on_mmap(struct sim_record *r, const struct c2csim_mmap *m, size_t siz
 static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
 {
 	bool store = p->flags & C2CSIM_SAMPLE_STORE;
-	struct perf_sample s = {
-		.attr_index = store ? EV_STORES : EV_LOADS,
-		.ip = p->ip,
-		.pid = r->pid,
-		.tid = p->h.tid,
-		.time = p->time,
-		.addr = p->addr,
-		.cpu = p->cpu,
-		.period = p->period,
-		.weight = p->weight,
-		.data_src = p->data_src,
-	};
+	struct perf_sample *s = &r->sample; /* not zeroing a large struct per sample */
 	int ret;
 
 	if (p->cpu >= r->st.nr_cpus)
@@ -156,7 +146,17 @@ static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
 	ret = write_comm(r, p->h.tid, p->time);
 	if (ret < 0)
 		return ret;
-	ret = perf_writer_sample(r->w, &s);
+	s->attr_index = store ? EV_STORES : EV_LOADS;
+	s->ip = p->ip;
+	s->pid = r->pid;
+	s->tid = p->h.tid;
+	s->time = p->time;
+	s->addr = p->addr;
+	s->cpu = p->cpu;
+	s->period = p->period;
+	s->weight = p->weight;
+	s->data_src = p->data_src;
+	ret = perf_writer_sample(r->w, s);
 	if (ret >= 0 && ++r->since_round >= SIM_ROUND_SAMPLES) {
 		r->since_round = 0;
 		ret = perf_writer_finished_round(r->w);
@@ -241,8 +241,12 @@ static int feed_records(struct sim_record *r, const unsigned char *data, size_t 
 			return bad(r, at + *used, "bad record size", err);
 		if (len - *used < h.size)
 			break;
-		memcpy(rec_buf, data + *used, h.size); /* aligned for the record's fields */
-		ret = on_record(r, rec_buf, at + *used, err);
+		if ((uintptr_t)(data + *used) % 8) { /* align for the record's fields */
+			memcpy(rec_buf, data + *used, h.size);
+			ret = on_record(r, rec_buf, at + *used, err);
+		} else {
+			ret = on_record(r, data + *used, at + *used, err);
+		}
 		if (ret < 0)
 			return ret;
 		*used += h.size;
