@@ -19,7 +19,7 @@
 extern Int VG_(safe_fd)(Int oldfd);
 
 static Int out_fd = -1;
-static UChar out_buf[1 << 16];
+static UChar out_buf[1 << 18];
 static UInt out_len;
 
 void out_open(void)

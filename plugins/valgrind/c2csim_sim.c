@@ -413,23 +413,40 @@ static void heap_build(void)
 		heap_sift_down(i);
 }
 
+/* Runs the top slot's events while they stay before every other slot's. */
+static Bool merge_run_top(ULong frontier)
+{
+	UInt top = heap[0], c = 0;
+	struct slot *s = &slots[top];
+	ULong t, ct = ~0ULL;
+
+	if (heap_n > 1) { /* the heap's second: the lesser child of the root */
+		c = heap_n > 2 && heap_less(heap[2], heap[1]) ? heap[2] : heap[1];
+		ct = head_time(&slots[c]);
+	}
+	while (s->head < s->n) {
+		t = head_time(s);
+		if (t >= frontier)
+			return False;
+		if (heap_n > 1 && !(t < ct || (t == ct && top < c)))
+			break;
+		if (t >= merged_upto)
+			merged_upto = t + 1;
+		sim_access(s, &s->buf[s->head++]);
+	}
+	if (s->head == s->n) {
+		s->head = s->n = 0;
+		heap[0] = heap[--heap_n];
+	}
+	heap_sift_down(0);
+	return True;
+}
+
 static void merge_until(ULong frontier)
 {
 	heap_build();
-	while (heap_n) {
-		struct slot *s = &slots[heap[0]];
-
-		if (head_time(s) >= frontier)
-			break;
-		if (head_time(s) >= merged_upto)
-			merged_upto = head_time(s) + 1;
-		sim_access(s, &s->buf[s->head++]);
-		if (s->head == s->n) {
-			s->head = s->n = 0;
-			heap[0] = heap[--heap_n];
-		}
-		heap_sift_down(0);
-	}
+	while (heap_n && merge_run_top(frontier))
+		;
 	if (frontier != ~0ULL && frontier > merged_upto)
 		merged_upto = frontier;
 }

@@ -409,6 +409,95 @@ static bool sample_arrays_ok(const struct perf_writer_event *ev, uint64_t st,
 	return true;
 }
 
+/* sample_type bits of fixed size, which the fast path writes */
+#define FIXED_SAMPLE_BITS                                                               \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |  \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT |          \
+	 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |       \
+	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
+#define FIXED_SAMPLE_MAX (8 + 18 * 8)
+
+static inline uint8_t *put8(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+	return p + 8;
+}
+
+static inline uint8_t *put4x2(uint8_t *p, uint32_t a, uint32_t b)
+{
+	memcpy(p, &a, 4);
+	memcpy(p + 4, &b, 4);
+	return p + 8;
+}
+
+static uint8_t *put_fixed_tail(uint8_t *p, uint64_t st, const struct perf_sample *s)
+{
+	if (st & PERF_SAMPLE_WEIGHT_STRUCT)
+		p = put8(p, (s->weight & 0xffffffffULL) | (uint64_t)s->weight_var2 << 32 |
+				    (uint64_t)s->weight_var3 << 48);
+	else if (st & PERF_SAMPLE_WEIGHT)
+		p = put8(p, s->weight);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		p = put8(p, s->data_src);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		p = put8(p, s->transaction);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		p = put8(p, s->phys_addr);
+	if (st & PERF_SAMPLE_CGROUP)
+		p = put8(p, s->cgroup);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		p = put8(p, s->data_page_size);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		p = put8(p, s->code_page_size);
+	return p;
+}
+
+/*
+ * The same bytes as the general path for a sample_type of fixed-size
+ * fields only, built in place in the output buffer: no copy, no strbuf.
+ */
+static int write_fixed_sample(struct perf_writer *w, const struct writer_event *e,
+			      const struct perf_sample *s)
+{
+	uint64_t st = e->sample_type;
+	struct perf_event_header hdr = { .type = PERF_RECORD_SAMPLE };
+	uint8_t *start, *p;
+
+	if (w->buf_len + FIXED_SAMPLE_MAX > WRITER_BUF_SIZE)
+		writer_flush(w);
+	start = (uint8_t *)w->buf + w->buf_len;
+	p = start + sizeof(hdr);
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		p = put8(p, e->id);
+	if (st & PERF_SAMPLE_IP)
+		p = put8(p, s->ip);
+	if (st & PERF_SAMPLE_TID)
+		p = put4x2(p, s->pid, s->tid);
+	if (st & PERF_SAMPLE_TIME)
+		p = put8(p, s->time);
+	if (st & PERF_SAMPLE_ADDR)
+		p = put8(p, s->addr);
+	if (st & PERF_SAMPLE_ID)
+		p = put8(p, e->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		p = put8(p, s->stream_id ? s->stream_id : e->id);
+	if (st & PERF_SAMPLE_CPU)
+		p = put4x2(p, s->cpu, 0);
+	if (st & PERF_SAMPLE_PERIOD)
+		p = put8(p, s->period);
+	p = put_fixed_tail(p, st, s);
+	hdr.misc = cpumode_or_user(s->cpumode);
+	hdr.size = p - start;
+	memcpy(start, &hdr, sizeof(hdr));
+	w->buf_len += hdr.size;
+	w->data_size += hdr.size;
+	if (st & PERF_SAMPLE_TIME)
+		writer_note_time(w, s->time);
+	w->nr_samples++;
+	return w->werr ? -w->werr : 0;
+}
+
 int perf_writer_sample(struct perf_writer *w, const struct perf_sample *s)
 {
 	struct strbuf *sb = &w->rec;
@@ -417,6 +506,8 @@ int perf_writer_sample(struct perf_writer *w, const struct perf_sample *s)
 	if (s->attr_index >= w->nr_events)
 		return -EINVAL;
 	e = &w->events[s->attr_index];
+	if (!(e->sample_type & ~FIXED_SAMPLE_BITS))
+		return write_fixed_sample(w, e, s);
 	if (!sample_arrays_ok(&e->ev, e->sample_type, s))
 		return -EINVAL;
 	record_begin(sb, PERF_RECORD_SAMPLE, cpumode_or_user(s->cpumode));

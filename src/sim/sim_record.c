@@ -30,6 +30,7 @@ struct sim_record {
 	size_t nr_seen_tids, last_seen;
 	uint64_t since_round;
 	uint64_t last_time; /* of the last record written */
+	struct perf_sample sample; /* zeroed once; on_sample sets its fields */
 };
 
 enum { EV_LOADS, EV_STORES };
@@ -148,18 +149,7 @@ static int on_mmap(struct sim_record *r, const struct c2csim_mmap *m, size_t siz
 static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
 {
 	bool store = p->flags & C2CSIM_SAMPLE_STORE;
-	struct perf_sample s = {
-		.attr_index = store ? EV_STORES : EV_LOADS,
-		.ip = p->ip,
-		.pid = r->pid,
-		.tid = p->h.tid,
-		.time = in_order(r, p->time),
-		.addr = p->addr,
-		.cpu = p->cpu,
-		.period = p->period,
-		.weight = p->weight,
-		.data_src = p->data_src,
-	};
+	struct perf_sample *s = &r->sample; /* not zeroing a large struct per sample */
 	int ret;
 
 	if (p->cpu >= r->st.nr_cpus)
@@ -172,7 +162,17 @@ static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
 	ret = write_comm(r, p->h.tid, p->time);
 	if (ret < 0)
 		return ret;
-	ret = perf_writer_sample(r->w, &s);
+	s->attr_index = store ? EV_STORES : EV_LOADS;
+	s->ip = p->ip;
+	s->pid = r->pid;
+	s->tid = p->h.tid;
+	s->time = in_order(r, p->time);
+	s->addr = p->addr;
+	s->cpu = p->cpu;
+	s->period = p->period;
+	s->weight = p->weight;
+	s->data_src = p->data_src;
+	ret = perf_writer_sample(r->w, s);
 	if (ret >= 0 && ++r->since_round >= SIM_ROUND_SAMPLES) {
 		r->since_round = 0;
 		ret = perf_writer_finished_round(r->w);
@@ -257,8 +257,12 @@ static int feed_records(struct sim_record *r, const unsigned char *data, size_t 
 			return bad(r, at + *used, "bad record size", err);
 		if (len - *used < h.size)
 			break;
-		memcpy(rec_buf, data + *used, h.size); /* aligned for the record's fields */
-		ret = on_record(r, rec_buf, at + *used, err);
+		if ((uintptr_t)(data + *used) % 8) { /* align for the record's fields */
+			memcpy(rec_buf, data + *used, h.size);
+			ret = on_record(r, rec_buf, at + *used, err);
+		} else {
+			ret = on_record(r, data + *used, at + *used, err);
+		}
 		if (ret < 0)
 			return ret;
 		*used += h.size;

@@ -17,6 +17,9 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#define SIM_READ_SIZE (1 << 20)
+#define SIM_PIPE_SIZE (1 << 20)
+
 static volatile sig_atomic_t child_pid;
 static const int passed_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
@@ -91,13 +94,13 @@ static void feed(struct sim_record *rec, struct sim_run_result *res, const char 
 /* Reads what is there; returns 0 at EAGAIN, -errno on errors. */
 static int pump(int fd, struct sim_record *rec, struct sim_run_result *res)
 {
-	static char buf[1 << 16];
+	static uint64_t buf[SIM_READ_SIZE / 8]; /* u64s: records stay aligned */
 
 	for (;;) {
 		ssize_t n = read(fd, buf, sizeof(buf));
 
 		if (n > 0) {
-			feed(rec, res, buf, (size_t)n);
+			feed(rec, res, (const char *)buf, (size_t)n);
 			continue;
 		}
 		if (n == 0 || errno == EAGAIN || errno == EINTR)
@@ -194,6 +197,8 @@ int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_
 		ret = c2c_err_set(err, errno, "%s: cannot open: %s", fifo.buf, strerror(errno));
 		goto out_fifo;
 	}
+	/* a larger pipe: fewer wake-ups of the tool and of us (best effort) */
+	fcntl(rfd, F_SETPIPE_SZ, SIM_PIPE_SIZE);
 	set_handlers(old);
 	ret = spawn(opts, fifo.buf, &pid, &res->exec_failed, err);
 	if (ret == 0) {
