@@ -107,6 +107,11 @@ struct c2c_row {
 	uint16_t cpumode;
 	const struct as_map *imap; /* of the first sample: symbol, object */
 	bool valid; /* shown in the Pareto (has stores or the display metric) */
+	/*
+	 * Set by c2c_attrib_session: n > 0, its entry n - 1; n < 0, nothing
+	 * but reason -n - 1; 0, not attributed.
+	 */
+	int32_t attrib_ref;
 };
 
 /*
