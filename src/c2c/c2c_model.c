@@ -322,6 +322,9 @@ static void table_grow(struct c2c_table *t)
 	size_t i;
 
 	t->cap = old.cap ? old.cap * 2 : 1024;
+	/* a table this big grows on: straight to one huge page */
+	if (t->cap * sizeof(*t->slots) >= HUGE_PAGE / 8 && t->cap * sizeof(*t->slots) < HUGE_PAGE)
+		t->cap = HUGE_PAGE / sizeof(*t->slots);
 	t->slots = table_slots_new(t->cap);
 	t->nr = 0;
 	for (i = 0; i < old.cap; i++)
