@@ -223,6 +223,9 @@ void c2c_model_sum_lines(struct c2c_model *m)
 	size_t i, j, w, cpu_words = BITS_TO_WORDS(m->opts.nr_cpus);
 	size_t node_words = BITS_TO_WORDS(m->opts.nr_nodes);
 
+	if (m->summed)
+		return;
+	m->summed = true;
 	memset(&m->totals, 0, sizeof(m->totals));
 	for (i = 0; i < m->nr_lines; i++) {
 		struct c2c_line *l = m->lines[i];
@@ -620,6 +623,12 @@ void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 	struct c2c_arena_chunk **tail = &sub->arena;
 
 	c2c_model_drain(sub);
+	/*
+	 * Both summed (a worker sums its own lines, on its thread): m's
+	 * totals are then integer sums over all lines, in any order the same.
+	 */
+	c2c_model_sum_lines(m);
+	c2c_model_sum_lines(sub);
 	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + sub->nr_lines, sizeof(*m->lines));
 	memcpy(m->lines + m->nr_lines, sub->lines, sub->nr_lines * sizeof(*m->lines));
 	m->nr_lines += sub->nr_lines;
@@ -627,6 +636,7 @@ void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 		tail = &(*tail)->next;
 	*tail = m->arena; /* sub's chunks go in front of m's */
 	m->arena = sub->arena;
+	c2c_stats_add(&m->totals, &sub->totals);
 	m->warned_no_cpu += sub->warned_no_cpu;
 	m->unknown_node += sub->unknown_node;
 	sub->arena = NULL;

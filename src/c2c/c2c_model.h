@@ -180,6 +180,7 @@ struct c2c_model {
 	size_t nr_lines, alloc_lines;
 	size_t nr_displayed;
 	bool finished;
+	bool summed; /* lines and totals summed (on the worker threads) */
 	struct c2c_line *last_line; /* cache: samples often hit the same line */
 	uint64_t warned_no_cpu;
 	uint64_t unknown_node; /* samples whose physical address has no node */
