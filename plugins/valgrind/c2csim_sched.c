@@ -162,6 +162,23 @@ static Bool asleep(struct slot *s)
 	return s->asleep;
 }
 
+/*
+ * Whether a thread in a syscall is working (running, waiting for a cpu, or
+ * in uninterruptible disk sleep) rather than waiting for an event: a
+ * loaded machine can keep such a thread in the kernel for seconds, and
+ * that must not hand its turn to another thread.
+ */
+static Bool busy_in_kernel(const struct slot *s)
+{
+	HChar buf[256];
+	const HChar *p;
+
+	if (s->lwpid <= 0 || !read_task_file(s, "stat", buf, sizeof(buf)))
+		return False;
+	p = VG_(strrchr)(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'R' || p[2] == 'D');
+}
+
 static Bool blocked_all_asleep(void)
 {
 	UInt i;
@@ -213,6 +230,8 @@ void sched_wait_turn(ThreadId tid)
 		}
 		/* The token holder should be running or on its way back from a
 		 * syscall; one stuck in the kernel blocks on something unseen. */
+		if (d->in_kernel && now - d->kernel_since > d->hang_ms && busy_in_kernel(d))
+			d->kernel_since = now; /* slow, not waiting: give it time */
 		if ((d->in_kernel && now - d->kernel_since > d->hang_ms) ||
 		    now - since > ABSENT_MS) {
 			d->state = SL_LOST;
