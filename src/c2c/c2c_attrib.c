@@ -18,8 +18,9 @@ struct object {
 };
 
 struct c2c_attrib {
-	struct c2c_row_attrib *all; /* one per row of the model */
-	struct hashmap rows; /* row pointer -> its entry in all */
+	/* rows with more than a reason; the rest only in row->attrib_ref */
+	struct c2c_row_attrib *all;
+	size_t nr_all, alloc_all;
 	struct hashmap by_dso; /* dso_id + 1 -> struct object */
 	struct hashmap by_path; /* hash(path) -> struct object (shared) */
 	struct hashmap strings; /* hash -> interned string */
@@ -30,6 +31,7 @@ struct c2c_attrib {
 	size_t nr_opened;
 	struct strbuf missing;
 	uint64_t counts[C2C_ATTRIB_NR_REASONS];
+	struct c2c_row_attrib reason_only[C2C_ATTRIB_NR_REASONS]; /* nothing but the reason */
 	bool any;
 };
 
@@ -191,30 +193,48 @@ static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const st
 		ca->any = true;
 }
 
+/* Whether ra says more than its reason (then it needs an entry of its own). */
+static bool has_more(const struct c2c_row_attrib *ra)
+{
+	return ra->res || ra->biased || *ra->label || *ra->object || *ra->outer_field;
+}
+
+/*
+ * Most rows (of a large file) get only a reason: that lives in the row,
+ * and the rest need no memory (a table and a map entry per row cost
+ * thousands of page faults on a large file).
+ */
 struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 {
 	struct c2c_attrib *ca = xcalloc(1, sizeof(*ca));
 	const struct c2c_model *m = s->model;
-	size_t i, j, n = 0;
+	size_t i, j;
 
-	hashmap_init(&ca->rows);
 	hashmap_init(&ca->by_dso);
 	hashmap_init(&ca->by_path);
 	hashmap_init(&ca->strings);
 	strbuf_init(&ca->missing, 0);
-	for (i = 0; i < m->nr_lines; i++)
-		n += m->lines[i]->nr_rows;
-	ca->all = xcalloc(n ? n : 1, sizeof(*ca->all));
-	for (i = 0, n = 0; i < m->nr_lines; i++) {
+	for (i = 0; i < C2C_ATTRIB_NR_REASONS; i++)
+		ca->reason_only[i] = (struct c2c_row_attrib){
+			.label = "", .object = "", .outer_field = "", .reason = (int)i
+		};
+	for (i = 0; i < m->nr_lines; i++) {
 		const struct c2c_line *l = m->lines[i];
 
 		for (j = 0; j < l->nr_rows; j++) {
-			struct c2c_row_attrib *ra = &ca->all[n++];
+			struct c2c_row *r = l->rows[j];
+			struct c2c_row_attrib ra = { 0 };
 
 			/* only shown rows need a mapping to show */
-			attribute_row(ca, s, l->rows[j], l->displayed && l->rows[j]->valid, ra);
-			ca->counts[ra->reason] += l->rows[j]->g.stats.nr_entries;
-			hashmap_put(&ca->rows, (uint64_t)(uintptr_t)l->rows[j], ra);
+			attribute_row(ca, s, r, l->displayed && r->valid, &ra);
+			ca->counts[ra.reason] += r->g.stats.nr_entries;
+			if (!has_more(&ra) || ca->nr_all >= INT32_MAX) {
+				r->attrib_ref = -ra.reason - 1;
+				continue;
+			}
+			ca->all = xgrow(ca->all, &ca->alloc_all, ca->nr_all + 1, sizeof(*ca->all));
+			ca->all[ca->nr_all++] = ra;
+			r->attrib_ref = (int32_t)ca->nr_all;
 		}
 	}
 	return ca;
@@ -234,7 +254,6 @@ void c2c_attrib_free(struct c2c_attrib *ca)
 		free(ca->owned[i]);
 	free(ca->owned);
 	free(ca->objects);
-	hashmap_release(&ca->rows);
 	hashmap_release(&ca->by_dso);
 	hashmap_release(&ca->by_path);
 	hashmap_release(&ca->strings);
@@ -244,13 +263,19 @@ void c2c_attrib_free(struct c2c_attrib *ca)
 
 const struct c2c_row_attrib *c2c_attrib_row(const struct c2c_attrib *ca, const struct c2c_row *r)
 {
-	const struct c2c_row_attrib *ra = ca ? hashmap_get(&ca->rows, (uint64_t)(uintptr_t)r) :
-					       NULL;
 	static const struct c2c_row_attrib none = {
 		.label = "", .object = "", .outer_field = "", .reason = C2C_ATTRIB_UNMAPPED
 	};
+	int ref = r->attrib_ref;
 
-	return ra ? ra : &none;
+	if (!ca || !ref)
+		return &none;
+	if (ref > 0)
+		return &ca->all[ref - 1];
+	ref = -ref - 1;
+	if (ref >= C2C_ATTRIB_NR_REASONS)
+		return &none;
+	return &ca->reason_only[ref];
 }
 
 bool c2c_attrib_any(const struct c2c_attrib *ca)
@@ -320,12 +345,10 @@ void c2c_attrib_render_stats(const struct c2c_attrib *ca, uint64_t nr_samples, s
 const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char *name)
 {
 	const struct c2c_row_attrib *ra;
-	uint64_t key;
 	size_t i;
-	void *val;
 
-	for (i = 0; ca && hashmap_next(&ca->rows, &i, &key, &val);) {
-		ra = val;
+	for (i = 0; ca && i < ca->nr_all; i++) {
+		ra = &ca->all[i];
 		if (ra->res && ra->res->outer_type && ra->res->outer_name &&
 		    !strcmp(ra->res->outer_name, name))
 			return ra->res->outer_type;

@@ -32,7 +32,6 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
  * objects that live as long as the model, each with its cpu and node
  * bitmaps right behind it (one allocation, one cache neighbourhood).
  */
-#define ARENA_CHUNK (4U << 20)
 #define HUGE_PAGE (2U << 20)
 
 struct c2c_arena_chunk {
@@ -40,6 +39,12 @@ struct c2c_arena_chunk {
 	size_t used;
 	_Alignas(64) unsigned char mem[];
 };
+
+/*
+ * A chunk with its header is exactly two huge pages: one byte more and
+ * the kernel faults in (and zeroes) a third 2 MiB page for it.
+ */
+#define ARENA_CHUNK ((4U << 20) - sizeof(struct c2c_arena_chunk))
 
 /*
  * Rows are reached at random: on huge pages (where the kernel gives them)
@@ -218,6 +223,9 @@ void c2c_model_sum_lines(struct c2c_model *m)
 	size_t i, j, w, cpu_words = BITS_TO_WORDS(m->opts.nr_cpus);
 	size_t node_words = BITS_TO_WORDS(m->opts.nr_nodes);
 
+	if (m->summed)
+		return;
+	m->summed = true;
 	memset(&m->totals, 0, sizeof(m->totals));
 	for (i = 0; i < m->nr_lines; i++) {
 		struct c2c_line *l = m->lines[i];
@@ -295,13 +303,32 @@ static size_t table_next(const struct c2c_table *t, size_t i, uint64_t h)
 
 static void table_insert(struct c2c_table *t, uint64_t h, void *obj);
 
+/*
+ * Zeroed slots; a table of 2 MiB or more on huge pages: 4 KiB pages cost
+ * one page fault each as the table grows (thousands, the most of a run).
+ */
+static struct c2c_slot *table_slots_new(size_t cap)
+{
+	size_t size = cap * sizeof(struct c2c_slot);
+	void *p;
+
+	if (size < HUGE_PAGE || !(p = aligned_alloc(HUGE_PAGE, size)))
+		return xcalloc(cap, sizeof(struct c2c_slot));
+	madvise(p, size, MADV_HUGEPAGE);
+	memset(p, 0, size);
+	return p;
+}
+
 static void table_grow(struct c2c_table *t)
 {
 	struct c2c_table old = *t;
 	size_t i;
 
 	t->cap = old.cap ? old.cap * 2 : 1024;
-	t->slots = xcalloc(t->cap, sizeof(*t->slots));
+	/* a table this big grows on: straight to one huge page */
+	if (t->cap * sizeof(*t->slots) >= HUGE_PAGE / 8 && t->cap * sizeof(*t->slots) < HUGE_PAGE)
+		t->cap = HUGE_PAGE / sizeof(*t->slots);
+	t->slots = table_slots_new(t->cap);
 	t->nr = 0;
 	for (i = 0; i < old.cap; i++)
 		if (old.slots[i].obj)
@@ -596,6 +623,12 @@ void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 	struct c2c_arena_chunk **tail = &sub->arena;
 
 	c2c_model_drain(sub);
+	/*
+	 * Both summed (a worker sums its own lines, on its thread): m's
+	 * totals are then integer sums over all lines, in any order the same.
+	 */
+	c2c_model_sum_lines(m);
+	c2c_model_sum_lines(sub);
 	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + sub->nr_lines, sizeof(*m->lines));
 	memcpy(m->lines + m->nr_lines, sub->lines, sub->nr_lines * sizeof(*m->lines));
 	m->nr_lines += sub->nr_lines;
@@ -603,6 +636,7 @@ void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 		tail = &(*tail)->next;
 	*tail = m->arena; /* sub's chunks go in front of m's */
 	m->arena = sub->arena;
+	c2c_stats_add(&m->totals, &sub->totals);
 	m->warned_no_cpu += sub->warned_no_cpu;
 	m->unknown_node += sub->unknown_node;
 	sub->arena = NULL;

@@ -107,6 +107,11 @@ struct c2c_row {
 	uint16_t cpumode;
 	const struct as_map *imap; /* of the first sample: symbol, object */
 	bool valid; /* shown in the Pareto (has stores or the display metric) */
+	/*
+	 * Set by c2c_attrib_session: n > 0, its entry n - 1; n < 0, nothing
+	 * but reason -n - 1; 0, not attributed.
+	 */
+	int32_t attrib_ref;
 };
 
 /*
@@ -175,6 +180,7 @@ struct c2c_model {
 	size_t nr_lines, alloc_lines;
 	size_t nr_displayed;
 	bool finished;
+	bool summed; /* lines and totals summed (on the worker threads) */
 	struct c2c_line *last_line; /* cache: samples often hit the same line */
 	uint64_t warned_no_cpu;
 	uint64_t unknown_node; /* samples whose physical address has no node */

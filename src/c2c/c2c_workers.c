@@ -65,6 +65,7 @@ static void *worker_main(void *arg)
 	}
 	pthread_mutex_unlock(&w->lock);
 	c2c_model_drain(w->sub);
+	c2c_model_sum_lines(w->sub); /* here, not on the reading thread after the join */
 	return NULL;
 }
 
