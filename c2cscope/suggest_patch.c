@@ -19,20 +19,26 @@ static const struct proposal *pick(const struct proposer *pr, bool isolate)
 	return proposer_get(pr, isolate ? 1 : 0);
 }
 
-static void print_moves(const struct proposal *p)
+/* One line per move of the proposal. */
+static void print_move_lines(const struct proposal *p)
 {
 	uint32_t i;
 
-	printf("moves of option '%s' (%+lld bytes):\n", p->title,
-	       (long long)p->new_size - (long long)p->old_size);
-	if (!p->nr_moves)
-		printf("  none\n");
 	for (i = 0; i < p->nr_moves; i++)
 		printf("  %s %s: offset %llu -> %llu (line %u -> %u)\n",
 		       p->kind == PROPOSAL_ISOLATE ? "isolate" : "move", p->moves[i].name,
 		       (unsigned long long)p->moves[i].old_offset,
 		       (unsigned long long)p->moves[i].new_offset, p->moves[i].old_line,
 		       p->moves[i].new_line);
+}
+
+static void print_moves(const struct proposal *p)
+{
+	printf("moves of option '%s' (%+lld bytes):\n", p->title,
+	       (long long)p->new_size - (long long)p->old_size);
+	if (!p->nr_moves)
+		printf("  none\n");
+	print_move_lines(p);
 }
 
 /* Every named member's place in the proposed struct, anonymous ones opened. */
@@ -59,18 +65,11 @@ static void print_offsets(const struct type *t, uint64_t base_bits)
 /* What the patch does, before the diff (patch(1) skips text before "---"). */
 static void print_header(const struct type *t, const struct proposal *p)
 {
-	uint32_t i;
-
 	printf("c2cscope suggest --patch: struct %s, option '%s'\n", t->name, p->title);
 	printf("size %llu -> %llu bytes, conflicting field pairs %llu -> %llu\n",
 	       (unsigned long long)p->old_size, (unsigned long long)p->new_size,
 	       (unsigned long long)p->conflicts_before, (unsigned long long)p->conflicts_after);
-	for (i = 0; i < p->nr_moves; i++)
-		printf("  %s %s: offset %llu -> %llu (line %u -> %u)\n",
-		       p->kind == PROPOSAL_ISOLATE ? "isolate" : "move", p->moves[i].name,
-		       (unsigned long long)p->moves[i].old_offset,
-		       (unsigned long long)p->moves[i].new_offset, p->moves[i].old_line,
-		       p->moves[i].new_line);
+	print_move_lines(p);
 	printf("member offsets after the patch:\n");
 	print_offsets(p->type, 0);
 	printf("---\n");
