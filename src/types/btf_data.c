@@ -63,8 +63,7 @@ static long rec_extra(unsigned int kind, uint16_t vlen)
 	}
 }
 
-/* Size of a record already checked by index_types(). */
-static uint32_t rec_size(const struct btf_rec *t)
+uint32_t btf_data_rec_size(const struct btf_rec *t)
 {
 	return (uint32_t)(sizeof(*t) + rec_extra(btf_rec_kind(t), btf_rec_vlen(t)));
 }
@@ -257,7 +256,7 @@ const struct btf_rec *btf_data_type(const struct btf_data *btf, uint32_t id)
 		return NULL;
 	off = btf->index[k >> btf->shift];
 	for (i = 0; i < (k & ((1U << btf->shift) - 1)); i++)
-		off += rec_size((const void *)(btf->types + off));
+		off += btf_data_rec_size((const void *)(btf->types + off));
 	return (const void *)(btf->types + off);
 }
 
@@ -272,7 +271,7 @@ const struct btf_rec *btf_data_next(const struct btf_data *btf, const struct btf
 	}
 	if (*id + 1 >= btf_data_type_cnt(btf))
 		return NULL;
-	p = (const uint8_t *)t + rec_size(t);
+	p = (const uint8_t *)t + btf_data_rec_size(t);
 	(*id)++;
 	return (const void *)p;
 }

@@ -112,6 +112,8 @@ const struct btf_rec *btf_data_type(const struct btf_data *btf, uint32_t id);
  */
 const struct btf_rec *btf_data_next(const struct btf_data *btf, const struct btf_rec *t,
 				    uint32_t *id);
+/* Size of a record (common part and kind data) already checked at open. */
+uint32_t btf_data_rec_size(const struct btf_rec *t);
 /* The string at offset off, or "" when out of range. */
 const char *btf_data_str(const struct btf_data *btf, uint32_t off);
 

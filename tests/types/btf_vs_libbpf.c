@@ -19,31 +19,6 @@ static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* Bytes of kind-specific data after the common record (the BTF UAPI). */
-static size_t extra_len(const struct btf_rec *t)
-{
-	size_t vlen = btf_rec_vlen(t);
-
-	switch (btf_rec_kind(t)) {
-	case BTFK_INT:
-	case BTFK_VAR:
-	case BTFK_DECL_TAG:
-		return 4;
-	case BTFK_ARRAY:
-		return 12;
-	case BTFK_STRUCT:
-	case BTFK_UNION:
-	case BTFK_DATASEC:
-	case BTFK_ENUM64:
-		return 12 * vlen;
-	case BTFK_ENUM:
-	case BTFK_FUNC_PROTO:
-		return 8 * vlen;
-	default:
-		return 0;
-	}
-}
-
 static int compare(const struct btf *lb, const struct btf_data *ours, const char *what)
 {
 	uint32_t n = btf__type_cnt(lb), id, bad = 0;
@@ -63,7 +38,7 @@ static int compare(const struct btf *lb, const struct btf_data *ours, const char
 			bad++;
 			continue;
 		}
-		if (memcmp(lt, ot, sizeof(*ot) + extra_len(ot))) {
+		if (memcmp(lt, ot, btf_data_rec_size(ot))) {
 			printf("%s: type %u: the records differ (kind %u)\n", what, id,
 			       btf_rec_kind(ot));
 			bad++;
@@ -106,7 +81,8 @@ int main(int argc, char **argv)
 	lb = lbase ? btf__parse_raw_split(path, lbase) : btf__parse_raw(path);
 	if (!lb || btf_data_open(path, obase, false, &dense, &err) ||
 	    btf_data_open(path, obase, true, &sparse, &err)) {
-		fprintf(stderr, "%s: cannot read: %s\n", path, err.msg[0] ? err.msg : "libbpf failed");
+		fprintf(stderr, "%s: cannot read: %s\n", path,
+			err.msg[0] ? err.msg : "libbpf failed");
 		ret = 2;
 		goto out;
 	}
