@@ -127,6 +127,18 @@ static Bool read_task_file(const struct slot *s, const HChar *name, HChar *buf, 
 	return True;
 }
 
+/* A thread's state letter from /proc (R, S, D, ...); 0 when unreadable. */
+static HChar task_state(const struct slot *s)
+{
+	HChar buf[256];
+	const HChar *p;
+
+	if (!read_task_file(s, "stat", buf, sizeof(buf)))
+		return 0;
+	p = VG_(strrchr)(buf, ')');
+	return p && p[1] == ' ' ? p[2] : '?';
+}
+
 /*
  * Whether a thread the model has BLOCKED is really asleep in the syscall
  * it blocked in: its state is S and /proc's syscall file names that call
@@ -138,18 +150,17 @@ static Bool read_task_file(const struct slot *s, const HChar *name, HChar *buf, 
  */
 static Bool asleep(struct slot *s)
 {
-	HChar buf[256];
-	const HChar *p;
+	HChar buf[256], state;
 	HChar *end;
 	Long nr;
 	ULong arg0;
 
 	if (s->asleep || s->lwpid <= 0)
 		return True;
-	if (!read_task_file(s, "stat", buf, sizeof(buf)))
+	state = task_state(s);
+	if (!state)
 		return s->asleep = True;
-	p = VG_(strrchr)(buf, ')');
-	if (!p || p[1] != ' ' || (p[2] != 'S' && p[2] != 'D'))
+	if (state != 'S' && state != 'D')
 		return False;
 	if (!read_task_file(s, "syscall", buf, sizeof(buf)))
 		return s->asleep = True;
@@ -170,13 +181,9 @@ static Bool asleep(struct slot *s)
  */
 static Bool busy_in_kernel(const struct slot *s)
 {
-	HChar buf[256];
-	const HChar *p;
+	HChar state = s->lwpid > 0 ? task_state(s) : 0;
 
-	if (s->lwpid <= 0 || !read_task_file(s, "stat", buf, sizeof(buf)))
-		return False;
-	p = VG_(strrchr)(buf, ')');
-	return p && p[1] == ' ' && (p[2] == 'R' || p[2] == 'D');
+	return state == 'R' || state == 'D';
 }
 
 static Bool blocked_all_asleep(void)
