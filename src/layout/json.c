@@ -96,6 +96,18 @@ static json_t *json_struct(const struct layout *l)
 	return o;
 }
 
+json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size)
+{
+	struct layout *l;
+	json_t *o;
+
+	if (layout_analyze(t, cacheline_size ? cacheline_size : 64, &l, NULL))
+		return NULL;
+	o = json_struct(l);
+	layout_free(l);
+	return o;
+}
+
 int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct c2c_err *err)
 {
 	unsigned int cl = doc->cacheline_size ? doc->cacheline_size : 64;
@@ -104,12 +116,10 @@ int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, stru
 	size_t i;
 
 	for (i = 0; i < doc->nr_structs; i++) {
-		struct layout *l;
+		json_t *o = layout_json_struct(doc->structs[i], cl);
 
-		if (layout_analyze(doc->structs[i], cl, &l, NULL))
-			continue;
-		json_array_append_new(structs, json_struct(l));
-		layout_free(l);
+		if (o)
+			json_array_append_new(structs, o);
 	}
 	root = json_pack("{s:i, s:s, s:s, s:i, s:o}", "c2cscope_layout", 1, "source",
 			 doc->source ? doc->source : "DWARF", "file", doc->file ? doc->file : "",

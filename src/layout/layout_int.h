@@ -37,4 +37,11 @@ bool layout_infer_packed(const struct type *t);
 /* Tail padding of a struct type (0 for anything else). */
 uint64_t layout_struct_padding(const struct type *t);
 
+/*
+ * One struct of the v1 JSON schema (doc/layout-json.md) as a jansson
+ * object, NULL when t cannot be laid out (json.c; only with jansson).
+ */
+struct json_t;
+struct json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size);
+
 #endif
