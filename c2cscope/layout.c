@@ -229,6 +229,10 @@ static int select_pattern(const struct type_db *db, const char *pat, struct sele
 	n = type_db_find_all(db, pat, found, ARRAY_SIZE(found));
 	for (i = 0; i < n && i < ARRAY_SIZE(found); i++)
 		select_add(sel, found[i]);
+	if (!n && type_db_find_typedef(db, pat)) { /* pahole -C foo_t */
+		select_add(sel, type_db_find_typedef(db, pat));
+		n = 1;
+	}
 	return n ? 0 : -ENOENT;
 }
 

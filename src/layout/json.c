@@ -104,6 +104,9 @@ json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size)
 	if (layout_analyze(t, cacheline_size ? cacheline_size : 64, &l, NULL))
 		return NULL;
 	o = json_struct(l);
+	/* -C foo_t of "typedef struct {...} foo_t": the struct goes by foo_t */
+	if (t->kind == TYPE_TYPEDEF && t->name && !layout_type(l)->name)
+		json_object_set_new(o, "name", json_string(t->name));
 	layout_free(l);
 	return o;
 }
