@@ -96,6 +96,22 @@ static json_t *json_struct(const struct layout *l)
 	return o;
 }
 
+int layout_json_emit(struct strbuf *sb, json_t *root, struct c2c_err *err)
+{
+	char *text;
+
+	if (!root)
+		return c2c_err_set(err, ENOMEM, "cannot build the JSON document");
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (!text)
+		return c2c_err_set(err, ENOMEM, "cannot write the JSON document");
+	strbuf_addstr(sb, text);
+	strbuf_addch(sb, '\n');
+	free(text);
+	return 0;
+}
+
 json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size)
 {
 	struct layout *l;
@@ -115,7 +131,6 @@ int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, stru
 {
 	unsigned int cl = doc->cacheline_size ? doc->cacheline_size : 64;
 	json_t *root, *structs = json_array();
-	char *text;
 	size_t i;
 
 	for (i = 0; i < doc->nr_structs; i++) {
@@ -127,16 +142,7 @@ int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, stru
 	root = json_pack("{s:i, s:s, s:s, s:i, s:o}", "c2cscope_layout", 1, "source",
 			 doc->source ? doc->source : "DWARF", "file", doc->file ? doc->file : "",
 			 "cacheline_size", (int)cl, "structs", structs);
-	if (!root)
-		return c2c_err_set(err, ENOMEM, "cannot build the JSON document");
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (!text)
-		return c2c_err_set(err, ENOMEM, "cannot write the JSON document");
-	strbuf_addstr(sb, text);
-	strbuf_addch(sb, '\n');
-	free(text);
-	return 0;
+	return layout_json_emit(sb, root, err);
 }
 #else
 int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct c2c_err *err)

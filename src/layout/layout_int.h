@@ -43,5 +43,10 @@ uint64_t layout_struct_padding(const struct type *t);
  */
 struct json_t;
 struct json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size);
+/*
+ * Append root pretty-printed (and a newline) to sb and release it; -ENOMEM
+ * when root is NULL (a json_pack that failed) or cannot be written.
+ */
+int layout_json_emit(struct strbuf *sb, struct json_t *root, struct c2c_err *err);
 
 #endif

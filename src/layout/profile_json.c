@@ -131,7 +131,6 @@ int profile_json_print(struct strbuf *sb, const struct type *t, const struct str
 	unsigned int cl = cacheline_size ? cacheline_size : 64;
 	struct profile_findings fs;
 	json_t *root, *st, *fields = json_array();
-	char *text;
 	size_t i;
 
 	t = type_strip(t);
@@ -146,20 +145,11 @@ int profile_json_print(struct strbuf *sb, const struct type *t, const struct str
 		json_array_append_new(fields, json_field(p, &fs, i));
 	root = json_pack("{s:i, s:s, s:o, s:i, s:I, s:o, s:o, s:o}", "c2cscope_layout_profile", 1,
 			 "profile", p->origin ? p->origin : "perf.data", "file",
-			 file ? json_string(file) : json_null(),
-			 "cacheline_size", (int)cl, "objects", (json_int_t)p->nr_objects, "struct",
-			 st, "fields", fields, "findings", json_findings(p, &fs));
+			 file ? json_string(file) : json_null(), "cacheline_size", (int)cl,
+			 "objects", (json_int_t)p->nr_objects, "struct", st, "fields", fields,
+			 "findings", json_findings(p, &fs));
 	profile_findings_free(&fs);
-	if (!root)
-		return c2c_err_set(err, ENOMEM, "cannot build the JSON document");
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(root);
-	if (!text)
-		return c2c_err_set(err, ENOMEM, "cannot write the JSON document");
-	strbuf_addstr(sb, text);
-	strbuf_addch(sb, '\n');
-	free(text);
-	return 0;
+	return layout_json_emit(sb, root, err);
 }
 #else
 int profile_json_print(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
