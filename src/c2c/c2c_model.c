@@ -629,9 +629,12 @@ void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 	 */
 	c2c_model_sum_lines(m);
 	c2c_model_sum_lines(sub);
-	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + sub->nr_lines, sizeof(*m->lines));
-	memcpy(m->lines + m->nr_lines, sub->lines, sub->nr_lines * sizeof(*m->lines));
-	m->nr_lines += sub->nr_lines;
+	if (sub->nr_lines) { /* a worker may have had no line at all */
+		m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + sub->nr_lines,
+				 sizeof(*m->lines));
+		memcpy(m->lines + m->nr_lines, sub->lines, sub->nr_lines * sizeof(*m->lines));
+		m->nr_lines += sub->nr_lines;
+	}
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = m->arena; /* sub's chunks go in front of m's */

@@ -116,4 +116,10 @@ fi
 head -c 300 "$TMP/mix.data" >"$TMP/stub.data"
 run_c2c 2 "$TMP/stub" "$TMP/stub.err" report -i "$TMP/stub.data"
 expect_contains "stub names the file" "stub.data" "$TMP/stub.err"
+
+# one sample, two aggregation threads: a worker with no line at all (the
+# ASan+UBSan build failed on it: memcpy from a NULL line array)
+"$GEN" -n 1 -l 1 "$TMP/one.data" || fail "generator failed"
+run_c2c 0 "$TMP/one" "$TMP/one.err" report -i "$TMP/one.data" --threads 2
+expect_contains "one sample: counted" "Total records                     :          1" "$TMP/one"
 finish
