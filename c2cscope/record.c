@@ -235,6 +235,42 @@ static const char **tool_args(const struct record_opts *o, struct strbuf *bufs)
 	return args;
 }
 
+/*
+ * Real-time fallbacks, by cause: each is a point where the scheduling
+ * model could not tell who runs next and let real time decide.
+ */
+static void fallback_note(const uint64_t *t)
+{
+	static const struct {
+		int stat;
+		const char *what;
+	} causes[] = {
+		{ C2CSIM_ST_FB_HANG, "a thread stayed in a syscall past its allowance" },
+		{ C2CSIM_ST_FB_ABSENT, "the thread whose turn it was did not run for 60 s" },
+		{ C2CSIM_ST_FB_NOT_ASLEEP, "a waiting thread was never seen asleep" },
+		{ C2CSIM_ST_FB_WOKE, "a timed wait timed out, a signal or input from outside" },
+		{ C2CSIM_ST_FB_SWAPPED, "the kernel woke another waiter than the model" },
+		{ C2CSIM_ST_FB_RAN_WAITING, "a thread ran while the model had it waiting" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(causes); i++) {
+		if (!t[causes[i].stat])
+			continue;
+		strbuf_addf(&sb, "%s%llu: %s", sb.len ? "; " : "",
+			    (unsigned long long)t[causes[i].stat], causes[i].what);
+		if (causes[i].stat == C2CSIM_ST_FB_HANG && t[C2CSIM_ST_FB_HANG_SYSNO])
+			strbuf_addf(&sb, " (syscall %llu)",
+				    (unsigned long long)t[C2CSIM_ST_FB_HANG_SYSNO] - 1);
+	}
+	fprintf(stderr,
+		"c2cscope record: note: %llu times real time decided which thread ran (%s); "
+		"the interleaving of this run may differ from another's\n",
+		(unsigned long long)t[C2CSIM_ST_GAVE_UP], sb.len ? sb.buf : "cause unknown");
+	strbuf_release(&sb);
+}
+
 static void summary(const struct record_opts *o, const struct sim_record_stats *st, double secs)
 {
 	const uint64_t *t = st->totals;
@@ -250,12 +286,7 @@ static void summary(const struct record_opts *o, const struct sim_record_stats *
 			(unsigned long long)t[C2CSIM_ST_RMT_HITM], (unsigned long long)st->samples,
 			o->output, secs);
 	if (st->have_totals && t[C2CSIM_ST_GAVE_UP])
-		fprintf(stderr,
-			"c2cscope record: note: %llu times a thread woke from a wait the simulator "
-			"does not model (a timed wait that timed out, input from outside, a "
-			"signal) and real time decided; the interleaving of this run may differ "
-			"from another's\n",
-			(unsigned long long)t[C2CSIM_ST_GAVE_UP]);
+		fallback_note(t);
 	if (!st->have_totals)
 		fprintf(stderr,
 			"c2cscope record: the simulation was cut short; %llu samples (%llu HITMs) "
