@@ -38,6 +38,7 @@ struct line {
 struct table {
 	struct line *e;
 	ULong mask, used;
+	struct line *last; /* the entry found last (entries stay until a grow) */
 };
 
 static struct table lines, pages;
@@ -47,6 +48,7 @@ static void table_init(struct table *t, ULong n)
 	t->e = VG_(calloc)("c2csim.table", n, sizeof(*t->e));
 	t->mask = n - 1;
 	t->used = 0;
+	t->last = NULL;
 }
 
 static struct line *table_slot(struct table *t, ULong tag)
@@ -79,8 +81,13 @@ static void table_grow(struct table *t)
 /* The entry for number k, created (zeroed, owner -1) when absent. */
 static struct line *table_get(struct table *t, ULong k, Bool *created)
 {
-	struct line *l = table_slot(t, k + 1);
+	struct line *l;
 
+	if (t->last && t->last->tag == k + 1) { /* threads sharing a line: often */
+		*created = False;
+		return t->last;
+	}
+	l = table_slot(t, k + 1);
 	*created = l->tag == 0;
 	if (l->tag == 0) {
 		if ((t->used + 1) * 2 > t->mask + 1) {
@@ -91,7 +98,7 @@ static struct line *table_get(struct table *t, ULong k, Bool *created)
 		l->owner = -1;
 		t->used++;
 	}
-	return l;
+	return t->last = l;
 }
 
 /* ---- optional capacity: a FIFO of line numbers per cpu ------------------- */
