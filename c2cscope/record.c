@@ -251,6 +251,7 @@ static void fallback_note(const uint64_t *t)
 		{ C2CSIM_ST_FB_WOKE, "a timed wait timed out, a signal or input from outside" },
 		{ C2CSIM_ST_FB_SWAPPED, "the kernel woke another waiter than the model" },
 		{ C2CSIM_ST_FB_RAN_WAITING, "a thread ran while the model had it waiting" },
+		{ C2CSIM_ST_FB_EXIT, "a thread's exit never finished in the kernel" },
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;

@@ -131,6 +131,7 @@ enum c2csim_stat {
 	C2CSIM_ST_FB_WOKE, /* a blocked thread returned that nobody woke (timeout, signal) */
 	C2CSIM_ST_FB_SWAPPED, /* the kernel woke another waiter than the model chose */
 	C2CSIM_ST_FB_RAN_WAITING, /* entered client code while the model had it waiting */
+	C2CSIM_ST_FB_EXIT, /* a thread's exit never finished in the kernel */
 	C2CSIM_ST_FB_HANG_SYSNO, /* the syscall of the last FB_HANG, +1 (0: none) */
 	C2CSIM_NR_STATS,
 };

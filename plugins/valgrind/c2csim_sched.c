@@ -299,13 +299,52 @@ static Bool exit_in_progress(const struct slot *d)
 	return False;
 }
 
-static void give_up_asleep(void)
+static Bool read_word(Addr a, UInt *v);
+
+/*
+ * Whether every thread that exited in the model has exited in the kernel
+ * too: the kernel clears its CLONE_CHILD_CLEARTID word (pthread_join
+ * reads it) only then, and until it has, a thread that reads the word
+ * would see a value that depends on real time. *busy: one is still on
+ * its way (its exit only needs a cpu).
+ */
+static Bool exits_done(Bool *busy)
 {
+	Bool all = True;
+	HChar state;
+	UInt i, v;
+
+	*busy = False;
+	for (i = 0; i < nr_slots; i++) {
+		struct slot *t = &slots[i];
+
+		if (t->state != SL_EXITED || !t->ctid || t->exit_cleared)
+			continue;
+		state = t->lwpid > 0 ? task_state(t) : 0;
+		if (!read_word(t->ctid, &v) || !v || !state || state == 'Z' || state == 'X') {
+			t->exit_cleared = True; /* cleared, or gone: nothing to wait for */
+			continue;
+		}
+		all = False;
+		*busy = *busy || (state != 'T' && state != 't');
+	}
+	return all;
+}
+
+/* Threads neither asleep nor gone after ASLEEP_MS: run on without them. */
+static void give_up_waiting(void)
+{
+	Bool busy;
 	UInt i;
 
-	fell_back(C2CSIM_ST_FB_NOT_ASLEEP);
-	for (i = 0; i < nr_slots; i++)
+	if (!exits_done(&busy))
+		fell_back(C2CSIM_ST_FB_EXIT);
+	if (!blocked_all_asleep(&busy))
+		fell_back(C2CSIM_ST_FB_NOT_ASLEEP);
+	for (i = 0; i < nr_slots; i++) {
 		slots[i].asleep = True;
+		slots[i].exit_cleared = True;
+	}
 }
 
 void sched_wait_turn(ThreadId tid)
@@ -326,14 +365,14 @@ void sched_wait_turn(ThreadId tid)
 		}
 		d = designated();
 		if (d == s || !d) {
-			Bool busy;
+			Bool busy, exiting;
 
-			if (blocked_all_asleep(&busy))
+			if (blocked_all_asleep(&busy) && exits_done(&exiting))
 				return;
-			if (!mine || busy) /* on its way into the kernel: give it time */
+			if (!mine || busy || exiting) /* on its way: give it time */
 				mine = now | 1;
 			else if (now - mine > ASLEEP_MS) { /* never seen asleep: go on */
-				give_up_asleep();
+				give_up_waiting();
 				return;
 			}
 			wait_a_little(tid, True, &spins);
