@@ -27,7 +27,9 @@
  *   futex REQUEUE/CMP_REQUEUE  the same, the rest move to the second word
  *   thread exit             the kernel clears and wakes the thread's
  *                           CLONE_CHILD_CLEARTID word: pthread_join's
- *                           waiter wakes at the exiting thread's clock
+ *                           waiter wakes at the exiting thread's clock,
+ *                           and no thread runs until the kernel has
+ *                           cleared the word (a join reads it)
  *   nanosleep (relative)    the thread stays READY, its clock advanced by
  *                           the duration (one instruction per nanosecond)
  *   clone                   the child starts at its creator's clock
@@ -36,8 +38,11 @@
  * pipe, poll, wait4, absolute sleeps, PI futexes, a timed wait that times
  * out) is outside the model: after a while the thread is marked LOST, the
  * others run on, and when it returns its clock is raised to the merge
- * frontier. Such runs are counted (C2CSIM_ST_GAVE_UP) and c2cscope record
- * says they may not be reproducible.
+ * frontier. Such runs are counted (C2CSIM_ST_GAVE_UP, and by cause in the
+ * C2CSIM_ST_FB_ counters) and c2cscope record names the causes and says
+ * the run may not be reproducible. Threads that are only slow (running,
+ * runnable, in disk sleep, back from their call and waiting for
+ * Valgrind's lock, or finishing an exit) are never given up on.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
