@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -313,6 +314,23 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * The output is opened once the tool is started (so that the writer's
+ * set-up overlaps Valgrind's); that it can be created is checked first,
+ * before anything runs.
+ */
+static bool output_creatable(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		cmd_error(CMD, "%s: cannot create: %s", path, strerror(errno));
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
 static int record_sim(const struct record_opts *o, int argc, char **argv)
 {
 	struct strbuf bufs[6];
@@ -333,23 +351,23 @@ static int record_sim(const struct record_opts *o, int argc, char **argv)
 	if (!run.lib_dir)
 		return cmd_error(CMD, "the c2csim Valgrind tool is not installed (this build was "
 				      "configured without valgrind, or set C2CSIM_LIB)");
-	if (sim_record_open(&ro, &rec, &err) < 0) {
+	if (!output_creatable(o->output)) {
 		free((char *)run.lib_dir);
-		return cmd_report_err(CMD, &err);
+		return EXIT_BAD_INPUT;
 	}
 	run.tool_args = tool_args(o, bufs);
-	ret = sim_run(&run, rec, &res, &err);
+	ret = sim_run(&run, &ro, &rec, &res, &err);
 	if (ret < 0)
 		cmd_report_err(CMD, &err);
 	if (res.convert_error)
 		cmd_report_err(CMD, &res.convert_err);
-	if (sim_record_close(rec, &st, &err) < 0)
+	if (rec && sim_record_close(rec, &st, &err) < 0)
 		return cmd_report_err(CMD, &err);
 	for (i = 0; i < ARRAY_SIZE(bufs); i++)
 		strbuf_release(&bufs[i]);
 	free((void *)run.tool_args);
 	free((char *)run.lib_dir);
-	if (ret < 0 || res.convert_error)
+	if (!rec || ret < 0 || res.convert_error)
 		return EXIT_BAD_INPUT;
 	if (!st.have_header)
 		return cmd_error(CMD,

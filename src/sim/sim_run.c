@@ -207,8 +207,8 @@ static int spawn(const struct sim_run_opts *o, const char *fifo, pid_t *pid, boo
 	return 0;
 }
 
-int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_run_result *res,
-	    struct c2c_err *err)
+int sim_run(const struct sim_run_opts *opts, const struct sim_record_opts *ro,
+	    struct sim_record **rec, struct sim_run_result *res, struct c2c_err *err)
 {
 	struct strbuf dir = STRBUF_INIT, fifo = STRBUF_INIT;
 	struct sigaction old[ARRAY_SIZE(passed_signals)];
@@ -216,6 +216,7 @@ int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_
 	pid_t pid = 0;
 
 	memset(res, 0, sizeof(*res));
+	*rec = NULL;
 	ret = make_fifo(&dir, &fifo, err);
 	if (ret < 0)
 		goto out;
@@ -231,8 +232,15 @@ int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_
 	set_handlers(old);
 	ret = spawn(opts, fifo.buf, &pid, &res->exec_failed, err);
 	if (ret == 0) {
+		ret = sim_record_open(ro, rec, err);
+		if (ret < 0) { /* Valgrind is still starting: the program has not run */
+			kill(pid, SIGKILL);
+			waitpid(pid, &res->wait_status, 0);
+		}
+	}
+	if (ret == 0) {
 		child_pid = pid;
-		ret = wait_and_pump(pid, rfd, &wfd, rec, res);
+		ret = wait_and_pump(pid, rfd, &wfd, *rec, res);
 		child_pid = 0;
 		if (ret < 0)
 			c2c_err_set(err, -ret, "%s: reading the stream: %s", fifo.buf,
