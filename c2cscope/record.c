@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -235,6 +236,43 @@ static const char **tool_args(const struct record_opts *o, struct strbuf *bufs)
 	return args;
 }
 
+/*
+ * Real-time fallbacks, by cause: each is a point where the scheduling
+ * model could not tell who runs next and let real time decide.
+ */
+static void fallback_note(const uint64_t *t)
+{
+	static const struct {
+		int stat;
+		const char *what;
+	} causes[] = {
+		{ C2CSIM_ST_FB_HANG, "a thread stayed in a syscall past its allowance" },
+		{ C2CSIM_ST_FB_ABSENT, "the thread whose turn it was did not run for 60 s" },
+		{ C2CSIM_ST_FB_NOT_ASLEEP, "a waiting thread was never seen asleep" },
+		{ C2CSIM_ST_FB_WOKE, "a timed wait timed out, a signal or input from outside" },
+		{ C2CSIM_ST_FB_SWAPPED, "the kernel woke another waiter than the model" },
+		{ C2CSIM_ST_FB_RAN_WAITING, "a thread ran while the model had it waiting" },
+		{ C2CSIM_ST_FB_EXIT, "a thread's exit never finished in the kernel" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(causes); i++) {
+		if (!t[causes[i].stat])
+			continue;
+		strbuf_addf(&sb, "%s%llu: %s", sb.len ? "; " : "",
+			    (unsigned long long)t[causes[i].stat], causes[i].what);
+		if (causes[i].stat == C2CSIM_ST_FB_HANG && t[C2CSIM_ST_FB_HANG_SYSNO])
+			strbuf_addf(&sb, " (syscall %llu)",
+				    (unsigned long long)t[C2CSIM_ST_FB_HANG_SYSNO] - 1);
+	}
+	fprintf(stderr,
+		"c2cscope record: note: %llu times real time decided which thread ran (%s); "
+		"the interleaving of this run may differ from another's\n",
+		(unsigned long long)t[C2CSIM_ST_GAVE_UP], sb.len ? sb.buf : "cause unknown");
+	strbuf_release(&sb);
+}
+
 static void summary(const struct record_opts *o, const struct sim_record_stats *st, double secs)
 {
 	const uint64_t *t = st->totals;
@@ -250,12 +288,7 @@ static void summary(const struct record_opts *o, const struct sim_record_stats *
 			(unsigned long long)t[C2CSIM_ST_RMT_HITM], (unsigned long long)st->samples,
 			o->output, secs);
 	if (st->have_totals && t[C2CSIM_ST_GAVE_UP])
-		fprintf(stderr,
-			"c2cscope record: note: %llu times a thread woke from a wait the simulator "
-			"does not model (a timed wait that timed out, input from outside, a "
-			"signal) and real time decided; the interleaving of this run may differ "
-			"from another's\n",
-			(unsigned long long)t[C2CSIM_ST_GAVE_UP]);
+		fallback_note(t);
 	if (!st->have_totals)
 		fprintf(stderr,
 			"c2cscope record: the simulation was cut short; %llu samples (%llu HITMs) "
@@ -281,6 +314,23 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * The output is opened once the tool is started (so that the writer's
+ * set-up overlaps Valgrind's); that it can be created is checked first,
+ * before anything runs.
+ */
+static bool output_creatable(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		cmd_error(CMD, "%s: cannot create: %s", path, strerror(errno));
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
 static int record_sim(const struct record_opts *o, int argc, char **argv)
 {
 	struct strbuf bufs[6];
@@ -301,23 +351,23 @@ static int record_sim(const struct record_opts *o, int argc, char **argv)
 	if (!run.lib_dir)
 		return cmd_error(CMD, "the c2csim Valgrind tool is not installed (this build was "
 				      "configured without valgrind, or set C2CSIM_LIB)");
-	if (sim_record_open(&ro, &rec, &err) < 0) {
+	if (!output_creatable(o->output)) {
 		free((char *)run.lib_dir);
-		return cmd_report_err(CMD, &err);
+		return EXIT_BAD_INPUT;
 	}
 	run.tool_args = tool_args(o, bufs);
-	ret = sim_run(&run, rec, &res, &err);
+	ret = sim_run(&run, &ro, &rec, &res, &err);
 	if (ret < 0)
 		cmd_report_err(CMD, &err);
 	if (res.convert_error)
 		cmd_report_err(CMD, &res.convert_err);
-	if (sim_record_close(rec, &st, &err) < 0)
+	if (rec && sim_record_close(rec, &st, &err) < 0)
 		return cmd_report_err(CMD, &err);
 	for (i = 0; i < ARRAY_SIZE(bufs); i++)
 		strbuf_release(&bufs[i]);
 	free((void *)run.tool_args);
 	free((char *)run.lib_dir);
-	if (ret < 0 || res.convert_error)
+	if (!rec || ret < 0 || res.convert_error)
 		return EXIT_BAD_INPUT;
 	if (!st.have_header)
 		return cmd_error(CMD,

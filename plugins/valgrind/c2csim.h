@@ -61,6 +61,7 @@ struct slot {
 	ULong wait_seq; /* FIFO order of the futex waiters */
 	ULong block_clock; /* clock when it blocked */
 	Addr ctid; /* CLONE_CHILD_CLEARTID word (the kernel wakes it at exit) */
+	Bool exit_cleared; /* EXITED, and the kernel has cleared ctid */
 	ULong rng, sample_gap; /* sampling: each thread its own stream */
 	struct ev *buf;
 	UInt head, n, cap;

@@ -123,7 +123,16 @@ enum c2csim_stat {
 	C2CSIM_ST_STACK_SKIPPED, /* own-stack accesses not simulated */
 	C2CSIM_ST_THREADS,
 	C2CSIM_ST_INSNS, /* guest instructions, all threads */
-	C2CSIM_ST_GAVE_UP, /* waits for a slow thread that timed out */
+	C2CSIM_ST_GAVE_UP, /* real-time fallbacks: the sum of the FB_ causes */
+	/* Why real time decided (c2csim_sched.c), one count per fallback: */
+	C2CSIM_ST_FB_HANG, /* the token holder stayed in a syscall past its allowance */
+	C2CSIM_ST_FB_ABSENT, /* the token holder neither ran nor entered a syscall */
+	C2CSIM_ST_FB_NOT_ASLEEP, /* a thread the model blocked never seen asleep */
+	C2CSIM_ST_FB_WOKE, /* a blocked thread returned that nobody woke (timeout, signal) */
+	C2CSIM_ST_FB_SWAPPED, /* the kernel woke another waiter than the model chose */
+	C2CSIM_ST_FB_RAN_WAITING, /* entered client code while the model had it waiting */
+	C2CSIM_ST_FB_EXIT, /* a thread's exit never finished in the kernel */
+	C2CSIM_ST_FB_HANG_SYSNO, /* the syscall of the last FB_HANG, +1 (0: none) */
 	C2CSIM_NR_STATS,
 };
 

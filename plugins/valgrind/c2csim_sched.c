@@ -27,7 +27,9 @@
  *   futex REQUEUE/CMP_REQUEUE  the same, the rest move to the second word
  *   thread exit             the kernel clears and wakes the thread's
  *                           CLONE_CHILD_CLEARTID word: pthread_join's
- *                           waiter wakes at the exiting thread's clock
+ *                           waiter wakes at the exiting thread's clock,
+ *                           and no thread runs until the kernel has
+ *                           cleared the word (a join reads it)
  *   nanosleep (relative)    the thread stays READY, its clock advanced by
  *                           the duration (one instruction per nanosecond)
  *   clone                   the child starts at its creator's clock
@@ -36,8 +38,11 @@
  * pipe, poll, wait4, absolute sleeps, PI futexes, a timed wait that times
  * out) is outside the model: after a while the thread is marked LOST, the
  * others run on, and when it returns its clock is raised to the merge
- * frontier. Such runs are counted (C2CSIM_ST_GAVE_UP) and c2cscope record
- * says they may not be reproducible.
+ * frontier. Such runs are counted (C2CSIM_ST_GAVE_UP, and by cause in the
+ * C2CSIM_ST_FB_ counters) and c2cscope record names the causes and says
+ * the run may not be reproducible. Threads that are only slow (running,
+ * runnable, in disk sleep, back from their call and waiting for
+ * Valgrind's lock, or finishing an exit) are never given up on.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
@@ -51,7 +56,13 @@
 
 #include "c2csim.h"
 
-extern void VG_(vg_yield)(void); /* core, outside the tool API; it links */
+/* core, outside the tool API; they link (4: VgTs_Yielding) */
+extern void VG_(vg_yield)(void);
+extern void VG_(release_BigLock)(ThreadId tid, UInt sleepstate, const HChar *who);
+extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
+extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4, UWord a5,
+			      UWord a6, UWord a7, UWord a8);
+#define VGTS_YIELDING 4
 
 #define FUTEX_CMD_MASK 0x7f /* drops FUTEX_PRIVATE_FLAG and CLOCK_REALTIME */
 /*
@@ -71,9 +82,16 @@ static ULong wait_seq;
 static void block_on(struct slot *s, Addr key);
 static Addr pending_ctid; /* from clone's arguments, for the new slot */
 
-static void gave_up(struct slot *s)
+/* Real time decided, for the reason cause (a C2CSIM_ST_FB_ counter). */
+static void fell_back(UInt cause)
 {
 	stats[C2CSIM_ST_GAVE_UP]++;
+	stats[cause]++;
+}
+
+/* A thread back from a wait outside the model: on at the merge frontier. */
+static void rejoin(struct slot *s)
+{
 	if (s->clock < merged_upto)
 		s->clock = merged_upto;
 }
@@ -140,20 +158,44 @@ static HChar task_state(const struct slot *s)
 }
 
 /*
- * Whether a thread the model has BLOCKED is really asleep in the syscall
- * it blocked in: its state is S and /proc's syscall file names that call
- * with the same first argument (not Valgrind's own lock, which it waits
- * for once the call has returned). Until then no other thread may run:
- * its own futex wait could reach the kernel's queue first, and a call that
- * returns at once (EAGAIN, data already there) must not have let others
- * run. Where /proc cannot tell, the thread counts as asleep.
+ * Whether /proc shows a thread inside the syscall it entered (same number
+ * and first argument). A thread back from its call but not yet past
+ * post_syscall waits for Valgrind's lock (a read of its pipe, or a futex
+ * of its own): it is not stuck in its call, it only needs the lock.
+ * *unknown is set where /proc cannot tell.
  */
-static Bool asleep(struct slot *s)
+static Bool in_own_syscall(const struct slot *s, Bool *unknown)
 {
-	HChar buf[256], state;
+	HChar buf[256];
 	HChar *end;
 	Long nr;
 	ULong arg0;
+
+	*unknown = False;
+	if (!read_task_file(s, "syscall", buf, sizeof(buf))) {
+		*unknown = True;
+		return False;
+	}
+	nr = VG_(strtoll10)(buf, &end);
+	if (end == buf || *end != ' ')
+		return False; /* "running" */
+	arg0 = (ULong)VG_(strtoll16)(end + 1, &end);
+	return nr == s->sysno && arg0 == s->arg0;
+}
+
+/*
+ * Whether a thread the model has BLOCKED is really asleep in the syscall
+ * it blocked in: its state is S and it is in that call (not waiting for
+ * Valgrind's lock once the call has returned). Until then no other
+ * thread may run: its own futex wait could reach the kernel's queue
+ * first, and a call that returns at once (EAGAIN, data already there)
+ * must not have let others run. Where /proc cannot tell, the thread
+ * counts as asleep.
+ */
+static Bool asleep(struct slot *s)
+{
+	HChar state;
+	Bool unknown, in;
 
 	if (s->asleep || s->lwpid <= 0)
 		return True;
@@ -162,13 +204,8 @@ static Bool asleep(struct slot *s)
 		return s->asleep = True;
 	if (state != 'S' && state != 'D')
 		return False;
-	if (!read_task_file(s, "syscall", buf, sizeof(buf)))
-		return s->asleep = True;
-	nr = VG_(strtoll10)(buf, &end);
-	if (end == buf || *end != ' ')
-		return False; /* "running" */
-	arg0 = (ULong)VG_(strtoll16)(end + 1, &end);
-	if (nr == s->sysno && arg0 == s->arg0)
+	in = in_own_syscall(s, &unknown);
+	if (unknown || in)
 		s->asleep = True;
 	return s->asleep;
 }
@@ -182,70 +219,192 @@ static Bool asleep(struct slot *s)
 static Bool busy_in_kernel(const struct slot *s)
 {
 	HChar state = s->lwpid > 0 ? task_state(s) : 0;
+	Bool unknown;
 
-	return state == 'R' || state == 'D';
+	if (state == 'R' || state == 'D')
+		return True;
+	return state && !in_own_syscall(s, &unknown) && !unknown; /* waits for the lock */
 }
 
-static Bool blocked_all_asleep(void)
-{
-	UInt i;
+/*
+ * Wait a little for another thread. Spinning on Valgrind's lock
+ * (vg_yield) starves a thread that needs the lock to come back from a
+ * syscall: the lock is a pipe, and a spinner already on a cpu takes the
+ * byte before the woken thread runs, for seconds on a loaded machine.
+ * So a thread waiting for one in the kernel soon sleeps outside the lock
+ * on sched_gen, which each return from a syscall bumps and wakes, and a
+ * timeout that grows from 50 us to 1 ms (a thread falling asleep in the
+ * kernel is seen only through /proc).
+ */
+static UInt sched_gen, sleepers;
 
-	for (i = 0; i < nr_slots; i++)
-		if (slots[i].live && slots[i].state == SL_BLOCKED && !asleep(&slots[i]))
-			return False;
-	return True;
+static void wait_a_little(ThreadId tid, Bool kernel, UInt *spins)
+{
+	struct vki_timespec ts = { 0, 0 };
+	UInt n = (*spins)++, gen = sched_gen;
+
+	if (!kernel || n < 2) {
+		VG_(vg_yield)();
+		return;
+	}
+	ts.tv_nsec = n - 2 < 5 ? 50000L << (n - 2) : 1000000L;
+	sleepers++;
+	VG_(release_BigLock)(tid, VGTS_YIELDING, "c2csim wait");
+	VG_(do_syscall)
+	(__NR_futex, (UWord)&sched_gen, VKI_FUTEX_WAIT | VKI_FUTEX_PRIVATE_FLAG, gen, (UWord)&ts, 0,
+	 0, 0, 0);
+	VG_(acquire_BigLock)(tid, "c2csim wait");
+	sleepers--;
 }
 
-static void give_up_asleep(void)
+/* Something a sleeping waiter may wait for happened. */
+static void wake_sleepers(void)
 {
+	if (!sleepers)
+		return;
+	sched_gen++;
+	VG_(do_syscall)
+	(__NR_futex, (UWord)&sched_gen, VKI_FUTEX_WAKE | VKI_FUTEX_PRIVATE_FLAG, 0x7fffffff, 0, 0,
+	 0, 0, 0);
+}
+
+/* *busy: one not asleep yet is working (running, runnable, disk sleep). */
+static Bool blocked_all_asleep(Bool *busy)
+{
+	Bool all = True;
 	UInt i;
 
-	stats[C2CSIM_ST_GAVE_UP]++;
+	*busy = False;
 	for (i = 0; i < nr_slots; i++)
+		if (slots[i].live && slots[i].state == SL_BLOCKED && !asleep(&slots[i])) {
+			all = False;
+			*busy = *busy || busy_in_kernel(&slots[i]);
+		}
+	return all;
+}
+
+/*
+ * Whether d, woken by a thread's exit in the model (pthread_join), waits
+ * for the kernel to finish that exit: the thread is still there. On a
+ * loaded machine that can take long; it always ends.
+ */
+static Bool exit_in_progress(const struct slot *d)
+{
+	HChar state;
+	UInt i;
+
+	for (i = 0; d->futex && i < nr_slots; i++) {
+		const struct slot *t = &slots[i];
+
+		if (t->state != SL_EXITED || t->ctid != d->futex || t->lwpid <= 0)
+			continue;
+		state = task_state(t);
+		return state && state != 'Z' && state != 'X';
+	}
+	return False;
+}
+
+static Bool read_word(Addr a, UInt *v);
+
+/*
+ * Whether every thread that exited in the model has exited in the kernel
+ * too: the kernel clears its CLONE_CHILD_CLEARTID word (pthread_join
+ * reads it) only then, and until it has, a thread that reads the word
+ * would see a value that depends on real time. *busy: one is still on
+ * its way (its exit only needs a cpu).
+ */
+static Bool exits_done(Bool *busy)
+{
+	Bool all = True;
+	HChar state;
+	UInt i, v;
+
+	*busy = False;
+	for (i = 0; i < nr_slots; i++) {
+		struct slot *t = &slots[i];
+
+		if (t->state != SL_EXITED || !t->ctid || t->exit_cleared)
+			continue;
+		state = t->lwpid > 0 ? task_state(t) : 0;
+		if (!read_word(t->ctid, &v) || !v || !state || state == 'Z' || state == 'X') {
+			t->exit_cleared = True; /* cleared, or gone: nothing to wait for */
+			continue;
+		}
+		all = False;
+		*busy = *busy || (state != 'T' && state != 't');
+	}
+	return all;
+}
+
+/* Threads neither asleep nor gone after ASLEEP_MS: run on without them. */
+static void give_up_waiting(void)
+{
+	Bool busy;
+	UInt i;
+
+	if (!exits_done(&busy))
+		fell_back(C2CSIM_ST_FB_EXIT);
+	if (!blocked_all_asleep(&busy))
+		fell_back(C2CSIM_ST_FB_NOT_ASLEEP);
+	for (i = 0; i < nr_slots; i++) {
 		slots[i].asleep = True;
+		slots[i].exit_cleared = True;
+	}
 }
 
 void sched_wait_turn(ThreadId tid)
 {
 	struct slot *waited_for = NULL;
 	UInt since = 0, mine = 0; /* when the wait for d / for sleepers began */
+	UInt spins = 0;
 
 	for (;;) {
 		struct slot *s = sched_slot(tid), *d;
 		UInt now = VG_(read_millisecond_timer)();
 
 		if (s->state != SL_READY) { /* runs although the model has it waiting */
+			if (s->state != SL_LOST) /* LOST: counted when given up on */
+				fell_back(C2CSIM_ST_FB_RAN_WAITING);
 			s->state = SL_READY;
-			gave_up(s);
+			rejoin(s);
 		}
 		d = designated();
 		if (d == s || !d) {
-			if (blocked_all_asleep())
+			Bool busy, exiting;
+
+			if (blocked_all_asleep(&busy) && exits_done(&exiting))
 				return;
-			if (!mine)
+			if (!mine || busy || exiting) /* on its way: give it time */
 				mine = now | 1;
 			else if (now - mine > ASLEEP_MS) { /* never seen asleep: go on */
-				give_up_asleep();
+				give_up_waiting();
 				return;
 			}
-			VG_(vg_yield)();
+			wait_a_little(tid, True, &spins);
 			continue;
 		}
 		if (d != waited_for) {
 			waited_for = d;
 			since = now;
+			spins = 0;
 		}
 		/* The token holder should be running or on its way back from a
 		 * syscall; one stuck in the kernel blocks on something unseen. */
-		if (d->in_kernel && now - d->kernel_since > d->hang_ms && busy_in_kernel(d))
+		if (d->in_kernel && now - d->kernel_since > d->hang_ms &&
+		    (busy_in_kernel(d) || exit_in_progress(d)))
 			d->kernel_since = now; /* slow, not waiting: give it time */
-		if ((d->in_kernel && now - d->kernel_since > d->hang_ms) ||
-		    now - since > ABSENT_MS) {
+		if (d->in_kernel && now - d->kernel_since > d->hang_ms) {
 			d->state = SL_LOST;
-			stats[C2CSIM_ST_GAVE_UP]++;
+			fell_back(C2CSIM_ST_FB_HANG);
+			stats[C2CSIM_ST_FB_HANG_SYSNO] = d->sysno + 1;
 			continue;
 		}
-		VG_(vg_yield)();
+		if (now - since > ABSENT_MS) {
+			d->state = SL_LOST;
+			fell_back(C2CSIM_ST_FB_ABSENT);
+			continue;
+		}
+		wait_a_little(tid, d->in_kernel, &spins);
 	}
 }
 
@@ -524,12 +683,13 @@ static void blocked_returned(struct slot *s)
 			s->state = SL_READY;
 			if (s->clock < woke_at)
 				s->clock = woke_at;
-			stats[C2CSIM_ST_GAVE_UP]++;
+			fell_back(C2CSIM_ST_FB_SWAPPED);
 			return;
 		}
 	}
 	s->state = SL_READY;
-	gave_up(s);
+	fell_back(C2CSIM_ST_FB_WOKE);
+	rejoin(s);
 }
 
 void sched_post_syscall(struct slot *s, UInt sysno, SysRes res)
@@ -540,10 +700,11 @@ void sched_post_syscall(struct slot *s, UInt sysno, SysRes res)
 		s->state = SL_READY;
 	} else if (s->state == SL_BLOCKED) {
 		blocked_returned(s);
-	} else if (s->state == SL_LOST) {
+	} else if (s->state == SL_LOST) { /* counted when it was given up on */
 		s->state = SL_READY;
-		gave_up(s);
+		rejoin(s);
 	}
 	s->in_kernel = False;
 	s->futex = 0;
+	wake_sleepers();
 }

@@ -38,6 +38,7 @@ struct line {
 struct table {
 	struct line *e;
 	ULong mask, used;
+	struct line *last; /* the entry found last (entries stay until a grow) */
 };
 
 static struct table lines, pages;
@@ -47,6 +48,7 @@ static void table_init(struct table *t, ULong n)
 	t->e = VG_(calloc)("c2csim.table", n, sizeof(*t->e));
 	t->mask = n - 1;
 	t->used = 0;
+	t->last = NULL;
 }
 
 static struct line *table_slot(struct table *t, ULong tag)
@@ -79,8 +81,13 @@ static void table_grow(struct table *t)
 /* The entry for number k, created (zeroed, owner -1) when absent. */
 static struct line *table_get(struct table *t, ULong k, Bool *created)
 {
-	struct line *l = table_slot(t, k + 1);
+	struct line *l;
 
+	if (t->last && t->last->tag == k + 1) { /* threads sharing a line: often */
+		*created = False;
+		return t->last;
+	}
+	l = table_slot(t, k + 1);
 	*created = l->tag == 0;
 	if (l->tag == 0) {
 		if ((t->used + 1) * 2 > t->mask + 1) {
@@ -91,7 +98,7 @@ static struct line *table_get(struct table *t, ULong k, Bool *created)
 		l->owner = -1;
 		t->used++;
 	}
-	return l;
+	return t->last = l;
 }
 
 /* ---- optional capacity: a FIFO of line numbers per cpu ------------------- */
@@ -368,33 +375,41 @@ static ULong head_time(const struct slot *s)
 	return s->buf[s->head].key >> EV_TIME_SHIFT;
 }
 
-/* Heap of slot indexes ordered by (oldest event time, slot index). */
-static UInt *heap;
+/*
+ * Heap of the slots with buffered events, ordered by (oldest event time,
+ * slot index). Each entry keeps its slot's oldest time, so comparisons do
+ * not reach into the buffers: the merge takes one heap step per event
+ * when the threads' clocks are close, as they are when they run in step.
+ */
+struct hent {
+	ULong t;
+	UInt slot;
+};
+
+static struct hent *heap;
 static UInt heap_n, heap_cap;
 
-static Bool heap_less(UInt a, UInt b)
+static inline Bool hent_less(const struct hent *a, const struct hent *b)
 {
-	ULong ta = head_time(&slots[a]), tb = head_time(&slots[b]);
-
-	return ta < tb || (ta == tb && a < b);
+	return a->t < b->t || (a->t == b->t && a->slot < b->slot);
 }
 
 static void heap_sift_down(UInt i)
 {
-	for (;;) {
-		UInt l = 2 * i + 1, r = l + 1, m = i, t;
+	struct hent x = heap[i];
 
-		if (l < heap_n && heap_less(heap[l], heap[m]))
-			m = l;
-		if (r < heap_n && heap_less(heap[r], heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = heap[i];
+	for (;;) {
+		UInt l = 2 * i + 1, m;
+
+		if (l >= heap_n)
+			break;
+		m = l + 1 < heap_n && hent_less(&heap[l + 1], &heap[l]) ? l + 1 : l;
+		if (!hent_less(&heap[m], &x))
+			break;
 		heap[i] = heap[m];
-		heap[m] = t;
 		i = m;
 	}
+	heap[i] = x;
 }
 
 static void heap_build(void)
@@ -407,8 +422,10 @@ static void heap_build(void)
 	}
 	heap_n = 0;
 	for (i = 0; i < nr_slots; i++)
-		if (slots[i].head < slots[i].n)
-			heap[heap_n++] = i;
+		if (slots[i].head < slots[i].n) {
+			heap[heap_n].t = head_time(&slots[i]);
+			heap[heap_n++].slot = i;
+		}
 	for (i = heap_n / 2; i-- > 0;)
 		heap_sift_down(i);
 }
@@ -416,29 +433,33 @@ static void heap_build(void)
 /* Runs the top slot's events while they stay before every other slot's. */
 static Bool merge_run_top(ULong frontier)
 {
-	UInt top = heap[0], c = 0;
+	UInt top = heap[0].slot;
 	struct slot *s = &slots[top];
-	ULong t, ct = ~0ULL;
+	struct hent next = { ~0ULL, ~0u }; /* the heap's second: the lesser child */
+	struct hent cur = { 0, top };
 
-	if (heap_n > 1) { /* the heap's second: the lesser child of the root */
-		c = heap_n > 2 && heap_less(heap[2], heap[1]) ? heap[2] : heap[1];
-		ct = head_time(&slots[c]);
-	}
+	if (heap_n > 1)
+		next = heap_n > 2 && hent_less(&heap[2], &heap[1]) ? heap[2] : heap[1];
 	while (s->head < s->n) {
-		t = head_time(s);
-		if (t >= frontier)
+		cur.t = head_time(s);
+		if (cur.t >= frontier) {
+			heap[0].t = cur.t;
 			return False;
-		if (heap_n > 1 && !(t < ct || (t == ct && top < c)))
+		}
+		if (heap_n > 1 && !hent_less(&cur, &next))
 			break;
-		if (t >= merged_upto)
-			merged_upto = t + 1;
+		if (cur.t >= merged_upto)
+			merged_upto = cur.t + 1;
 		sim_access(s, &s->buf[s->head++]);
 	}
 	if (s->head == s->n) {
 		s->head = s->n = 0;
 		heap[0] = heap[--heap_n];
+	} else {
+		heap[0].t = cur.t;
 	}
-	heap_sift_down(0);
+	if (heap_n)
+		heap_sift_down(0);
 	return True;
 }
 

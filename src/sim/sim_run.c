@@ -91,25 +91,46 @@ static void feed(struct sim_record *rec, struct sim_run_result *res, const char 
 		res->convert_error = sim_record_feed(rec, buf, n, &res->convert_err);
 }
 
-/* Reads what is there; returns 0 at EAGAIN, -errno on errors. */
+enum { PUMP_NONE, PUMP_DATA, PUMP_EOF };
+
+/* Reads what is there: PUMP_NONE or PUMP_DATA at EAGAIN, PUMP_EOF, -errno. */
 static int pump(int fd, struct sim_record *rec, struct sim_run_result *res)
 {
 	static uint64_t buf[SIM_READ_SIZE / 8]; /* u64s: records stay aligned */
+	int got = PUMP_NONE;
 
 	for (;;) {
 		ssize_t n = read(fd, buf, sizeof(buf));
 
 		if (n > 0) {
 			feed(rec, res, (const char *)buf, (size_t)n);
+			got = PUMP_DATA;
 			continue;
 		}
-		if (n == 0 || errno == EAGAIN || errno == EINTR)
-			return 0;
+		if (n == 0)
+			return PUMP_EOF;
+		if (errno == EAGAIN || errno == EINTR)
+			return got;
 		return -errno;
 	}
 }
 
-static int wait_and_pump(pid_t pid, int fd, struct sim_record *rec, struct sim_run_result *res)
+/* The tool closed the stream: it is exiting; wait for it without a timeout. */
+static int reap(pid_t pid, struct sim_run_result *res)
+{
+	while (waitpid(pid, &res->wait_status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+/*
+ * Our own writer end (*wfd) keeps the stream from reading as ended before
+ * the tool opens it; once the tool's data flows it is closed, so the end
+ * of the stream tells at once that the tool is exiting.
+ */
+static int wait_and_pump(pid_t pid, int fd, int *wfd, struct sim_record *rec,
+			 struct sim_run_result *res)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int ret;
@@ -122,9 +143,17 @@ static int wait_and_pump(pid_t pid, int fd, struct sim_record *rec, struct sim_r
 		ret = pump(fd, rec, res);
 		if (ret < 0)
 			return ret;
+		if (ret == PUMP_DATA && *wfd >= 0) {
+			close(*wfd);
+			*wfd = -1;
+		}
+		if (ret == PUMP_EOF)
+			return reap(pid, res);
 		w = waitpid(pid, &res->wait_status, WNOHANG);
-		if (w == pid)
-			return pump(fd, rec, res); /* what the tool wrote last */
+		if (w == pid) { /* what the tool wrote last */
+			ret = pump(fd, rec, res);
+			return ret < 0 ? ret : 0;
+		}
 		if (w < 0 && errno != EINTR)
 			return -errno;
 	}
@@ -178,8 +207,8 @@ static int spawn(const struct sim_run_opts *o, const char *fifo, pid_t *pid, boo
 	return 0;
 }
 
-int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_run_result *res,
-	    struct c2c_err *err)
+int sim_run(const struct sim_run_opts *opts, const struct sim_record_opts *ro,
+	    struct sim_record **rec, struct sim_run_result *res, struct c2c_err *err)
 {
 	struct strbuf dir = STRBUF_INIT, fifo = STRBUF_INIT;
 	struct sigaction old[ARRAY_SIZE(passed_signals)];
@@ -187,6 +216,7 @@ int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_
 	pid_t pid = 0;
 
 	memset(res, 0, sizeof(*res));
+	*rec = NULL;
 	ret = make_fifo(&dir, &fifo, err);
 	if (ret < 0)
 		goto out;
@@ -202,8 +232,15 @@ int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_
 	set_handlers(old);
 	ret = spawn(opts, fifo.buf, &pid, &res->exec_failed, err);
 	if (ret == 0) {
+		ret = sim_record_open(ro, rec, err);
+		if (ret < 0) { /* Valgrind is still starting: the program has not run */
+			kill(pid, SIGKILL);
+			waitpid(pid, &res->wait_status, 0);
+		}
+	}
+	if (ret == 0) {
 		child_pid = pid;
-		ret = wait_and_pump(pid, rfd, rec, res);
+		ret = wait_and_pump(pid, rfd, &wfd, *rec, res);
 		child_pid = 0;
 		if (ret < 0)
 			c2c_err_set(err, -ret, "%s: reading the stream: %s", fifo.buf,

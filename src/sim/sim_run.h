@@ -29,7 +29,14 @@ struct sim_run_result {
 	struct c2c_err convert_err;
 };
 
-int sim_run(const struct sim_run_opts *opts, struct sim_record *rec, struct sim_run_result *res,
-	    struct c2c_err *err);
+/*
+ * Starts the tool, then opens the converter with ro (its set-up, e.g. the
+ * host's kernel map, overlaps Valgrind's start) and pumps the stream into
+ * it until the tool exits. *rec: the converter when it was opened (the
+ * caller closes it), else NULL; when it cannot be opened the tool is
+ * killed before the program runs.
+ */
+int sim_run(const struct sim_run_opts *opts, const struct sim_record_opts *ro,
+	    struct sim_record **rec, struct sim_run_result *res, struct c2c_err *err);
 
 #endif

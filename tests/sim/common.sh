@@ -18,6 +18,20 @@ sim_record() {
 	run_c2c 0 "$TMP/stdout" "$errf" record --sim -o "$data" "$@"
 }
 
+# no_fallback NAME ERRFILE...: record never let real time decide (the
+# note names the cause and the load when it did)
+no_fallback() {
+	local name=$1 f
+	shift
+	for f in "$@"; do
+		if grep -q "may differ" "$f"; then
+			fail "$name: real time decided (load $(cut -d' ' -f1-3 /proc/loadavg)): $(grep 'may differ' "$f")"
+			return
+		fi
+	done
+	ok
+}
+
 # summary_hitms ERRFILE: the HITM total of record's summary line
 summary_hitms() {
 	sed -n 's/.* simulated, \([0-9]*\) HITMs.*/\1/p' "$1"

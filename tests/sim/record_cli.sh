@@ -16,6 +16,14 @@ expect_contains "nodes" "more nodes than the 2 cpus" "$TMP/err"
 run_c2c 2 "$TMP/out" "$TMP/err" record --sim --seed x -- true
 expect_contains "seed" "--seed expects a number" "$TMP/err"
 
+# An output that cannot be created: an error before the program runs.
+if [ -x "${C2CSIM_LIB:-}/c2csim-amd64-linux" ] && command -v valgrind >/dev/null; then
+	run_c2c 2 "$TMP/out" "$TMP/err" record --sim -o "$TMP/no/such/dir.data" -- \
+		touch "$TMP/ran"
+	expect_contains "output not creatable" "$TMP/no/such/dir.data: cannot create" "$TMP/err"
+	[ ! -e "$TMP/ran" ] && ok || fail "the program ran although the output cannot be created"
+fi
+
 # Without --sim: this kind of machine has no memory-sampling PMU.
 if [ -e /sys/bus/event_source/devices/cpu/events/mem-loads ] ||
 	[ -e /sys/bus/event_source/devices/ibs_op ]; then
