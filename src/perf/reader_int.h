@@ -38,7 +38,16 @@ struct perf_reader {
 	bool done;
 	/* file mode: the whole file mapped, data in [pos, data_end) */
 	const uint8_t *map;
-	uint64_t map_size, data_off, data_end, pos, released;
+	uint64_t map_size, data_off, data_end, pos;
+	/*
+	 * The data section is read through a window ([win_off, win_off +
+	 * win_len) of the file) filled by pread: touching every page of a
+	 * mapping costs a page fault and TLB misses per 4 KiB, several times
+	 * the copy.
+	 */
+	uint8_t *win;
+	uint64_t win_off;
+	size_t win_len;
 	uint64_t attr_size, attrs_off;
 	uint64_t data_declared_end;
 	size_t last_size; /* of the record handed out last (stream mode) */
