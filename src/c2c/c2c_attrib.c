@@ -199,6 +199,23 @@ static bool has_more(const struct c2c_row_attrib *ra)
 	return ra->res || ra->biased || *ra->label || *ra->object || *ra->outer_field;
 }
 
+/* What attribute_row reads of a row: its key and counters, its line's map. */
+static void prefetch_row(const struct c2c_row *r)
+{
+	__builtin_prefetch(r);
+	__builtin_prefetch(&r->g.stats.nr_entries);
+	__builtin_prefetch(&r->imap);
+}
+
+static void prefetch_rows(const struct c2c_line *l)
+{
+	size_t j;
+
+	__builtin_prefetch(l->rows);
+	for (j = 0; j < l->nr_rows && j < 4; j++)
+		prefetch_row(l->rows[j]);
+}
+
 /*
  * Most rows (of a large file) get only a reason: that lives in the row,
  * and the rest need no memory (a table and a map entry per row cost
@@ -218,12 +235,23 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 		ca->reason_only[i] = (struct c2c_row_attrib){
 			.label = "", .object = "", .outer_field = "", .reason = (int)i
 		};
+	/* at most one entry per row, in one allocation: no copies as it grows */
+	for (i = 0; i < m->nr_lines; i++)
+		ca->alloc_all += m->lines[i]->nr_rows;
+	ca->all = xmalloc_huge(ca->alloc_all * sizeof(*ca->all));
 	for (i = 0; i < m->nr_lines; i++) {
 		const struct c2c_line *l = m->lines[i];
 
+		if (i + 2 < m->nr_lines)
+			__builtin_prefetch(m->lines[i + 2]);
+		if (i + 1 < m->nr_lines)
+			prefetch_rows(m->lines[i + 1]);
 		for (j = 0; j < l->nr_rows; j++) {
 			struct c2c_row *r = l->rows[j];
 			struct c2c_row_attrib ra = { 0 };
+
+			if (j + 4 < l->nr_rows)
+				prefetch_row(l->rows[j + 4]);
 
 			/* only shown rows need a mapping to show */
 			attribute_row(ca, s, r, l->displayed && r->valid, &ra);
