@@ -99,12 +99,11 @@ void c2c_model_free(struct c2c_model *m)
 		return;
 	if (m->workers)
 		c2c_workers_finish(m->workers, NULL);
-	for (i = 0; i < m->nr_lines; i++) {
+	for (i = 0; m->opts.node_stats && i < m->nr_lines; i++) {
 		struct c2c_line *l = m->lines[i];
 
 		for (j = 0; j < l->nr_rows; j++)
 			free(l->rows[j]->node_stats);
-		free(l->rows);
 	}
 	while (m->arena) {
 		struct c2c_arena_chunk *next = m->arena->next;
@@ -444,6 +443,21 @@ static struct c2c_row *row_find(struct c2c_model *m, const struct c2c_line *l,
 }
 
 /*
+ * A line's row array lives in the arena too (the old one is left there):
+ * small arrays from malloc cost a page fault per 4 KiB of heap.
+ */
+static void rows_grow(struct c2c_model *m, struct c2c_line *l)
+{
+	size_t n = l->alloc_rows ? l->alloc_rows * 2 : 8;
+	struct c2c_row **rows = arena_alloc(m, n * sizeof(*rows), 16);
+
+	if (l->nr_rows)
+		memcpy(rows, l->rows, l->nr_rows * sizeof(*rows));
+	l->rows = rows;
+	l->alloc_rows = n;
+}
+
+/*
  * A row starts a cache line with its cpu and node bits in front of it:
  * what a sample touches then spans the fewest cache lines.
  */
@@ -468,7 +482,8 @@ static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const st
 	if (m->opts.node_stats)
 		r->node_stats = xcalloc(m->opts.nr_nodes + 1, sizeof(*r->node_stats));
 	table_insert(&m->rows_tab, p->row_hash, r);
-	l->rows = xgrow(l->rows, &l->alloc_rows, l->nr_rows + 1, sizeof(*l->rows));
+	if (l->nr_rows == l->alloc_rows)
+		rows_grow(m, l);
 	l->rows[l->nr_rows++] = r;
 	return r;
 }

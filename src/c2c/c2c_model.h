@@ -124,7 +124,7 @@ struct c2c_line {
 	struct c2c_group g;
 	uint64_t addr; /* line of the first sample's virtual address (shown) */
 	const struct as_map *dmap; /* of the first sample */
-	struct c2c_row **rows; /* sorted as perf sorts them after finish */
+	struct c2c_row **rows; /* in the arena; sorted as perf sorts them after finish */
 	size_t nr_rows, alloc_rows;
 	uint32_t index; /* "Num": position among displayed lines */
 	bool shared; /* any HITM or peer access */
