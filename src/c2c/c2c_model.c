@@ -592,10 +592,13 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 	struct c2c_pending *p = &m->pending[m->pending_head % C2C_PENDING];
 
 	if (m->workers) {
-		struct c2c_line_key k;
+		/*
+		 * The worker of a line by one part of its key, the line of the
+		 * map-relative address: cheaper than the whole key's hash.
+		 */
+		uint64_t cl = as_map_ip(s->dmap, s->addr) & ~(m->line_size - 1);
 
-		line_key_of(m, s, &k);
-		c2c_workers_add(m->workers, line_key_hash(&k), s);
+		c2c_workers_add(m->workers, hash_u64(cl), s);
 		return;
 	}
 	if (m->pending_head - m->pending_tail == C2C_PENDING)

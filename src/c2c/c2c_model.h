@@ -204,7 +204,8 @@ void c2c_model_finish(struct c2c_model *m);
 
 /* Aggregation threads (c2c_workers.c). */
 struct c2c_workers *c2c_workers_new(const struct c2c_model_opts *opts);
-void c2c_workers_add(struct c2c_workers *ws, uint64_t line_hash, const struct c2c_sample *s);
+/* A sample to the worker of hash, a function of its line key alone. */
+void c2c_workers_add(struct c2c_workers *ws, uint64_t hash, const struct c2c_sample *s);
 void c2c_workers_finish(struct c2c_workers *ws, struct c2c_model *m);
 /* Move the lines and counters of sub (drained, not finished) into m; frees sub. */
 void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Aggregation on several threads (c2c_model_opts.threads > 1): each
- * sample goes to the worker that owns its cache line (by the line key's
- * hash), in batches. A worker sees its lines' samples in file order and
+ * sample goes to the worker that owns its cache line (by a hash of part
+ * of the line's key), in batches. A worker sees its lines' samples in file order and
  * aggregates them into a model of its own; c2c_model_drain joins the
  * workers and moves their lines into the caller's model. Lines never
  * straddle workers and the final sort is a total order, so the result is
@@ -113,9 +113,9 @@ static void publish(struct c2c_worker *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-void c2c_workers_add(struct c2c_workers *ws, uint64_t line_hash, const struct c2c_sample *s)
+void c2c_workers_add(struct c2c_workers *ws, uint64_t hash, const struct c2c_sample *s)
 {
-	struct c2c_worker *w = &ws->w[(line_hash >> 32) % ws->nr];
+	struct c2c_worker *w = &ws->w[(hash >> 32) % ws->nr];
 	struct c2c_batch *b = w->ring[w->head % RING]; /* ours: head - tail < RING */
 
 	b->s[b->n++] = *s;
