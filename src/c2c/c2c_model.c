@@ -19,9 +19,12 @@
 struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
 {
 	struct c2c_model *m = xcalloc(1, sizeof(*m));
+	size_t i;
 
 	m->opts = *opts;
 	m->line_size = opts->double_cl ? 128 : 64;
+	for (i = 0; i < opts->nr_keys; i++)
+		m->key_mask |= 1U << opts->keys[i];
 	if (opts->threads > 1)
 		m->workers = c2c_workers_new(opts);
 	return m;
@@ -388,12 +391,7 @@ static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_pending *
 
 static bool has_key(const struct c2c_model *m, enum c2c_key key)
 {
-	size_t i;
-
-	for (i = 0; i < m->opts.nr_keys; i++)
-		if (m->opts.keys[i] == key)
-			return true;
-	return false;
+	return m->key_mask & (1U << key);
 }
 
 /* The row's key fields of a sample: those not coalesced on stay 0. */

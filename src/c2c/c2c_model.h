@@ -171,6 +171,7 @@ struct c2c_model {
 	struct c2c_model_opts opts;
 	struct c2c_arena_chunk *arena; /* lines and rows live here */
 	uint64_t line_size;
+	uint32_t key_mask; /* 1 << each enum c2c_key of opts.keys */
 	struct c2c_stats totals;
 	struct c2c_stats shared_totals;
 	uint32_t nr_shared;

@@ -14,6 +14,7 @@
 struct reader_attr {
 	struct perf_attr_info info;
 	uint64_t branch_sample_type;
+	size_t fixed_size; /* bytes of its samples; SIZE_MAX when variable */
 	char *name; /* owned; info.name points here */
 	uint64_t *ids; /* owned; info.ids points here */
 	size_t alloc_ids;
@@ -177,6 +178,8 @@ int reader_add_attr(struct perf_reader *r, const uint8_t *attr, size_t avail, ui
 		    struct c2c_err *err);
 void reader_add_id(struct perf_reader *r, size_t attr_index, uint64_t id);
 void reader_attrs_done(struct perf_reader *r);
+/* Bytes of every sample of this sample_type; SIZE_MAX when they vary. */
+size_t reader_sample_fixed_size(uint64_t sample_type);
 void reader_free_attrs(struct perf_reader *r);
 
 /* samples and sample_id_all trailers (reader_sample.c) */

@@ -135,6 +135,18 @@ static int next_mapped(struct perf_reader *r, struct framed *f, struct c2c_err *
 		r->done = true;
 		return 0;
 	}
+	/* the common case: the whole record is in the window */
+	if (r->pos >= r->win_off && r->pos + 8 <= r->win_off + r->win_len) {
+		p = r->win + (r->pos - r->win_off);
+		f->size = rd16(p + 6, r->swap);
+		if (f->size >= 8 && f->size <= avail &&
+		    r->pos + f->size <= r->win_off + r->win_len) {
+			f->p = p;
+			f->off = r->pos;
+			r->pos += f->size;
+			return 1;
+		}
+	}
 	p = window_at(r, r->pos, avail < 8 ? avail : 8, err);
 	if (p && avail >= 8 && rd16(p + 6, r->swap) <= avail)
 		p = window_at(r, r->pos, rd16(p + 6, r->swap), err);

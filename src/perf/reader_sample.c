@@ -4,6 +4,7 @@
  * in the field order of include/uapi/linux/perf_event.h.
  */
 #include <errno.h>
+#include <stdint.h>
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
@@ -178,9 +179,11 @@ static inline __attribute__((always_inline)) void parse_addrs(struct cursor *c, 
 	(PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
 	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
 
-/* Bytes of a sample of fixed layout: one u64 for each field (one for the weight). */
-static size_t fixed_size(uint64_t st)
+/* A sample of fixed layout has one u64 for each field (one for the weight). */
+size_t reader_sample_fixed_size(uint64_t st)
 {
+	if (st & SAMPLE_VARIABLE)
+		return SIZE_MAX;
 	return (__builtin_popcountll(st & ~SAMPLE_WEIGHT_TYPE) + !!(st & SAMPLE_WEIGHT_TYPE)) * 8;
 }
 
@@ -359,7 +362,7 @@ int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_eve
 	s->sample_type = a->info.sample_type;
 	if (!a->info.freq)
 		s->period = a->info.sample_period; /* as perf: PERIOD overrides */
-	if (!(a->info.sample_type & SAMPLE_VARIABLE) && c->len >= fixed_size(a->info.sample_type)) {
+	if (c->len >= a->fixed_size) {
 		parse_fixed(c, a->info.sample_type, s);
 		return 0;
 	}

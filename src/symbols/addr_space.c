@@ -8,6 +8,8 @@
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 
+_Static_assert(AS_MAP_SHARED == MAP_SHARED, "as_map.flags holds mmap flags");
+
 /* Maps of one process, sorted by start, never overlapping. */
 struct space {
 	struct as_map **maps;
@@ -320,17 +322,4 @@ const struct as_map *addr_spaces_find_any(struct addr_spaces *as, uint32_t pid, 
 	const struct as_map *m = addr_spaces_find(as, pid, AS_CPUMODE_USER, addr);
 
 	return m ? m : addr_spaces_find(as, pid, AS_CPUMODE_KERNEL, addr);
-}
-
-uint64_t as_map_ip(const struct as_map *map, uint64_t addr)
-{
-	if (!map || map->identity)
-		return addr;
-	return addr - map->start + map->pgoff;
-}
-
-bool as_map_is_private_anon(const struct as_map *map)
-{
-	return !map->kernel && !(map->flags & MAP_SHARED) && !map->maj && !map->min && !map->ino &&
-	       !map->ino_generation;
 }
