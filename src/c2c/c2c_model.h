@@ -100,18 +100,19 @@ struct c2c_row {
 	uint64_t iaddr;
 	uint32_t pid, tid;
 	const char *dso_name; /* key for -c dso: the object's short name or NULL */
-	struct c2c_group g;
-	struct c2c_mean cycles[C2C_NR_BUCKETS];
-	struct c2c_stats *node_stats; /* nr_nodes, when opts.node_stats */
-	uint64_t offset_shown; /* of the map-relative address of the first sample */
-	uint16_t cpumode;
+	/* what attribution reads of every row sits with the key (one cache line) */
 	const struct as_map *imap; /* of the first sample: symbol, object */
+	uint16_t cpumode;
 	bool valid; /* shown in the Pareto (has stores or the display metric) */
 	/*
 	 * Set by c2c_attrib_session: n > 0, its entry n - 1; n < 0, nothing
 	 * but reason -n - 1; 0, not attributed.
 	 */
 	int32_t attrib_ref;
+	uint64_t offset_shown; /* of the map-relative address of the first sample */
+	struct c2c_group g;
+	struct c2c_mean cycles[C2C_NR_BUCKETS];
+	struct c2c_stats *node_stats; /* nr_nodes, when opts.node_stats */
 };
 
 /*
