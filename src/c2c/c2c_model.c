@@ -96,18 +96,10 @@ static size_t bitmap_bytes(const struct c2c_model *m)
 
 void c2c_model_free(struct c2c_model *m)
 {
-	size_t i, j;
-
 	if (!m)
 		return;
 	if (m->workers)
 		c2c_workers_finish(m->workers, NULL);
-	for (i = 0; m->opts.node_stats && i < m->nr_lines; i++) {
-		struct c2c_line *l = m->lines[i];
-
-		for (j = 0; j < l->nr_rows; j++)
-			free(l->rows[j]->node_stats);
-	}
 	while (m->arena) {
 		struct c2c_arena_chunk *next = m->arena->next;
 
@@ -140,7 +132,6 @@ uint32_t c2c_metric(const struct c2c_stats *st, enum c2c_display d)
 static void group_init(const struct c2c_model *m, struct c2c_group *g, void *bits)
 {
 	g->cpuset = bits;
-	g->nodeset = g->cpuset + BITS_TO_WORDS(m->opts.nr_cpus) + 1;
 }
 
 /* mem2node: the node of a physical address, -1 when no range holds it. */
@@ -173,7 +164,7 @@ static void group_set_node(struct c2c_model *m, struct c2c_group *g, uint64_t ph
 	if (node < 0)
 		return;
 	if (set_bit && (uint32_t)node < m->opts.nr_nodes)
-		g->nodeset[node / 64] |= 1ULL << (node % 64);
+		c2c_group_nodeset(m, g)[node / 64] |= 1ULL << (node % 64);
 	if (g->paddr != phys) {
 		g->paddr_cnt++;
 		g->paddr = phys;
@@ -239,7 +230,7 @@ void c2c_model_sum_lines(struct c2c_model *m)
 			for (w = 0; w < cpu_words; w++)
 				l->g.cpuset[w] |= rg->cpuset[w];
 			for (w = 0; w < node_words; w++)
-				l->g.nodeset[w] |= rg->nodeset[w];
+				c2c_group_nodeset(m, &l->g)[w] |= c2c_group_nodeset(m, rg)[w];
 		}
 		c2c_stats_add(&m->totals, &l->g.stats);
 	}
@@ -464,7 +455,8 @@ static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const st
 	const struct c2c_sample *s = &p->s;
 	const struct c2c_row_key *key = &p->row_key;
 	size_t bits = bitmap_bytes(m);
-	char *mem = arena_alloc(m, bits + sizeof(struct c2c_row), 64);
+	size_t node_stats = m->opts.node_stats ? m->opts.nr_nodes * sizeof(struct c2c_stats) : 0;
+	char *mem = arena_alloc(m, bits + sizeof(struct c2c_row) + node_stats, 64);
 	struct c2c_row *r = (struct c2c_row *)(mem + bits);
 
 	r->offset = key->offset;
@@ -477,8 +469,6 @@ static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const st
 	r->offset_shown = as_map_ip(s->dmap, s->addr) & (m->line_size - 1);
 	r->line = l;
 	group_init(m, &r->g, mem);
-	if (m->opts.node_stats)
-		r->node_stats = xcalloc(m->opts.nr_nodes + 1, sizeof(*r->node_stats));
 	table_insert(&m->rows_tab, p->row_hash, r);
 	if (l->nr_rows == l->alloc_rows)
 		rows_grow(m, l);
@@ -531,7 +521,7 @@ static void add_node_stats(struct c2c_model *m, struct c2c_row *r, const struct 
 	int cnode = m->opts.cpu2node && cpu < m->opts.nr_cpus ? m->opts.cpu2node[cpu] : -1;
 
 	if (cnode >= 0 && (uint32_t)cnode < m->opts.nr_nodes)
-		c2c_stats_add(&r->node_stats[cnode], one);
+		c2c_stats_add(&c2c_row_node_stats(m, r)[cnode], one);
 }
 
 static void add_now(struct c2c_model *m, const struct c2c_pending *p)
@@ -553,7 +543,7 @@ static void add_now(struct c2c_model *m, const struct c2c_pending *p)
 		r = row_new(m, l, p);
 	group_set_node(m, &l->g, s->phys_addr, node, false);
 	group_add(m, &r->g, cls, s, node);
-	if (r->node_stats)
+	if (m->opts.node_stats)
 		add_node_stats(m, r, s, &cls->one);
 	if (s->cpu == UINT32_MAX)
 		m->warned_no_cpu++;

@@ -82,10 +82,11 @@ struct c2c_line_key {
 
 /* What lines and rows share: counters, cpus, nodes, physical addresses. */
 struct c2c_group {
-	uint64_t paddr, paddr_cnt; /* first: lines touch only these per sample */
+	uint64_t paddr; /* first: lines touch only these per sample */
+	uint32_t paddr_cnt;
 	bool paddr_zero;
-	uint64_t *cpuset; /* nr_cpus bits */
-	uint64_t *nodeset; /* nr_nodes bits, from physical addresses */
+	/* nr_cpus bits, then those of c2c_group_nodeset (nodes of physical addresses) */
+	uint64_t *cpuset;
 	struct c2c_stats stats;
 };
 
@@ -96,7 +97,8 @@ struct c2c_group {
  */
 struct c2c_row {
 	struct c2c_line *line;
-	uint64_t offset; /* of the virtual address */
+	uint32_t offset; /* of the virtual address */
+	uint32_t offset_shown; /* of the map-relative address of the first sample */
 	uint64_t iaddr;
 	uint32_t pid, tid;
 	const char *dso_name; /* key for -c dso: the object's short name or NULL */
@@ -109,10 +111,9 @@ struct c2c_row {
 	 * but reason -n - 1; 0, not attributed.
 	 */
 	int32_t attrib_ref;
-	uint64_t offset_shown; /* of the map-relative address of the first sample */
 	struct c2c_group g;
 	struct c2c_mean cycles[C2C_NR_BUCKETS];
-	struct c2c_stats *node_stats; /* nr_nodes, when opts.node_stats */
+	/* with opts.node_stats, nr_nodes counters follow: c2c_row_node_stats */
 };
 
 /*
@@ -190,6 +191,19 @@ struct c2c_model {
 	uint64_t pending_head, pending_tail;
 	struct c2c_workers *workers; /* when opts.threads > 1, until drained */
 };
+
+/* The node bits of a group, behind its cpu bits. */
+static inline uint64_t *c2c_group_nodeset(const struct c2c_model *m, const struct c2c_group *g)
+{
+	return g->cpuset + (m->opts.nr_cpus + 63) / 64 + 1;
+}
+
+/* A row's counters per node of the sampling cpu (opts.node_stats), else NULL. */
+static inline struct c2c_stats *c2c_row_node_stats(const struct c2c_model *m,
+						   const struct c2c_row *r)
+{
+	return m->opts.node_stats ? (struct c2c_stats *)(uintptr_t)(r + 1) : NULL;
+}
 
 struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts);
 void c2c_model_free(struct c2c_model *m);
