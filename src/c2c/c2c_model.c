@@ -7,6 +7,7 @@
 #include "c2c/c2c_model.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -369,7 +370,7 @@ static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_pending *
 			if (line_key_eq(&l->key, &p->line_key))
 				return m->last_line = l;
 	}
-	l = arena_alloc(m, sizeof(*l) + bitmap_bytes(m), 16);
+	l = arena_alloc(m, sizeof(*l) + bitmap_bytes(m), 64); /* key and paddr: one cache line */
 	l->key = p->line_key;
 	l->addr = s->addr & ~(m->line_size - 1);
 	l->dmap = s->dmap;
@@ -608,7 +609,9 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 		if (r)
 			prefetch_span(r - bitmap_bytes(m),
 				      bitmap_bytes(m) + sizeof(struct c2c_row));
-		prefetch_span(table_hint(&m->lines_tab, q->line_hash), sizeof(struct c2c_line));
+		/* of a line, a sample reads its key and writes its paddr fields */
+		prefetch_span(table_hint(&m->lines_tab, q->line_hash),
+			      offsetof(struct c2c_line, g.cpuset));
 	}
 }
 

@@ -122,7 +122,7 @@ struct c2c_row {
  * its rows', made by c2c_model_finish.
  */
 struct c2c_line {
-	struct c2c_line_key key;
+	struct c2c_line_key key; /* with g's paddr fields, the first 64 bytes */
 	struct c2c_group g;
 	uint64_t addr; /* line of the first sample's virtual address (shown) */
 	const struct as_map *dmap; /* of the first sample */
