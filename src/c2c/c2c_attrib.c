@@ -236,21 +236,33 @@ static int32_t entry_ref(struct c2c_attrib *ca, const struct c2c_row_attrib *ra)
 	return (int32_t)ca->nr_all;
 }
 
-/* What attribute_row reads of a row: its key and counters, its line's map. */
-static void prefetch_row(const struct c2c_row *r)
-{
-	__builtin_prefetch(r);
-	__builtin_prefetch(&r->g.stats.nr_entries);
-	__builtin_prefetch(&r->imap);
-}
-
-static void prefetch_rows(const struct c2c_line *l)
+/*
+ * Rows are read in the order of the sorted lines, all over memory: fetch
+ * ahead the line after next, its row array, then the next line's rows
+ * (what attribute_row reads of them: key, imap and counters).
+ */
+static void prefetch_ahead(const struct c2c_model *m, size_t i)
 {
 	size_t j;
 
-	__builtin_prefetch(l->rows);
-	for (j = 0; j < l->nr_rows && j < 4; j++)
-		prefetch_row(l->rows[j]);
+	if (i + 3 < m->nr_lines)
+		__builtin_prefetch(m->lines[i + 3]);
+	if (i + 2 < m->nr_lines) {
+		const struct c2c_line *l = m->lines[i + 2];
+
+		for (j = 0; j < l->nr_rows; j += 8)
+			__builtin_prefetch(&l->rows[j]);
+		if (l->nr_rows)
+			__builtin_prefetch(&l->rows[l->nr_rows - 1]);
+	}
+	if (i + 1 < m->nr_lines) {
+		const struct c2c_line *l = m->lines[i + 1];
+
+		for (j = 0; j < l->nr_rows; j++) {
+			__builtin_prefetch(l->rows[j]);
+			__builtin_prefetch(&l->rows[j]->g.stats.nr_entries);
+		}
+	}
 }
 
 /*
@@ -276,16 +288,10 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 	for (i = 0; i < m->nr_lines; i++) {
 		const struct c2c_line *l = m->lines[i];
 
-		if (i + 2 < m->nr_lines)
-			__builtin_prefetch(m->lines[i + 2]);
-		if (i + 1 < m->nr_lines)
-			prefetch_rows(m->lines[i + 1]);
+		prefetch_ahead(m, i);
 		for (j = 0; j < l->nr_rows; j++) {
 			struct c2c_row *r = l->rows[j];
 			struct c2c_row_attrib ra = { 0 };
-
-			if (j + 4 < l->nr_rows)
-				prefetch_row(l->rows[j + 4]);
 
 			/* only shown rows need a mapping to show */
 			attribute_row(ca, s, r, l->displayed && r->valid, &ra);
