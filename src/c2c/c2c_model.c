@@ -32,9 +32,9 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
 }
 
 /*
- * Lines and rows come from an arena: hundreds of thousands of small
+ * Lines and rows come from arenas: hundreds of thousands of small
  * objects that live as long as the model, each with its cpu and node
- * bitmaps right behind it (one allocation, one cache neighbourhood).
+ * bitmaps next to it (one allocation, one cache neighbourhood).
  */
 #define HUGE_PAGE (2U << 20)
 
@@ -66,10 +66,13 @@ static struct c2c_arena_chunk *new_chunk(size_t size)
 	return p;
 }
 
-/* size bytes at an offset of align (a power of two, at most 64) in the chunk. */
-static void *arena_alloc(struct c2c_model *m, size_t size, size_t align)
+/*
+ * size bytes at an offset of align (a power of two, at most 64) in the
+ * chunk list *arena (m->arena, or m->line_arena for lines).
+ */
+static void *arena_alloc(struct c2c_arena_chunk **arena, size_t size, size_t align)
 {
-	struct c2c_arena_chunk *c = m->arena;
+	struct c2c_arena_chunk *c = *arena;
 	void *p;
 
 	size = (size + 15) & ~(size_t)15;
@@ -79,14 +82,36 @@ static void *arena_alloc(struct c2c_model *m, size_t size, size_t align)
 		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 
 		c = new_chunk(sizeof(*c) + cap);
-		c->next = m->arena;
+		c->next = *arena;
 		c->used = 0;
-		m->arena = c;
+		*arena = c;
 	}
 	p = c->mem + c->used;
 	c->used += size;
 	memset(p, 0, size);
 	return p;
+}
+
+static void arena_free(struct c2c_arena_chunk **arena)
+{
+	while (*arena) {
+		struct c2c_arena_chunk *next = (*arena)->next;
+
+		free(*arena);
+		*arena = next;
+	}
+}
+
+/* Move the chunks of *from in front of those of *to. */
+static void arena_splice(struct c2c_arena_chunk **to, struct c2c_arena_chunk **from)
+{
+	struct c2c_arena_chunk **tail = from;
+
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = *to;
+	*to = *from;
+	*from = NULL;
 }
 
 static size_t bitmap_bytes(const struct c2c_model *m)
@@ -101,12 +126,8 @@ void c2c_model_free(struct c2c_model *m)
 		return;
 	if (m->workers)
 		c2c_workers_finish(m->workers, NULL);
-	while (m->arena) {
-		struct c2c_arena_chunk *next = m->arena->next;
-
-		free(m->arena);
-		m->arena = next;
-	}
+	arena_free(&m->arena);
+	arena_free(&m->line_arena);
 	free(m->lines);
 	free(m->lines_tab.slots);
 	free(m->rows_tab.slots);
@@ -370,7 +391,12 @@ static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_pending *
 			if (line_key_eq(&l->key, &p->line_key))
 				return m->last_line = l;
 	}
-	l = arena_alloc(m, sizeof(*l) + bitmap_bytes(m), 64); /* key and paddr: one cache line */
+	/*
+	 * Lines have an arena of their own: the cache lines a sample reads
+	 * of them (key and paddr: the first 64 bytes) then lie close
+	 * together, not one per page among the rows.
+	 */
+	l = arena_alloc(&m->line_arena, sizeof(*l) + bitmap_bytes(m), 64);
 	l->key = p->line_key;
 	l->addr = s->addr & ~(m->line_size - 1);
 	l->dmap = s->dmap;
@@ -439,7 +465,7 @@ static struct c2c_row *row_find(struct c2c_model *m, const struct c2c_line *l,
 static void rows_grow(struct c2c_model *m, struct c2c_line *l)
 {
 	size_t n = l->alloc_rows ? l->alloc_rows * 2 : 8;
-	struct c2c_row **rows = arena_alloc(m, n * sizeof(*rows), 16);
+	struct c2c_row **rows = arena_alloc(&m->arena, n * sizeof(*rows), 16);
 
 	if (l->nr_rows)
 		memcpy(rows, l->rows, l->nr_rows * sizeof(*rows));
@@ -457,7 +483,7 @@ static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const st
 	const struct c2c_row_key *key = &p->row_key;
 	size_t bits = bitmap_bytes(m);
 	size_t node_stats = m->opts.node_stats ? m->opts.nr_nodes * sizeof(struct c2c_stats) : 0;
-	char *mem = arena_alloc(m, bits + sizeof(struct c2c_row) + node_stats, 64);
+	char *mem = arena_alloc(&m->arena, bits + sizeof(struct c2c_row) + node_stats, 64);
 	struct c2c_row *r = (struct c2c_row *)(mem + bits);
 
 	r->offset = key->offset;
@@ -629,8 +655,6 @@ void c2c_model_drain(struct c2c_model *m)
 
 void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 {
-	struct c2c_arena_chunk **tail = &sub->arena;
-
 	c2c_model_drain(sub);
 	/*
 	 * Both summed (a worker sums its own lines, on its thread): m's
@@ -641,14 +665,11 @@ void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + sub->nr_lines, sizeof(*m->lines));
 	memcpy(m->lines + m->nr_lines, sub->lines, sub->nr_lines * sizeof(*m->lines));
 	m->nr_lines += sub->nr_lines;
-	while (*tail)
-		tail = &(*tail)->next;
-	*tail = m->arena; /* sub's chunks go in front of m's */
-	m->arena = sub->arena;
+	arena_splice(&m->arena, &sub->arena);
+	arena_splice(&m->line_arena, &sub->line_arena);
 	c2c_stats_add(&m->totals, &sub->totals);
 	m->warned_no_cpu += sub->warned_no_cpu;
 	m->unknown_node += sub->unknown_node;
-	sub->arena = NULL;
 	sub->nr_lines = 0;
 	c2c_model_free(sub);
 }

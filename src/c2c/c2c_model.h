@@ -171,7 +171,8 @@ struct c2c_table {
 
 struct c2c_model {
 	struct c2c_model_opts opts;
-	struct c2c_arena_chunk *arena; /* lines and rows live here */
+	struct c2c_arena_chunk *arena; /* rows (and row arrays) live here */
+	struct c2c_arena_chunk *line_arena; /* and lines here */
 	uint64_t line_size;
 	uint32_t key_mask; /* 1 << each enum c2c_key of opts.keys */
 	struct c2c_stats totals;
