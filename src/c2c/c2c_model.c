@@ -209,6 +209,11 @@ struct c2c_class {
 	int8_t bucket;
 	uint8_t nr_set; /* counters of one that are not 0 */
 	uint8_t set[NR_COUNTERS]; /* their indices */
+	/*
+	 * Cache lines of a row's allocation (bits, then the row) that a
+	 * sample of this class touches, but for its cpu's bit: bit i, line i.
+	 */
+	uint32_t row_lines;
 	struct c2c_stats one;
 };
 
@@ -517,6 +522,29 @@ double c2c_mean_value(const struct c2c_mean *mean)
 	return mean->mean;
 }
 
+static uint32_t line_bit(size_t offset)
+{
+	return offset / 64 < 32 ? 1U << (offset / 64) : 0;
+}
+
+/* What c2c_class.row_lines says, for the offsets add_now touches. */
+static uint32_t class_row_lines(const struct c2c_model *m, const struct c2c_class *c)
+{
+	size_t bits = bitmap_bytes(m), i;
+	/* node bits (of nodes below 64), the key, dso_name up to the group's cpuset */
+	uint32_t lines = line_bit((BITS_TO_WORDS(m->opts.nr_cpus) + 1) * 8) | line_bit(bits) |
+			 line_bit(bits + offsetof(struct c2c_row, g.cpuset));
+
+	for (i = offsetof(struct c2c_row, line); i < offsetof(struct c2c_row, g.cpuset); i += 8)
+		lines |= line_bit(bits + i);
+	for (i = 0; i < c->nr_set; i++)
+		lines |= line_bit(bits + offsetof(struct c2c_row, g.stats) + c->set[i] * 4);
+	if (c->bucket >= 0)
+		lines |= line_bit(bits + offsetof(struct c2c_row, cycles) +
+				  (size_t)c->bucket * sizeof(struct c2c_mean));
+	return lines;
+}
+
 static const struct c2c_class *class_of(struct c2c_model *m, const struct c2c_sample *s)
 {
 	uint8_t flags = 4 | (s->addr != 0) | (s->dmap && s->imap) << 1;
@@ -537,6 +565,7 @@ static const struct c2c_class *class_of(struct c2c_model *m, const struct c2c_sa
 	for (i = 0; i < NR_COUNTERS; i++)
 		if (((const uint32_t *)&c->one)[i])
 			c->set[c->nr_set++] = (uint8_t)i;
+	c->row_lines = class_row_lines(m, c);
 	return c;
 }
 
@@ -594,6 +623,20 @@ static inline __attribute__((always_inline)) void prefetch_span(const void *p, s
 		__builtin_prefetch(c + off, 1);
 }
 
+/* The cache lines of a row (at mem, its bits in front) that sample s will touch. */
+static inline __attribute__((always_inline)) void prefetch_row(struct c2c_model *m, const char *mem,
+							       const struct c2c_sample *s)
+{
+	uint32_t lines = class_of(m, s)->row_lines;
+
+	if (s->cpu != UINT32_MAX && s->cpu < m->opts.nr_cpus)
+		lines |= line_bit(s->cpu / 64 * 8);
+	while (lines) {
+		__builtin_prefetch(mem + 64 * __builtin_ctz(lines), 1);
+		lines &= lines - 1;
+	}
+}
+
 static inline __attribute__((always_inline)) void prefetch_slot(const struct c2c_table *t,
 								uint64_t h)
 {
@@ -638,8 +681,7 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 		const char *r = table_hint(&m->rows_tab, q->row_hash);
 
 		if (r)
-			prefetch_span(r - bitmap_bytes(m),
-				      bitmap_bytes(m) + sizeof(struct c2c_row));
+			prefetch_row(m, r - bitmap_bytes(m), &q->s);
 		/* of a line, a sample reads its key and writes its paddr fields */
 		prefetch_span(table_hint(&m->lines_tab, q->line_hash),
 			      offsetof(struct c2c_line, g.cpuset));
