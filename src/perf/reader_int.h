@@ -27,6 +27,7 @@ struct cursor {
 	uint64_t off;
 	bool swap;
 	bool bad; /* ran past the end */
+	uint64_t need; /* then: the bytes the read wanted at pos (UINT64_MAX: more) */
 };
 
 enum reader_words_slot { RW_CHAIN, RW_READ, RW_BRANCH, RW_REGS_USER, RW_REGS_INTR, RW_NR };
@@ -123,12 +124,27 @@ static inline void cursor_init(struct cursor *c, const void *p, size_t len, uint
 	c->off = off;
 	c->swap = swap;
 	c->bad = false;
+	c->need = 0;
+}
+
+/* Mark c bad: a read at pos wanted need bytes (the first such read counts). */
+static inline void cursor_short(struct cursor *c, uint64_t need)
+{
+	if (!c->bad)
+		c->need = need;
+	c->bad = true;
+}
+
+/* a * b, or UINT64_MAX when that does not fit */
+static inline uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
 static inline bool cursor_has(struct cursor *c, size_t n)
 {
 	if (c->bad || c->len - c->pos < n) {
-		c->bad = true;
+		cursor_short(c, n);
 		return false;
 	}
 	return true;

@@ -259,6 +259,7 @@ int perf_reader_next(struct perf_reader *r, struct perf_event_rec *ev, struct c2
 			continue;
 		}
 		if (ret < 0) {
+			r->stats.records--; /* this one was not read: not counted before it */
 			reader_warn(r, "%s", err ? err->msg : "damaged record");
 			done_note(r);
 			r->done = true;

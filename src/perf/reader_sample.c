@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
@@ -13,10 +14,17 @@
 static int field_err(struct perf_reader *r, const struct cursor *c, const char *field,
 		     struct c2c_err *err)
 {
+	char need[48];
+
+	if (c->need == UINT64_MAX)
+		snprintf(need, sizeof(need), "more than %llu bytes", (unsigned long long)c->len);
+	else
+		snprintf(need, sizeof(need), "%llu bytes", (unsigned long long)c->need);
 	return c2c_err_set(err, EINVAL,
-			   "%s: at 0x%llx: sample field %s runs past the end of its record "
-			   "(record data ends at 0x%llx)",
-			   r->path, (unsigned long long)cursor_offset(c), field,
+			   "%s: at 0x%llx: sample field %s runs past the end of its record: "
+			   "%s needed, %llu left (record data ends at 0x%llx)",
+			   r->path, (unsigned long long)cursor_offset(c), field, need,
+			   (unsigned long long)(c->len - c->pos),
 			   (unsigned long long)(c->off + c->len));
 }
 
@@ -204,7 +212,7 @@ static const uint64_t *read_words(struct perf_reader *r, struct cursor *c, uint6
 	uint64_t i;
 
 	if (nr > (c->len - c->pos) / 8) {
-		c->bad = true;
+		cursor_short(c, mul_sat(nr, 8));
 		return NULL;
 	}
 	p = cursor_bytes(c, nr * 8);
@@ -233,7 +241,9 @@ static void parse_read(struct perf_reader *r, struct cursor *c, uint64_t rf, str
 		head++;
 	}
 	if (nr > c->len / 8 / per_value) {
-		c->bad = true;
+		uint64_t words = mul_sat(nr, per_value);
+
+		cursor_short(c, words > UINT64_MAX - head ? UINT64_MAX : mul_sat(words + head, 8));
 		return;
 	}
 	s->nr_read_words = head + nr * per_value;
@@ -256,7 +266,7 @@ static void parse_branches(struct perf_reader *r, struct cursor *c, const struct
 	if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
 		s->branch_hw_idx = cursor_u64(c);
 	if (nr > c->len / 24) {
-		c->bad = true;
+		cursor_short(c, mul_sat(nr, 24));
 		return;
 	}
 	s->nr_branches = nr;
@@ -309,7 +319,7 @@ static const char *parse_tail(struct perf_reader *r, struct cursor *c, const str
 		uint64_t size = cursor_u64(c);
 
 		if (size > c->len)
-			c->bad = true;
+			cursor_short(c, size);
 		s->stack_user_size = size;
 		s->stack_user = cursor_bytes(c, size);
 		if (size)
@@ -333,7 +343,7 @@ static const char *parse_tail(struct perf_reader *r, struct cursor *c, const str
 		uint64_t size = cursor_u64(c);
 
 		if (size > c->len)
-			c->bad = true;
+			cursor_short(c, size);
 		cursor_bytes(c, size);
 		if (c->bad)
 			return "AUX";
