@@ -52,6 +52,7 @@ static const char usage_text[] =
 	"                            stores, reader and writer functions from the\n"
 	"                            perf.data DATA, and false/true sharing marks; the\n"
 	"                            struct from FILE, else from DATA's own binaries\n"
+	"                            (with --format json: one JSON document)\n"
 	"  -h, --help                this help\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input.\n";
@@ -182,10 +183,10 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		a->cacheline_size = host_cacheline_size();
 	if (a->json && (a->sizes || argc - optind > 1))
 		return cmd_error(CMD, "--format json takes one FILE and no --sizes"), -1;
-	if (a->profile && (a->nr_patterns != 1 || is_glob(a->patterns[0]) || a->json || a->sizes ||
-			   argc - optind > 1))
+	if (a->profile &&
+	    (a->nr_patterns != 1 || is_glob(a->patterns[0]) || a->sizes || argc - optind > 1))
 		return cmd_error(CMD, "--profile takes one -C STRUCT (no glob), at most one FILE, "
-				      "and no --sizes or --format json"),
+				      "and no --sizes"),
 		       -1;
 	return 0;
 }
@@ -228,6 +229,10 @@ static int select_pattern(const struct type_db *db, const char *pat, struct sele
 	n = type_db_find_all(db, pat, found, ARRAY_SIZE(found));
 	for (i = 0; i < n && i < ARRAY_SIZE(found); i++)
 		select_add(sel, found[i]);
+	if (!n && type_db_find_typedef(db, pat)) { /* pahole -C foo_t */
+		select_add(sel, type_db_find_typedef(db, pat));
+		n = 1;
+	}
 	return n ? 0 : -ENOENT;
 }
 
@@ -424,8 +429,14 @@ static int layout_profile(const char *path, const struct layout_args *a)
 	if (!ret) {
 		p = profile_from_session(s, s->attrib, t);
 		o.btf = db && !strcmp(type_db_source(db), "BTF");
-		profile_print_layout(&sb, t, p, &o);
-		fwrite(sb.buf, 1, sb.len, stdout);
+		if (a->json)
+			ret = profile_json_print(&sb, t, p, path, a->cacheline_size, &err);
+		else
+			profile_print_layout(&sb, t, p, &o);
+		if (ret)
+			ret = cmd_report_err(CMD, &err);
+		else
+			fwrite(sb.buf, 1, sb.len, stdout);
 		profile_free(p);
 	}
 	strbuf_release(&sb);

@@ -30,6 +30,7 @@ enum {
 	OPT_STATS,
 	OPT_KALLSYMS,
 	OPT_BY_TYPE,
+	OPT_TYPE,
 	OPT_NO_ATTRIB,
 	OPT_THREADS,
 };
@@ -49,6 +50,7 @@ static const struct option options[] = {
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "by-type", no_argument, NULL, OPT_BY_TYPE },
+	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "no-attrib", no_argument, NULL, OPT_NO_ATTRIB },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "help", no_argument, NULL, 'h' },
@@ -62,7 +64,7 @@ static void usage(FILE *out)
 		"                       [-c tid,pid,iaddr,dso] [--double-cl] [--show-all]\n"
 		"                       [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		"                       [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
-		"                       [--by-type] [--no-attrib] [--threads N]\n"
+		"                       [--by-type] [--type GLOB] [--no-attrib] [--threads N]\n"
 		"\n"
 		"  -i, --input FILE    perf.data to read (default ./perf.data; - for a pipe)\n"
 		"      --stdio         text report (the default until the TUI exists)\n"
@@ -79,6 +81,7 @@ static void usage(FILE *out)
 		"                      field-attribution reason\n"
 		"      --by-type       per struct type and field: HITMs, loads, stores, cpus,\n"
 		"                      reader and writer functions (instead of the tables)\n"
+		"      --type GLOB     --by-type for the struct types matching GLOB only\n"
 		"      --no-attrib     do not name fields (no DWARF is read)\n"
 		"      --threads N     aggregate on N threads (default 2 with two cpus or more;\n"
 		"                      1: all on the reading thread); same output either way\n");
@@ -89,6 +92,7 @@ struct report_args {
 	const char *json;
 	bool stats_only;
 	bool by_type;
+	const char *type_glob; /* --type */
 };
 
 static int parse_option(int opt, struct report_args *a)
@@ -145,6 +149,10 @@ static int parse_option(int opt, struct report_args *a)
 	case OPT_BY_TYPE:
 		a->by_type = true;
 		return 0;
+	case OPT_TYPE:
+		a->by_type = true;
+		a->type_glob = optarg;
+		return 0;
 	case OPT_NO_ATTRIB:
 		a->so.attribute = false;
 		return 0;
@@ -185,6 +193,11 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 
 	if (a->by_type && s->attrib)
 		bt = c2c_bytype_build(s, s->attrib);
+	if (bt && a->type_glob && !c2c_bytype_filter(bt, a->type_glob)) {
+		c2c_bytype_free(bt);
+		return cmd_error(CMD, "%s: no sample was attributed to a struct type matching '%s'",
+				 a->so.path, a->type_glob);
+	}
 	if (!a->json || strcmp(a->json, "-")) {
 		if (bt)
 			c2c_bytype_render(bt, &out);

@@ -5,6 +5,7 @@
  */
 #include "c2c/c2c_bytype.h"
 
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,18 +219,36 @@ struct c2c_bytype *c2c_bytype_build(struct c2c_session *s, const struct c2c_attr
 	return bt;
 }
 
+static void field_sum_release(struct field_sum *f)
+{
+	free(f->cpus);
+	free(f->rcpus);
+	free(f->wcpus);
+	hashmap_release(&f->objects);
+}
+
+size_t c2c_bytype_filter(struct c2c_bytype *bt, const char *glob)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < bt->n; i++) {
+		if (fnmatch(glob, bt->v[i].type_name, 0))
+			field_sum_release(&bt->v[i]);
+		else
+			bt->v[n++] = bt->v[i];
+	}
+	bt->n = n;
+	return n;
+}
+
 void c2c_bytype_free(struct c2c_bytype *bt)
 {
 	size_t i;
 
 	if (!bt)
 		return;
-	for (i = 0; i < bt->n; i++) {
-		free(bt->v[i].cpus);
-		free(bt->v[i].rcpus);
-		free(bt->v[i].wcpus);
-		hashmap_release(&bt->v[i].objects);
-	}
+	for (i = 0; i < bt->n; i++)
+		field_sum_release(&bt->v[i]);
 	free(bt->v);
 	free(bt);
 }

@@ -20,6 +20,8 @@ struct c2c_bytype;
 
 struct c2c_bytype *c2c_bytype_build(struct c2c_session *s, const struct c2c_attrib *ca);
 void c2c_bytype_free(struct c2c_bytype *bt);
+/* Keep only the types whose name matches the fnmatch(3) GLOB; how many fields are left. */
+size_t c2c_bytype_filter(struct c2c_bytype *bt, const char *glob);
 /* The text section: one table row per (type, field), types by name, fields by offset. */
 void c2c_bytype_render(const struct c2c_bytype *bt, struct strbuf *out);
 #ifdef HAVE_JANSSON

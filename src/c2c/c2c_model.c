@@ -709,10 +709,12 @@ void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 	 */
 	c2c_model_sum_lines(m);
 	c2c_model_sum_lines(sub);
-	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + sub->nr_lines, sizeof(*m->lines));
-	if (sub->nr_lines) /* a worker that got no sample has no array */
+	if (sub->nr_lines) { /* a worker may have had no line at all */
+		m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + sub->nr_lines,
+				 sizeof(*m->lines));
 		memcpy(m->lines + m->nr_lines, sub->lines, sub->nr_lines * sizeof(*m->lines));
-	m->nr_lines += sub->nr_lines;
+		m->nr_lines += sub->nr_lines;
+	}
 	arena_splice(&m->arena, &sub->arena);
 	arena_splice(&m->line_arena, &sub->line_arena);
 	c2c_stats_add(&m->totals, &sub->totals);

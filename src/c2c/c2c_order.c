@@ -72,7 +72,8 @@ static void deliver_upto(struct c2c_order *q, uint64_t limit, c2c_deliver_fn del
 {
 	size_t i;
 
-	qsort(q->items, q->nr, sizeof(*q->items), held_cmp);
+	if (q->nr) /* nothing held: items may be NULL */
+		qsort(q->items, q->nr, sizeof(*q->items), held_cmp);
 	for (i = 0; i < q->nr && q->items[i].time <= limit; i++) {
 		deliver(ctx, &q->items[i].ev);
 		free(q->items[i].str);

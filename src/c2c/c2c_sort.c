@@ -162,7 +162,8 @@ void c2c_model_finish(struct c2c_model *m)
 	}
 	sort_display = m->opts.display;
 	sort_model = m;
-	qsort(m->lines, m->nr_lines, sizeof(*m->lines), line_cmp);
+	if (m->nr_lines) /* no line: m->lines is NULL, which qsort may not see */
+		qsort(m->lines, m->nr_lines, sizeof(*m->lines), line_cmp);
 	for (i = 0; i < m->nr_lines; i++) {
 		struct c2c_line *l = m->lines[i];
 

@@ -96,24 +96,10 @@ static json_t *json_struct(const struct layout *l)
 	return o;
 }
 
-int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct c2c_err *err)
+int layout_json_emit(struct strbuf *sb, json_t *root, struct c2c_err *err)
 {
-	unsigned int cl = doc->cacheline_size ? doc->cacheline_size : 64;
-	json_t *root, *structs = json_array();
 	char *text;
-	size_t i;
 
-	for (i = 0; i < doc->nr_structs; i++) {
-		struct layout *l;
-
-		if (layout_analyze(doc->structs[i], cl, &l, NULL))
-			continue;
-		json_array_append_new(structs, json_struct(l));
-		layout_free(l);
-	}
-	root = json_pack("{s:i, s:s, s:s, s:i, s:o}", "c2cscope_layout", 1, "source",
-			 doc->source ? doc->source : "DWARF", "file", doc->file ? doc->file : "",
-			 "cacheline_size", (int)cl, "structs", structs);
 	if (!root)
 		return c2c_err_set(err, ENOMEM, "cannot build the JSON document");
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -124,6 +110,39 @@ int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, stru
 	strbuf_addch(sb, '\n');
 	free(text);
 	return 0;
+}
+
+json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size)
+{
+	struct layout *l;
+	json_t *o;
+
+	if (layout_analyze(t, cacheline_size ? cacheline_size : 64, &l, NULL))
+		return NULL;
+	o = json_struct(l);
+	/* -C foo_t of "typedef struct {...} foo_t": the struct goes by foo_t */
+	if (t->kind == TYPE_TYPEDEF && t->name && !layout_type(l)->name)
+		json_object_set_new(o, "name", json_string(t->name));
+	layout_free(l);
+	return o;
+}
+
+int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct c2c_err *err)
+{
+	unsigned int cl = doc->cacheline_size ? doc->cacheline_size : 64;
+	json_t *root, *structs = json_array();
+	size_t i;
+
+	for (i = 0; i < doc->nr_structs; i++) {
+		json_t *o = layout_json_struct(doc->structs[i], cl);
+
+		if (o)
+			json_array_append_new(structs, o);
+	}
+	root = json_pack("{s:i, s:s, s:s, s:i, s:o}", "c2cscope_layout", 1, "source",
+			 doc->source ? doc->source : "DWARF", "file", doc->file ? doc->file : "",
+			 "cacheline_size", (int)cl, "structs", structs);
+	return layout_json_emit(sb, root, err);
 }
 #else
 int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct c2c_err *err)

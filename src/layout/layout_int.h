@@ -37,4 +37,16 @@ bool layout_infer_packed(const struct type *t);
 /* Tail padding of a struct type (0 for anything else). */
 uint64_t layout_struct_padding(const struct type *t);
 
+/*
+ * One struct of the v1 JSON schema (doc/layout-json.md) as a jansson
+ * object, NULL when t cannot be laid out (json.c; only with jansson).
+ */
+struct json_t;
+struct json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size);
+/*
+ * Append root pretty-printed (and a newline) to sb and release it; -ENOMEM
+ * when root is NULL (a json_pack that failed) or cannot be written.
+ */
+int layout_json_emit(struct strbuf *sb, struct json_t *root, struct c2c_err *err);
+
 #endif

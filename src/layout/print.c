@@ -775,6 +775,34 @@ static void init_conf(struct pconf *c, const struct type *t, const struct layout
 	c->cachelinep = line;
 }
 
+/*
+ * A typedef asked for by name (-C foo_t), as pahole prints it: the body of
+ * the anonymous struct or union it names ("typedef struct {...} foo_t;"),
+ * else one line ("typedef struct foo foo_t;").
+ */
+static void typedef_fprintf(struct strbuf *sb, const struct type *t,
+			    const struct layout_print_opts *o)
+{
+	const struct type *target = t->target;
+	struct type_decl_ctx ctx = { false, false, false, false };
+	struct pconf c;
+	uint32_t line = 0;
+
+	strbuf_addstr(sb, "typedef ");
+	if (target && (target->kind == TYPE_STRUCT || target->kind == TYPE_UNION) &&
+	    !target->name) {
+		init_conf(&c, target, o, &line);
+		c.suffix = t->name;
+		if (target->kind == TYPE_STRUCT)
+			class_fprintf(sb, target, &c);
+		else
+			union_fprintf(sb, target, &c);
+	} else {
+		type_format_pahole_decl(sb, target, t->name, 0, &ctx);
+	}
+	strbuf_addstr(sb, ";\n");
+}
+
 void layout_print(struct strbuf *sb, const struct type *t, const struct layout_print_opts *opts)
 {
 	static const struct layout_print_opts defaults;
@@ -783,6 +811,10 @@ void layout_print(struct strbuf *sb, const struct type *t, const struct layout_p
 	struct pconf c;
 	uint32_t line = 0;
 
+	if (t && t->kind == TYPE_TYPEDEF && t->name) {
+		typedef_fprintf(sb, t, o);
+		return;
+	}
 	t = type_strip(t);
 	if (!t || (t->kind != TYPE_STRUCT && t->kind != TYPE_UNION))
 		return;
@@ -800,11 +832,15 @@ void layout_print(struct strbuf *sb, const struct type *t, const struct layout_p
 void layout_print_sizes(struct strbuf *sb, const struct type *t)
 {
 	struct layout_summary sum;
+	const char *name = t ? t->name : NULL; /* a typedef's, for an anonymous struct */
 
 	t = type_strip(t);
 	if (!t)
 		return;
 	layout_find_holes(t, NULL, &sum);
-	strbuf_addf(sb, "%s\t%llu\t%u\n", t->name ? t->name : "", (unsigned long long)t->size,
-		    t->kind == TYPE_UNION ? 0 : sum.nr_holes);
+	strbuf_addf(sb, "%s\t%llu\t%u\n",
+		    t->name ? t->name :
+		    name    ? name :
+			      "",
+		    (unsigned long long)t->size, t->kind == TYPE_UNION ? 0 : sum.nr_holes);
 }

@@ -16,8 +16,7 @@
 
 struct marks {
 	const struct struct_profile *p;
-	bool *false_sharing; /* per profile field */
-	bool *true_sharing;
+	const struct profile_findings *f;
 };
 
 static bool several(uint64_t mask)
@@ -52,9 +51,9 @@ static void annotate(struct strbuf *sb, const struct type_member *m, uint64_t ab
 		strbuf_addf(sb, " r:%s", f->reader_funcs);
 	if (f->writer_funcs)
 		strbuf_addf(sb, " w:%s", f->writer_funcs);
-	if (mk->false_sharing[i])
+	if (mk->f->false_sharing[i])
 		strbuf_addstr(sb, " <- false sharing");
-	if (mk->true_sharing[i])
+	if (mk->f->true_sharing[i])
 		strbuf_addstr(sb, " <- true sharing");
 }
 
@@ -87,41 +86,33 @@ static bool share_line(uint64_t as, uint64_t ae, uint64_t bs, uint64_t be, unsig
 	return as / cl <= (be - 1) / cl && bs / cl <= (ae - 1) / cl;
 }
 
-/* One verdict line per cache line that holds false sharing. */
-static void false_sharing(struct strbuf *out, const struct type *t, struct marks *mk,
-			  unsigned int cl)
+/* Every (written field, falsely sharing neighbour) pair, by member order. */
+static void find_false_sharing(struct profile_findings *out, const struct type *t,
+			       const struct struct_profile *p, unsigned int cl)
 {
-	const struct struct_profile *p = mk->p;
 	uint32_t i, j;
 
 	for (i = 0; i < t->nr_members; i++) {
 		uint64_t as, ae, bs, be;
 		const struct field_profile *a = member_field(t, p, i, &as, &ae), *b;
-		bool first = true;
 
 		if (!a || !a->writers)
 			continue;
 		for (j = 0; j < t->nr_members; j++) {
+			struct profile_pair *pair;
+
 			b = member_field(t, p, j, &bs, &be);
 			if (!b || j == i || !share_line(as, ae, bs, be, cl) ||
 			    !falsely_shared(a, b))
 				continue;
-			mk->false_sharing[a - p->fields] = true;
-			mk->false_sharing[b - p->fields] = true;
-			if (first) {
-				strbuf_addf(out,
-					    "false sharing: line %" PRIu64 ": %s (written by cpus ",
-					    as / cl, a->name);
-				format_mask(out, a->writers);
-				strbuf_addstr(out, ") with");
-			}
-			strbuf_addf(out, "%s %s (cpus ", first ? "" : ",", b->name);
-			format_mask(out, field_accessors(b));
-			strbuf_addch(out, ')');
-			first = false;
+			out->false_sharing[a - p->fields] = true;
+			out->false_sharing[b - p->fields] = true;
+			out->pairs = xrealloc(out->pairs, (out->nr_pairs + 1) * sizeof(*pair));
+			pair = &out->pairs[out->nr_pairs++];
+			pair->line = as / cl;
+			pair->written = (uint32_t)(a - p->fields);
+			pair->other = (uint32_t)(b - p->fields);
 		}
-		if (!first)
-			strbuf_addch(out, '\n');
 	}
 }
 
@@ -131,63 +122,108 @@ static bool truly_shared(const struct field_profile *f)
 	return f->object_writers ? f->object_writers > 1 : several(f->writers);
 }
 
-static void true_sharing(struct strbuf *out, struct marks *mk)
-{
-	const struct struct_profile *p = mk->p;
-	uint32_t i;
-
-	for (i = 0; i < p->nr_fields; i++) {
-		if (!truly_shared(&p->fields[i]))
-			continue;
-		mk->true_sharing[i] = true;
-		strbuf_addf(out, "true sharing: %s (written by cpus ", p->fields[i].name);
-		format_mask(out, p->fields[i].writers);
-		strbuf_addstr(out, ")\n");
-	}
-}
-
 /*
  * Several objects, each field written by one context, yet HITMs: the
  * objects' neighbours share lines (an array of per-thread structs).
  */
-static void between_objects(struct strbuf *out, const struct struct_profile *p)
+static bool between_objects(const struct struct_profile *p, const struct field_profile *f)
 {
-	uint64_t hitm = 0;
-	uint32_t i, n = 0;
+	return p->nr_objects >= 2 && f->object_writers == 1 && several(f->writers) &&
+	       f->hitm_local + f->hitm_remote;
+}
 
-	if (p->nr_objects < 2)
-		return;
+void profile_find(struct profile_findings *out, const struct type *t,
+		  const struct struct_profile *p, unsigned int cacheline_size)
+{
+	uint32_t i;
+
+	memset(out, 0, sizeof(*out));
+	t = type_strip(t);
+	out->false_sharing = xcalloc(p->nr_fields + 1, sizeof(bool));
+	out->true_sharing = xcalloc(p->nr_fields + 1, sizeof(bool));
+	out->between_objects = xcalloc(p->nr_fields + 1, sizeof(bool));
+	find_false_sharing(out, t, p, cacheline_size ? cacheline_size : 64);
 	for (i = 0; i < p->nr_fields; i++) {
 		const struct field_profile *f = &p->fields[i];
 
-		if (f->object_writers != 1 || several(f->writers) == false ||
-		    !(f->hitm_local + f->hitm_remote))
+		out->true_sharing[i] = truly_shared(f);
+		out->nr_true += out->true_sharing[i];
+		out->between_objects[i] = between_objects(p, f);
+		if (out->between_objects[i]) {
+			out->nr_between++;
+			out->between_hitm += f->hitm_local + f->hitm_remote;
+		}
+	}
+}
+
+void profile_findings_free(struct profile_findings *f)
+{
+	free(f->false_sharing);
+	free(f->true_sharing);
+	free(f->between_objects);
+	free(f->pairs);
+	memset(f, 0, sizeof(*f));
+}
+
+/*
+ * The verdict lines: one per written field with false sharing ("line L:
+ * a (written by cpus ..) with b (cpus ..), c (cpus ..)"), one for false
+ * sharing between objects, one per truly shared field.
+ */
+static void print_verdicts(struct strbuf *out, const struct struct_profile *p,
+			   const struct profile_findings *fs)
+{
+	const struct field_profile *fld = p->fields;
+	size_t i;
+	uint32_t n = 0;
+
+	for (i = 0; i < fs->nr_pairs; i++) {
+		const struct profile_pair *pr = &fs->pairs[i];
+		bool first = !i || pr->written != fs->pairs[i - 1].written;
+
+		if (first) {
+			strbuf_addf(out, "%sfalse sharing: line %" PRIu64 ": %s (written by cpus ",
+				    i ? "\n" : "", pr->line, fld[pr->written].name);
+			format_mask(out, fld[pr->written].writers);
+			strbuf_addstr(out, ") with");
+		}
+		strbuf_addf(out, "%s %s (cpus ", first ? "" : ",", fld[pr->other].name);
+		format_mask(out, field_accessors(&fld[pr->other]));
+		strbuf_addch(out, ')');
+	}
+	if (fs->nr_pairs)
+		strbuf_addch(out, '\n');
+	for (i = 0; i < p->nr_fields; i++) {
+		if (!fs->between_objects[i])
 			continue;
 		strbuf_addstr(out, n++ ? ", " : "false sharing between objects: ");
-		strbuf_addstr(out, f->name);
-		hitm += f->hitm_local + f->hitm_remote;
+		strbuf_addstr(out, fld[i].name);
 	}
 	if (n)
 		strbuf_addf(out,
 			    " (each of %" PRIu64 " objects written by one cpu, yet %" PRIu64
 			    " HITMs: neighbouring objects share cache lines)\n",
-			    p->nr_objects, hitm);
+			    p->nr_objects, fs->between_hitm);
+	for (i = 0; i < p->nr_fields; i++) {
+		if (!fs->true_sharing[i])
+			continue;
+		strbuf_addf(out, "true sharing: %s (written by cpus ", fld[i].name);
+		format_mask(out, fld[i].writers);
+		strbuf_addstr(out, ")\n");
+	}
 }
 
 void profile_print_layout(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
 			  const struct layout_print_opts *opts)
 {
 	struct layout_print_opts o = opts ? *opts : (struct layout_print_opts){ 0 };
-	struct marks mk = { .p = p };
+	struct profile_findings fs;
+	struct marks mk = { .p = p, .f = &fs };
 	struct strbuf verdicts = STRBUF_INIT;
-	unsigned int cl = o.cacheline_size ? o.cacheline_size : 64;
 
 	t = type_strip(t);
-	mk.false_sharing = xcalloc(p->nr_fields + 1, sizeof(bool));
-	mk.true_sharing = xcalloc(p->nr_fields + 1, sizeof(bool));
-	false_sharing(&verdicts, t, &mk, cl);
-	between_objects(&verdicts, p);
-	true_sharing(&verdicts, &mk);
+	profile_find(&fs, t, p, o.cacheline_size);
+	print_verdicts(&verdicts, p, &fs);
 	o.annotate = annotate;
 	o.annotate_arg = &mk;
 	layout_print(sb, t, &o);
@@ -200,6 +236,5 @@ void profile_print_layout(struct strbuf *sb, const struct type *t, const struct 
 	else
 		strbuf_addstr(sb, "no false or true sharing\n");
 	strbuf_release(&verdicts);
-	free(mk.false_sharing);
-	free(mk.true_sharing);
+	profile_findings_free(&fs);
 }

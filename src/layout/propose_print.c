@@ -14,7 +14,7 @@
 #include <jansson.h>
 #endif
 
-#include "layout/layout.h"
+#include "layout/layout_int.h"
 #include "util/xalloc.h"
 
 static const char *class_name(enum field_class c)
@@ -315,7 +315,6 @@ int propose_format_json(struct strbuf *sb, const struct type *t, const struct st
 {
 	json_t *options = json_array(), *doc;
 	uint32_t i;
-	char *text;
 
 	for (i = 0; i < pr->nr_proposals; i++)
 		json_array_append_new(options, proposal_json(t, &pr->proposals[i]));
@@ -323,16 +322,7 @@ int propose_format_json(struct strbuf *sb, const struct type *t, const struct st
 			t->name ? t->name : "", "size", (json_int_t)t->size, "cacheline_size",
 			(int)pr->cl, "profile", p->origin, "fields", fields_json(p), "options",
 			options);
-	if (!doc)
-		return c2c_err_set(err, ENOMEM, "cannot build the JSON document");
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(doc);
-	if (!text)
-		return c2c_err_set(err, ENOMEM, "cannot format the JSON document");
-	strbuf_addstr(sb, text);
-	strbuf_addch(sb, '\n');
-	free(text);
-	return 0;
+	return layout_json_emit(sb, doc, err);
 }
 #else
 int propose_format_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,

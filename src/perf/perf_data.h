@@ -163,6 +163,15 @@ struct perf_mem_range {
 	uint32_t node;
 };
 
+/*
+ * The most cpus and NUMA nodes a file may claim: Linux allows 8192 cpus
+ * (x86 MAXSMP) and 1024 nodes; beyond these limits an NRCPUS or
+ * NUMA_TOPOLOGY feature is damaged (the model sizes per-cpu and per-node
+ * sets from them).
+ */
+#define PERF_MAX_CPUS 65536
+#define PERF_MAX_NODES 4096
+
 /* Feature sections; NULL / 0 when the file lacks them. */
 struct perf_header_info {
 	bool pipe_mode;

@@ -120,6 +120,12 @@ static void parse_numa(struct perf_reader *r, struct cursor *c)
 	r->numa = xcalloc(nr ? nr : 1, sizeof(*r->numa));
 	for (i = 0; i < nr; i++) {
 		r->numa[i].node = cursor_u32(c);
+		if (r->numa[i].node >= PERF_MAX_NODES) {
+			c->bad = true;
+			while (i)
+				free((char *)r->numa[--i].cpus);
+			break;
+		}
 		r->numa[i].mem_total = cursor_u64(c);
 		r->numa[i].mem_free = cursor_u64(c);
 		r->numa[i].cpus = cursor_string(c);
@@ -249,6 +255,10 @@ void reader_parse_feature(struct perf_reader *r, int feat, struct cursor *c)
 	case PERF_FEAT_NRCPUS:
 		h->nr_cpus_avail = cursor_u32(c);
 		h->nr_cpus_online = cursor_u32(c);
+		if (h->nr_cpus_avail > PERF_MAX_CPUS || h->nr_cpus_online > PERF_MAX_CPUS) {
+			h->nr_cpus_avail = h->nr_cpus_online = 0;
+			c->bad = true;
+		}
 		break;
 	case PERF_FEAT_TOTAL_MEM:
 		h->total_mem = cursor_u64(c);

@@ -355,9 +355,14 @@ static void convert_all(struct btf_ctx *ctx)
 	     bt = btf_data_next(ctx->btf, bt, &id)) {
 		const char *name;
 
+		name = btf_name(ctx, bt->name_off);
+		if (btf_rec_kind(bt) == BTFK_TYPEDEF) {
+			if (type_db_wants_typedef(ctx->db, name))
+				btf_to_type(ctx, id, true);
+			continue;
+		}
 		if (btf_rec_kind(bt) != BTFK_STRUCT && btf_rec_kind(bt) != BTFK_UNION)
 			continue;
-		name = btf_name(ctx, bt->name_off);
 		if (name && type_db_wants(ctx->db, name))
 			btf_to_type(ctx, id, true);
 	}

@@ -266,6 +266,27 @@ bool type_db_wants(const struct type_db *db, const char *name)
 	return false;
 }
 
+bool type_db_wants_typedef(const struct type_db *db, const char *name)
+{
+	size_t i;
+
+	for (i = 0; db->only && name && db->only[i]; i++)
+		if (!strcmp(db->only[i], name))
+			return true;
+	return false;
+}
+
+const struct type *type_db_find_typedef(const struct type_db *db, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < db->nr_types; i++)
+		if (db->types[i]->kind == TYPE_TYPEDEF && db->types[i]->name &&
+		    !strcmp(db->types[i]->name, name))
+			return db->types[i];
+	return NULL;
+}
+
 void type_db_absorb(struct type_db *dst, struct type_db *src)
 {
 	struct arena_chunk *tail;

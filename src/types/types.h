@@ -172,6 +172,12 @@ const struct type *type_db_find(const struct type_db *db, const char *name);
 size_t type_db_find_all(const struct type_db *db, const char *name, const struct type **out,
 			size_t max);
 /*
+ * The typedef NAME, or NULL. Loaded by name only: the load's only-list
+ * must name it exactly (layout -C foo_t), else only typedefs that loaded
+ * structs use are there.
+ */
+const struct type *type_db_find_typedef(const struct type_db *db, const char *name);
+/*
  * Closest known struct name for "did you mean" (edit distance), or NULL when
  * nothing is close.
  */

@@ -20,6 +20,11 @@ void type_db_set_ref(struct type_db *db, uint64_t ref, const struct type *t);
 void type_db_set_only(struct type_db *db, const char *const *only);
 /* Whether NAME matches the only-list (true when there is none). */
 bool type_db_wants(const struct type_db *db, const char *name);
+/*
+ * Whether to load the typedef NAME: only for an only-list that names it
+ * exactly (pahole -C prints a typedef it is asked for by name).
+ */
+bool type_db_wants_typedef(const struct type_db *db, const char *name);
 /* Move everything src owns into dst; src is freed. Order is kept. */
 void type_db_absorb(struct type_db *dst, struct type_db *src);
 void type_db_set_source(struct type_db *db, const char *source);

@@ -151,4 +151,15 @@ done <"$TMP/bt.rows"
 expect_eq "by-type: locked accesses: lock yes, limit and scale no" "True False False" \
 	"$(echo $(awk '$1 == "lock" { print ($13 > 0) ? "True" : "False" }
 		$1 == "limit" || $1 == "scale" { print ($13 > 0) ? "True" : "False" }' "$TMP/bt.rows"))"
+# --type GLOB: the same rows for the matching types only
+run_c2c 0 "$TMP/bt1.txt" "$TMP/bt1.err" report -i "$TMP/lockword.data" --type 'con*'
+expect_eq "--type: only config's rows, the same numbers" \
+	"$(grep '^  config ' "$TMP/bt.txt" | tr -s ' ')" "$(sed -n '/^  =/,$p' "$TMP/bt1.txt" | sed 1d | tr -s ' ')"
+[ "$(grep -c '^  config ' "$TMP/bt1.txt")" -eq 4 ] && ok || fail "--type: config's 4 fields"
+run_c2c 0 "$TMP/bt2.txt" "$TMP/bt2.err" report -i "$TMP/lockword.data" --type config --json - --stdio
+expect_eq "--type with --json: one type" "config" "$(python3 -c '
+import json, sys
+print(",".join(t["type"] for t in json.load(open(sys.argv[1]))["by_type"]))' "$TMP/bt2.txt")"
+run_c2c 2 "$TMP/o" "$TMP/e" report -i "$TMP/lockword.data" --type 'no_such*'
+expect_contains "--type matching nothing" "no sample was attributed to a struct type matching 'no_such*'" "$TMP/e"
 finish

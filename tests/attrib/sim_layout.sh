@@ -74,7 +74,51 @@ grep -qE '^false sharing between objects: sum(, count)? \(each of 4 objects writ
 	"$TMP/args.txt" && ok || fail "args: no false sharing between objects on sum"
 grep -q "^true sharing: sum" "$TMP/args.txt" && fail "args: sum called true sharing" || ok
 
+# --format json: the same numbers, marks and verdicts as the text
+json_as_text() { # JSON: the text's member counts, marks and verdict lines
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cpus = lambda l: ",".join(str(c) for c in l)
+for f in d["fields"]:
+    if not (f["loads"] or f["stores"]):
+        continue
+    s = "%s hitm %d/%d ld %d st %d" % (f["name"], f["hitm_local"], f["hitm_remote"], f["loads"], f["stores"])
+    if f["reader_funcs"]: s += " r:" + ", ".join(f["reader_funcs"])
+    if f["writer_funcs"]: s += " w:" + ", ".join(f["writer_funcs"])
+    if f["false_sharing"]: s += " <- false sharing"
+    if f["true_sharing"]: s += " <- true sharing"
+    print(s)
+fd = d["findings"]
+for v in fd["false_sharing"]:
+    print("false sharing: line %d: %s (written by cpus %s) with %s" % (v["line"], v["field"],
+          cpus(v["writers"]), ", ".join("%s (cpus %s)" % (w["field"], cpus(w["contexts"])) for w in v["with"])))
+b = fd["between_objects"]
+if b:
+    print("false sharing between objects: %s (each of %d objects written by one cpu, yet %d HITMs: "
+          "neighbouring objects share cache lines)" % (", ".join(b["fields"]), b["objects"], b["hitm"]))
+for t in fd["true_sharing"]:
+    print("true sharing: %s (written by cpus %s)" % (t["field"], cpus(t["writers"])))
+PY
+}
+text_profile() { # TEXT: member counts and marks, then the verdict lines
+	sed -n 's/^\t[^;]* \([a-z_]*\);.*\*\/ \(hitm .*\)$/\1 \2/p' "$1"
+	sed -n '/^\/\* profile: /,$p' "$1" | grep -E '^(false|true) sharing'
+}
+for c in "lockword config" "args thread_arg"; do
+	set -- $c
+	[ "$1" = args ] && t="$TMP/args.txt" || t="$TMP/lw.txt"
+	run_c2c 0 "$TMP/$1.json" "$TMP/$1.jerr" layout --profile "$TMP/$1.data" -C $2 --format json
+	[ "$(text_profile "$t" | wc -l)" -ge 2 ] && ok || fail "$1: too little to compare in $t"
+	expect_eq "$1: JSON = text (counts, marks, verdicts)" "$(text_profile "$t")" \
+		"$(json_as_text "$TMP/$1.json" 2>&1)"
+done
+expect_eq "lockword: JSON carries the v1 layout" "config 32 4" \
+	"$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["struct"]; print(s["name"], s["size"], len(s["members"]))' "$TMP/lockword.json")"
+
 # usage errors
+run_c2c 2 "$TMP/o" "$TMP/e" layout --profile "$TMP/lockword.data" -C config --sizes
+expect_contains "--profile with --sizes" "--profile takes one -C STRUCT" "$TMP/e"
 run_c2c 2 "$TMP/o" "$TMP/e" layout --profile "$TMP/lockword.data"
 expect_contains "--profile without -C" "--profile takes one -C STRUCT" "$TMP/e"
 run_c2c 2 "$TMP/o" "$TMP/e" layout --profile "$TMP/lockword.data" -C nosuch

@@ -116,4 +116,14 @@ fi
 head -c 300 "$TMP/mix.data" >"$TMP/stub.data"
 run_c2c 2 "$TMP/stub" "$TMP/stub.err" report -i "$TMP/stub.data"
 expect_contains "stub names the file" "stub.data" "$TMP/stub.err"
+
+# one sample, two aggregation threads: a worker with no line at all (the
+# ASan+UBSan build failed on it: memcpy from a NULL line array)
+"$GEN" -n 1 -l 1 "$TMP/one.data" || fail "generator failed"
+run_c2c 0 "$TMP/one" "$TMP/one.err" report -i "$TMP/one.data" --threads 2
+expect_contains "one sample: counted" "Total records                     :          1" "$TMP/one"
+# no sample at all: every section, all zero (UBSan: qsort of a NULL array)
+"$GEN" -n 0 -l 1 "$TMP/zero.data" || fail "generator failed"
+run_c2c 0 "$TMP/zero" "$TMP/zero.err" report -i "$TMP/zero.data"
+expect_contains "no sample: counted" "Total records                     :          0" "$TMP/zero"
 finish

@@ -88,6 +88,40 @@ expect_contains "cut: count" "5 records (1 samples) were read before that" "$TMP
 head -c $(($S2)) "$TMP/ok.data" >"$TMP/cut2.data"
 dump_expect "cut between records" 0 "cut2.data: the file is cut short at $S2" "$TMP/cut2.data"
 
+# absurd cpu and node counts (a flipped high bit): the feature is damaged,
+# not a machine of 2^31 cpus to size bitmaps for (the report used to spend
+# minutes filling a cpu->node table)
+C2CGEN="$TOP_BUILDDIR/tests/c2c/gen_c2c_data"
+# feature_offset FILE BIT: where feature BIT's section starts
+feature_offset() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+data_off, data_size = struct.unpack_from("<QQ", d, 40)
+bits = int.from_bytes(d[72:104], "little")
+idx = sum(1 for b in range(int(sys.argv[2])) if bits >> b & 1)
+print(struct.unpack_from("<Q", d, data_off + data_size + 16 * idx)[0])
+PY
+}
+if [ -x "$C2CGEN" ] && command -v python3 >/dev/null; then
+	"$C2CGEN" -n 2000 -l 40 "$TMP/c2c.data" || fail "gen_c2c_data"
+	run_c2c 0 "$TMP/c2c.ok" "$TMP/c2c.okerr" report -i "$TMP/c2c.data" --stats --no-attrib
+	cp "$TMP/c2c.data" "$TMP/cpus.data"
+	off=$(feature_offset "$TMP/cpus.data" 7) # HEADER_NRCPUS
+	patch_bytes "$TMP/cpus.data" "$off" 00000080 # nr_cpus_avail 0x80000000
+	run_c2c 0 "$TMP/cpus" "$TMP/cpus.err" report -i "$TMP/cpus.data" --stats --no-attrib
+	expect_contains "NRCPUS of 2^31 cpus" \
+		"cpus.data: at $(printf '0x%x' "$off"): feature NRCPUS is damaged" "$TMP/cpus.err"
+	expect_eq "NRCPUS damaged: the same counts" "$(cat "$TMP/c2c.ok")" "$(cat "$TMP/cpus")"
+	cp "$TMP/c2c.data" "$TMP/nodes.data"
+	off=$(feature_offset "$TMP/nodes.data" 14) # HEADER_NUMA_TOPOLOGY: nr, then node
+	patch_bytes "$TMP/nodes.data" $((off + 4)) 00000040 # node 0x40000000
+	run_c2c 0 "$TMP/nodes" "$TMP/nodes.err" report -i "$TMP/nodes.data" --stats --no-attrib
+	expect_contains "NUMA node 2^30" \
+		"nodes.data: at $(printf '0x%x' "$off"): feature NUMA_TOPOLOGY is damaged" \
+		"$TMP/nodes.err"
+fi
+
 # random damage anywhere never crashes
 for seed in 1 2 3 4 5 6 7 8; do
 	cp "$TMP/two.data" "$TMP/fuzz.data"
