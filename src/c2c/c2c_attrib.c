@@ -24,6 +24,7 @@ struct c2c_attrib {
 	struct hashmap by_dso; /* dso_id + 1 -> struct object */
 	struct hashmap by_path; /* hash(path) -> struct object (shared) */
 	struct hashmap strings; /* hash -> interned string */
+	struct hashmap entries; /* hash of an entry -> its index + 1 in all */
 	char **owned;
 	size_t nr_owned, alloc_owned;
 	struct object **objects;
@@ -199,9 +200,74 @@ static bool has_more(const struct c2c_row_attrib *ra)
 	return ra->res || ra->biased || *ra->label || *ra->object || *ra->outer_field;
 }
 
+static uint64_t entry_hash(const struct c2c_row_attrib *ra)
+{
+	uint64_t h =
+		hash_u64((uintptr_t)ra->res ^ (uint64_t)(uint32_t)ra->reason << 1 ^ ra->biased);
+
+	h = hash_u64(h ^ (uintptr_t)ra->label ^ ra->bias);
+	return hash_u64(h ^ (uintptr_t)ra->object ^ (uintptr_t)ra->outer_field << 3);
+}
+
+static bool entry_eq(const struct c2c_row_attrib *a, const struct c2c_row_attrib *b)
+{
+	return a->res == b->res && a->reason == b->reason && a->label == b->label &&
+	       a->object == b->object && a->outer_field == b->outer_field && a->bias == b->bias &&
+	       a->biased == b->biased;
+}
+
 /*
- * Most rows (of a large file) get only a reason: that lives in the row,
- * and the rest need no memory (a table and a map entry per row cost
+ * The entry of ra, 1-based: rows that say the same (the same code, the same
+ * global) share one; there are far fewer of them than rows.
+ */
+static int32_t entry_ref(struct c2c_attrib *ca, const struct c2c_row_attrib *ra)
+{
+	uint64_t h = entry_hash(ra);
+	uintptr_t ref = (uintptr_t)hashmap_get(&ca->entries, h);
+
+	if (ref && entry_eq(&ca->all[ref - 1], ra))
+		return (int32_t)ref;
+	if (ca->nr_all >= INT32_MAX)
+		return 0;
+	ca->all = xgrow(ca->all, &ca->alloc_all, ca->nr_all + 1, sizeof(*ca->all));
+	ca->all[ca->nr_all++] = *ra;
+	if (!ref)
+		hashmap_put(&ca->entries, h, (void *)(uintptr_t)ca->nr_all);
+	return (int32_t)ca->nr_all;
+}
+
+/*
+ * Rows are read in the order of the sorted lines, all over memory: fetch
+ * ahead the line after next, its row array, then the next line's rows
+ * (what attribute_row reads of them: key, imap and counters).
+ */
+static void prefetch_ahead(const struct c2c_model *m, size_t i)
+{
+	size_t j;
+
+	if (i + 3 < m->nr_lines)
+		__builtin_prefetch(m->lines[i + 3]);
+	if (i + 2 < m->nr_lines) {
+		const struct c2c_line *l = m->lines[i + 2];
+
+		for (j = 0; j < l->nr_rows; j += 8)
+			__builtin_prefetch(&l->rows[j]);
+		if (l->nr_rows)
+			__builtin_prefetch(&l->rows[l->nr_rows - 1]);
+	}
+	if (i + 1 < m->nr_lines) {
+		const struct c2c_line *l = m->lines[i + 1];
+
+		for (j = 0; j < l->nr_rows; j++) {
+			__builtin_prefetch(l->rows[j]);
+			__builtin_prefetch(&l->rows[j]->g.stats.nr_entries);
+		}
+	}
+}
+
+/*
+ * Most rows (of a large file) get only a reason: that lives in the row;
+ * the others share entries (a table and a map entry per row cost
  * thousands of page faults on a large file).
  */
 struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
@@ -213,6 +279,7 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 	hashmap_init(&ca->by_dso);
 	hashmap_init(&ca->by_path);
 	hashmap_init(&ca->strings);
+	hashmap_init(&ca->entries);
 	strbuf_init(&ca->missing, 0);
 	for (i = 0; i < C2C_ATTRIB_NR_REASONS; i++)
 		ca->reason_only[i] = (struct c2c_row_attrib){
@@ -221,6 +288,7 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 	for (i = 0; i < m->nr_lines; i++) {
 		const struct c2c_line *l = m->lines[i];
 
+		prefetch_ahead(m, i);
 		for (j = 0; j < l->nr_rows; j++) {
 			struct c2c_row *r = l->rows[j];
 			struct c2c_row_attrib ra = { 0 };
@@ -228,13 +296,9 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 			/* only shown rows need a mapping to show */
 			attribute_row(ca, s, r, l->displayed && r->valid, &ra);
 			ca->counts[ra.reason] += r->g.stats.nr_entries;
-			if (!has_more(&ra) || ca->nr_all >= INT32_MAX) {
+			r->attrib_ref = has_more(&ra) ? entry_ref(ca, &ra) : 0;
+			if (!r->attrib_ref)
 				r->attrib_ref = -ra.reason - 1;
-				continue;
-			}
-			ca->all = xgrow(ca->all, &ca->alloc_all, ca->nr_all + 1, sizeof(*ca->all));
-			ca->all[ca->nr_all++] = ra;
-			r->attrib_ref = (int32_t)ca->nr_all;
 		}
 	}
 	return ca;
@@ -257,6 +321,7 @@ void c2c_attrib_free(struct c2c_attrib *ca)
 	hashmap_release(&ca->by_dso);
 	hashmap_release(&ca->by_path);
 	hashmap_release(&ca->strings);
+	hashmap_release(&ca->entries);
 	strbuf_release(&ca->missing);
 	free(ca);
 }

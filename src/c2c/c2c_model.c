@@ -7,6 +7,7 @@
 #include "c2c/c2c_model.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -19,18 +20,21 @@
 struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
 {
 	struct c2c_model *m = xcalloc(1, sizeof(*m));
+	size_t i;
 
 	m->opts = *opts;
 	m->line_size = opts->double_cl ? 128 : 64;
+	for (i = 0; i < opts->nr_keys; i++)
+		m->key_mask |= 1U << opts->keys[i];
 	if (opts->threads > 1)
 		m->workers = c2c_workers_new(opts);
 	return m;
 }
 
 /*
- * Lines and rows come from an arena: hundreds of thousands of small
+ * Lines and rows come from arenas: hundreds of thousands of small
  * objects that live as long as the model, each with its cpu and node
- * bitmaps right behind it (one allocation, one cache neighbourhood).
+ * bitmaps next to it (one allocation, one cache neighbourhood).
  */
 #define HUGE_PAGE (2U << 20)
 
@@ -62,10 +66,13 @@ static struct c2c_arena_chunk *new_chunk(size_t size)
 	return p;
 }
 
-/* size bytes at an offset of align (a power of two, at most 64) in the chunk. */
-static void *arena_alloc(struct c2c_model *m, size_t size, size_t align)
+/*
+ * size bytes at an offset of align (a power of two, at most 64) in the
+ * chunk list *arena (m->arena, or m->line_arena for lines).
+ */
+static void *arena_alloc(struct c2c_arena_chunk **arena, size_t size, size_t align)
 {
-	struct c2c_arena_chunk *c = m->arena;
+	struct c2c_arena_chunk *c = *arena;
 	void *p;
 
 	size = (size + 15) & ~(size_t)15;
@@ -75,14 +82,36 @@ static void *arena_alloc(struct c2c_model *m, size_t size, size_t align)
 		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
 
 		c = new_chunk(sizeof(*c) + cap);
-		c->next = m->arena;
+		c->next = *arena;
 		c->used = 0;
-		m->arena = c;
+		*arena = c;
 	}
 	p = c->mem + c->used;
 	c->used += size;
 	memset(p, 0, size);
 	return p;
+}
+
+static void arena_free(struct c2c_arena_chunk **arena)
+{
+	while (*arena) {
+		struct c2c_arena_chunk *next = (*arena)->next;
+
+		free(*arena);
+		*arena = next;
+	}
+}
+
+/* Move the chunks of *from in front of those of *to. */
+static void arena_splice(struct c2c_arena_chunk **to, struct c2c_arena_chunk **from)
+{
+	struct c2c_arena_chunk **tail = from;
+
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = *to;
+	*to = *from;
+	*from = NULL;
 }
 
 static size_t bitmap_bytes(const struct c2c_model *m)
@@ -93,25 +122,12 @@ static size_t bitmap_bytes(const struct c2c_model *m)
 
 void c2c_model_free(struct c2c_model *m)
 {
-	size_t i, j;
-
 	if (!m)
 		return;
 	if (m->workers)
 		c2c_workers_finish(m->workers, NULL);
-	for (i = 0; i < m->nr_lines; i++) {
-		struct c2c_line *l = m->lines[i];
-
-		for (j = 0; j < l->nr_rows; j++)
-			free(l->rows[j]->node_stats);
-		free(l->rows);
-	}
-	while (m->arena) {
-		struct c2c_arena_chunk *next = m->arena->next;
-
-		free(m->arena);
-		m->arena = next;
-	}
+	arena_free(&m->arena);
+	arena_free(&m->line_arena);
 	free(m->lines);
 	free(m->lines_tab.slots);
 	free(m->rows_tab.slots);
@@ -138,7 +154,6 @@ uint32_t c2c_metric(const struct c2c_stats *st, enum c2c_display d)
 static void group_init(const struct c2c_model *m, struct c2c_group *g, void *bits)
 {
 	g->cpuset = bits;
-	g->nodeset = g->cpuset + BITS_TO_WORDS(m->opts.nr_cpus) + 1;
 }
 
 /* mem2node: the node of a physical address, -1 when no range holds it. */
@@ -171,7 +186,7 @@ static void group_set_node(struct c2c_model *m, struct c2c_group *g, uint64_t ph
 	if (node < 0)
 		return;
 	if (set_bit && (uint32_t)node < m->opts.nr_nodes)
-		g->nodeset[node / 64] |= 1ULL << (node % 64);
+		c2c_group_nodeset(m, g)[node / 64] |= 1ULL << (node % 64);
 	if (g->paddr != phys) {
 		g->paddr_cnt++;
 		g->paddr = phys;
@@ -194,6 +209,11 @@ struct c2c_class {
 	int8_t bucket;
 	uint8_t nr_set; /* counters of one that are not 0 */
 	uint8_t set[NR_COUNTERS]; /* their indices */
+	/*
+	 * Cache lines of a row's allocation (bits, then the row) that a
+	 * sample of this class touches, but for its cpu's bit: bit i, line i.
+	 */
+	uint32_t row_lines;
 	struct c2c_stats one;
 };
 
@@ -237,7 +257,7 @@ void c2c_model_sum_lines(struct c2c_model *m)
 			for (w = 0; w < cpu_words; w++)
 				l->g.cpuset[w] |= rg->cpuset[w];
 			for (w = 0; w < node_words; w++)
-				l->g.nodeset[w] |= rg->nodeset[w];
+				c2c_group_nodeset(m, &l->g)[w] |= c2c_group_nodeset(m, rg)[w];
 		}
 		c2c_stats_add(&m->totals, &l->g.stats);
 	}
@@ -376,7 +396,12 @@ static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_pending *
 			if (line_key_eq(&l->key, &p->line_key))
 				return m->last_line = l;
 	}
-	l = arena_alloc(m, sizeof(*l) + bitmap_bytes(m), 16);
+	/*
+	 * Lines have an arena of their own: the cache lines a sample reads
+	 * of them (key and paddr: the first 64 bytes) then lie close
+	 * together, not one per page among the rows.
+	 */
+	l = arena_alloc(&m->line_arena, sizeof(*l) + bitmap_bytes(m), 64);
 	l->key = p->line_key;
 	l->addr = s->addr & ~(m->line_size - 1);
 	l->dmap = s->dmap;
@@ -389,12 +414,7 @@ static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_pending *
 
 static bool has_key(const struct c2c_model *m, enum c2c_key key)
 {
-	size_t i;
-
-	for (i = 0; i < m->opts.nr_keys; i++)
-		if (m->opts.keys[i] == key)
-			return true;
-	return false;
+	return m->key_mask & (1U << key);
 }
 
 /* The row's key fields of a sample: those not coalesced on stay 0. */
@@ -444,6 +464,21 @@ static struct c2c_row *row_find(struct c2c_model *m, const struct c2c_line *l,
 }
 
 /*
+ * A line's row array lives in the arena too (the old one is left there):
+ * small arrays from malloc cost a page fault per 4 KiB of heap.
+ */
+static void rows_grow(struct c2c_model *m, struct c2c_line *l)
+{
+	size_t n = l->alloc_rows ? l->alloc_rows * 2 : 8;
+	struct c2c_row **rows = arena_alloc(&m->arena, n * sizeof(*rows), 16);
+
+	if (l->nr_rows)
+		memcpy(rows, l->rows, l->nr_rows * sizeof(*rows));
+	l->rows = rows;
+	l->alloc_rows = n;
+}
+
+/*
  * A row starts a cache line with its cpu and node bits in front of it:
  * what a sample touches then spans the fewest cache lines.
  */
@@ -452,7 +487,8 @@ static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const st
 	const struct c2c_sample *s = &p->s;
 	const struct c2c_row_key *key = &p->row_key;
 	size_t bits = bitmap_bytes(m);
-	char *mem = arena_alloc(m, bits + sizeof(struct c2c_row), 64);
+	size_t node_stats = m->opts.node_stats ? m->opts.nr_nodes * sizeof(struct c2c_stats) : 0;
+	char *mem = arena_alloc(&m->arena, bits + sizeof(struct c2c_row) + node_stats, 64);
 	struct c2c_row *r = (struct c2c_row *)(mem + bits);
 
 	r->offset = key->offset;
@@ -465,10 +501,9 @@ static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const st
 	r->offset_shown = as_map_ip(s->dmap, s->addr) & (m->line_size - 1);
 	r->line = l;
 	group_init(m, &r->g, mem);
-	if (m->opts.node_stats)
-		r->node_stats = xcalloc(m->opts.nr_nodes + 1, sizeof(*r->node_stats));
 	table_insert(&m->rows_tab, p->row_hash, r);
-	l->rows = xgrow(l->rows, &l->alloc_rows, l->nr_rows + 1, sizeof(*l->rows));
+	if (l->nr_rows == l->alloc_rows)
+		rows_grow(m, l);
 	l->rows[l->nr_rows++] = r;
 	return r;
 }
@@ -485,6 +520,29 @@ static void mean_update(struct c2c_mean *mean, uint64_t val)
 double c2c_mean_value(const struct c2c_mean *mean)
 {
 	return mean->mean;
+}
+
+static uint32_t line_bit(size_t offset)
+{
+	return offset / 64 < 32 ? 1U << (offset / 64) : 0;
+}
+
+/* What c2c_class.row_lines says, for the offsets add_now touches. */
+static uint32_t class_row_lines(const struct c2c_model *m, const struct c2c_class *c)
+{
+	size_t bits = bitmap_bytes(m), i;
+	/* node bits (of nodes below 64), the key, dso_name up to the group's cpuset */
+	uint32_t lines = line_bit((BITS_TO_WORDS(m->opts.nr_cpus) + 1) * 8) | line_bit(bits) |
+			 line_bit(bits + offsetof(struct c2c_row, g.cpuset));
+
+	for (i = offsetof(struct c2c_row, line); i < offsetof(struct c2c_row, g.cpuset); i += 8)
+		lines |= line_bit(bits + i);
+	for (i = 0; i < c->nr_set; i++)
+		lines |= line_bit(bits + offsetof(struct c2c_row, g.stats) + c->set[i] * 4);
+	if (c->bucket >= 0)
+		lines |= line_bit(bits + offsetof(struct c2c_row, cycles) +
+				  (size_t)c->bucket * sizeof(struct c2c_mean));
+	return lines;
 }
 
 static const struct c2c_class *class_of(struct c2c_model *m, const struct c2c_sample *s)
@@ -507,6 +565,7 @@ static const struct c2c_class *class_of(struct c2c_model *m, const struct c2c_sa
 	for (i = 0; i < NR_COUNTERS; i++)
 		if (((const uint32_t *)&c->one)[i])
 			c->set[c->nr_set++] = (uint8_t)i;
+	c->row_lines = class_row_lines(m, c);
 	return c;
 }
 
@@ -518,7 +577,7 @@ static void add_node_stats(struct c2c_model *m, struct c2c_row *r, const struct 
 	int cnode = m->opts.cpu2node && cpu < m->opts.nr_cpus ? m->opts.cpu2node[cpu] : -1;
 
 	if (cnode >= 0 && (uint32_t)cnode < m->opts.nr_nodes)
-		c2c_stats_add(&r->node_stats[cnode], one);
+		c2c_stats_add(&c2c_row_node_stats(m, r)[cnode], one);
 }
 
 static void add_now(struct c2c_model *m, const struct c2c_pending *p)
@@ -540,7 +599,7 @@ static void add_now(struct c2c_model *m, const struct c2c_pending *p)
 		r = row_new(m, l, p);
 	group_set_node(m, &l->g, s->phys_addr, node, false);
 	group_add(m, &r->g, cls, s, node);
-	if (r->node_stats)
+	if (m->opts.node_stats)
 		add_node_stats(m, r, s, &cls->one);
 	if (s->cpu == UINT32_MAX)
 		m->warned_no_cpu++;
@@ -548,8 +607,12 @@ static void add_now(struct c2c_model *m, const struct c2c_pending *p)
 		mean_update(&r->cycles[cls->bucket], s->weight);
 }
 
-/* Lines and rows span several cache lines: fetch them all. */
-static void prefetch_span(const void *p, size_t size)
+/*
+ * Lines and rows span several cache lines: fetch them all. Inlined by
+ * force: GCC 12 finds a function that only prefetches free of effects
+ * and drops the calls to it.
+ */
+static inline __attribute__((always_inline)) void prefetch_span(const void *p, size_t size)
 {
 	const char *c = p;
 	size_t off;
@@ -560,7 +623,22 @@ static void prefetch_span(const void *p, size_t size)
 		__builtin_prefetch(c + off, 1);
 }
 
-static void prefetch_slot(const struct c2c_table *t, uint64_t h)
+/* The cache lines of a row (at mem, its bits in front) that sample s will touch. */
+static inline __attribute__((always_inline)) void prefetch_row(struct c2c_model *m, const char *mem,
+							       const struct c2c_sample *s)
+{
+	uint32_t lines = class_of(m, s)->row_lines;
+
+	if (s->cpu != UINT32_MAX && s->cpu < m->opts.nr_cpus)
+		lines |= line_bit(s->cpu / 64 * 8);
+	while (lines) {
+		__builtin_prefetch(mem + 64 * __builtin_ctz(lines), 1);
+		lines &= lines - 1;
+	}
+}
+
+static inline __attribute__((always_inline)) void prefetch_slot(const struct c2c_table *t,
+								uint64_t h)
 {
 	if (t->cap)
 		__builtin_prefetch(&t->slots[(size_t)h & (t->cap - 1)]);
@@ -577,10 +655,13 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 	struct c2c_pending *p = &m->pending[m->pending_head % C2C_PENDING];
 
 	if (m->workers) {
-		struct c2c_line_key k;
+		/*
+		 * The worker of a line by one part of its key, the line of the
+		 * map-relative address: cheaper than the whole key's hash.
+		 */
+		uint64_t cl = as_map_ip(s->dmap, s->addr) & ~(m->line_size - 1);
 
-		line_key_of(m, s, &k);
-		c2c_workers_add(m->workers, line_key_hash(&k), s);
+		c2c_workers_add(m->workers, hash_u64(cl), s);
 		return;
 	}
 	if (m->pending_head - m->pending_tail == C2C_PENDING)
@@ -600,9 +681,10 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 		const char *r = table_hint(&m->rows_tab, q->row_hash);
 
 		if (r)
-			prefetch_span(r - bitmap_bytes(m),
-				      bitmap_bytes(m) + sizeof(struct c2c_row));
-		prefetch_span(table_hint(&m->lines_tab, q->line_hash), sizeof(struct c2c_line));
+			prefetch_row(m, r - bitmap_bytes(m), &q->s);
+		/* of a line, a sample reads its key and writes its paddr fields */
+		prefetch_span(table_hint(&m->lines_tab, q->line_hash),
+			      offsetof(struct c2c_line, g.cpuset));
 	}
 }
 
@@ -620,8 +702,6 @@ void c2c_model_drain(struct c2c_model *m)
 
 void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 {
-	struct c2c_arena_chunk **tail = &sub->arena;
-
 	c2c_model_drain(sub);
 	/*
 	 * Both summed (a worker sums its own lines, on its thread): m's
@@ -635,14 +715,11 @@ void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub)
 		memcpy(m->lines + m->nr_lines, sub->lines, sub->nr_lines * sizeof(*m->lines));
 		m->nr_lines += sub->nr_lines;
 	}
-	while (*tail)
-		tail = &(*tail)->next;
-	*tail = m->arena; /* sub's chunks go in front of m's */
-	m->arena = sub->arena;
+	arena_splice(&m->arena, &sub->arena);
+	arena_splice(&m->line_arena, &sub->line_arena);
 	c2c_stats_add(&m->totals, &sub->totals);
 	m->warned_no_cpu += sub->warned_no_cpu;
 	m->unknown_node += sub->unknown_node;
-	sub->arena = NULL;
 	sub->nr_lines = 0;
 	c2c_model_free(sub);
 }

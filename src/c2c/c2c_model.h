@@ -82,10 +82,11 @@ struct c2c_line_key {
 
 /* What lines and rows share: counters, cpus, nodes, physical addresses. */
 struct c2c_group {
-	uint64_t paddr, paddr_cnt; /* first: lines touch only these per sample */
+	uint64_t paddr; /* first: lines touch only these per sample */
+	uint32_t paddr_cnt;
 	bool paddr_zero;
-	uint64_t *cpuset; /* nr_cpus bits */
-	uint64_t *nodeset; /* nr_nodes bits, from physical addresses */
+	/* nr_cpus bits, then those of c2c_group_nodeset (nodes of physical addresses) */
+	uint64_t *cpuset;
 	struct c2c_stats stats;
 };
 
@@ -96,22 +97,23 @@ struct c2c_group {
  */
 struct c2c_row {
 	struct c2c_line *line;
-	uint64_t offset; /* of the virtual address */
+	uint32_t offset; /* of the virtual address */
+	uint32_t offset_shown; /* of the map-relative address of the first sample */
 	uint64_t iaddr;
 	uint32_t pid, tid;
 	const char *dso_name; /* key for -c dso: the object's short name or NULL */
-	struct c2c_group g;
-	struct c2c_mean cycles[C2C_NR_BUCKETS];
-	struct c2c_stats *node_stats; /* nr_nodes, when opts.node_stats */
-	uint64_t offset_shown; /* of the map-relative address of the first sample */
-	uint16_t cpumode;
+	/* what attribution reads of every row sits with the key (one cache line) */
 	const struct as_map *imap; /* of the first sample: symbol, object */
+	uint16_t cpumode;
 	bool valid; /* shown in the Pareto (has stores or the display metric) */
 	/*
 	 * Set by c2c_attrib_session: n > 0, its entry n - 1; n < 0, nothing
 	 * but reason -n - 1; 0, not attributed.
 	 */
 	int32_t attrib_ref;
+	struct c2c_group g;
+	struct c2c_mean cycles[C2C_NR_BUCKETS];
+	/* with opts.node_stats, nr_nodes counters follow: c2c_row_node_stats */
 };
 
 /*
@@ -120,11 +122,11 @@ struct c2c_row {
  * its rows', made by c2c_model_finish.
  */
 struct c2c_line {
-	struct c2c_line_key key;
+	struct c2c_line_key key; /* with g's paddr fields, the first 64 bytes */
 	struct c2c_group g;
 	uint64_t addr; /* line of the first sample's virtual address (shown) */
 	const struct as_map *dmap; /* of the first sample */
-	struct c2c_row **rows; /* sorted as perf sorts them after finish */
+	struct c2c_row **rows; /* in the arena; sorted as perf sorts them after finish */
 	size_t nr_rows, alloc_rows;
 	uint32_t index; /* "Num": position among displayed lines */
 	bool shared; /* any HITM or peer access */
@@ -169,8 +171,10 @@ struct c2c_table {
 
 struct c2c_model {
 	struct c2c_model_opts opts;
-	struct c2c_arena_chunk *arena; /* lines and rows live here */
+	struct c2c_arena_chunk *arena; /* rows (and row arrays) live here */
+	struct c2c_arena_chunk *line_arena; /* and lines here */
 	uint64_t line_size;
+	uint32_t key_mask; /* 1 << each enum c2c_key of opts.keys */
 	struct c2c_stats totals;
 	struct c2c_stats shared_totals;
 	uint32_t nr_shared;
@@ -189,6 +193,19 @@ struct c2c_model {
 	struct c2c_workers *workers; /* when opts.threads > 1, until drained */
 };
 
+/* The node bits of a group, behind its cpu bits. */
+static inline uint64_t *c2c_group_nodeset(const struct c2c_model *m, const struct c2c_group *g)
+{
+	return g->cpuset + (m->opts.nr_cpus + 63) / 64 + 1;
+}
+
+/* A row's counters per node of the sampling cpu (opts.node_stats), else NULL. */
+static inline struct c2c_stats *c2c_row_node_stats(const struct c2c_model *m,
+						   const struct c2c_row *r)
+{
+	return m->opts.node_stats ? (struct c2c_stats *)(uintptr_t)(r + 1) : NULL;
+}
+
 struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts);
 void c2c_model_free(struct c2c_model *m);
 void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s);
@@ -204,7 +221,8 @@ void c2c_model_finish(struct c2c_model *m);
 
 /* Aggregation threads (c2c_workers.c). */
 struct c2c_workers *c2c_workers_new(const struct c2c_model_opts *opts);
-void c2c_workers_add(struct c2c_workers *ws, uint64_t line_hash, const struct c2c_sample *s);
+/* A sample to the worker of hash, a function of its line key alone. */
+void c2c_workers_add(struct c2c_workers *ws, uint64_t hash, const struct c2c_sample *s);
 void c2c_workers_finish(struct c2c_workers *ws, struct c2c_model *m);
 /* Move the lines and counters of sub (drained, not finished) into m; frees sub. */
 void c2c_model_absorb(struct c2c_model *m, struct c2c_model *sub);

@@ -237,7 +237,8 @@ static int read_events(struct c2c_session *s, struct perf_reader *r, struct c2c_
 	if (ret < 0) {
 		if (!s->nr_samples)
 			return ret; /* nothing usable: err says where */
-		strbuf_addf(&s->warnings, "%s\n", err->msg);
+		if (!strstr(perf_reader_warnings(r), err->msg)) /* the reader says it already */
+			strbuf_addf(&s->warnings, "%s\n", err->msg);
 		add_reader_warnings(s, r);
 		strbuf_addf(&s->warnings,
 			    "reporting the %" PRIu64 " samples read before the damage\n",

@@ -31,12 +31,13 @@ void c2c_view_nodeset(const struct c2c_model *m, const struct c2c_group *g, stru
 	size_t before = out->len;
 
 	for (n = 0; n < m->opts.nr_nodes;) {
-		if (!(g->nodeset[n / 64] >> (n % 64) & 1)) {
+		if (!(c2c_group_nodeset(m, g)[n / 64] >> (n % 64) & 1)) {
 			n++;
 			continue;
 		}
 		start = n;
-		while (n + 1 < m->opts.nr_nodes && (g->nodeset[(n + 1) / 64] >> ((n + 1) % 64) & 1))
+		while (n + 1 < m->opts.nr_nodes &&
+		       (c2c_group_nodeset(m, g)[(n + 1) / 64] >> ((n + 1) % 64) & 1))
 			n++;
 		if (out->len > before)
 			strbuf_addch(out, ',');
@@ -121,7 +122,7 @@ void c2c_view_line(const struct c2c_model *m, const struct c2c_line *l, struct c
 	CELL(v, "%u", l->index);
 	CELL(v, "0x%" PRIx64, l->addr);
 	c2c_view_nodeset(m, &l->g, cell(v));
-	CELL(v, "%" PRIu64, l->g.paddr_cnt);
+	CELL(v, "%" PRIu32, l->g.paddr_cnt);
 	CELL(v, "%.2f%%", c2c_view_costly_percent(m, s, &m->totals));
 	CELL(v, "%u", peer ? s->tot_peer : s->lcl_hitm + s->rmt_hitm);
 	CELL(v, "%u", peer ? s->lcl_peer : s->lcl_hitm);
@@ -236,9 +237,9 @@ void c2c_view_row(struct c2c_session *s, const struct c2c_row *r, struct c2c_lin
 	CELL(v, "%.2f%%", c2c_view_percent(st->st_l1hit, tot->st_l1hit));
 	CELL(v, "%.2f%%", c2c_view_percent(st->st_l1miss, tot->st_l1miss));
 	CELL(v, "%.2f%%", c2c_view_percent(st->st_na, tot->st_na));
-	CELL(v, "0x%" PRIx64, r->offset_shown);
+	CELL(v, "0x%" PRIx32, r->offset_shown);
 	c2c_view_nodeset(m, &r->g, cell(v));
-	CELL(v, "%" PRIu64, r->g.paddr_cnt);
+	CELL(v, "%" PRIu32, r->g.paddr_cnt);
 	if (c2c_view_has_key(m, C2C_KEY_PID))
 		CELL(v, "%u", r->pid);
 	if (c2c_view_has_key(m, C2C_KEY_TID)) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Aggregation on several threads (c2c_model_opts.threads > 1): each
- * sample goes to the worker that owns its cache line (by the line key's
- * hash), in batches. A worker sees its lines' samples in file order and
+ * sample goes to the worker that owns its cache line (by a hash of part
+ * of the line's key), in batches. A worker sees its lines' samples in file order and
  * aggregates them into a model of its own; c2c_model_drain joins the
  * workers and moves their lines into the caller's model. Lines never
  * straddle workers and the final sort is a total order, so the result is
@@ -35,6 +35,7 @@ struct c2c_worker {
 
 struct c2c_workers {
 	size_t nr;
+	struct c2c_batch *batches; /* RING for each worker, in one allocation */
 	struct c2c_worker w[];
 };
 
@@ -79,12 +80,16 @@ struct c2c_workers *c2c_workers_new(const struct c2c_model_opts *opts)
 	sub_opts.threads = 1;
 	ws = xcalloc(1, sizeof(*ws) + opts->threads * sizeof(ws->w[0]));
 	ws->nr = opts->threads;
+	/* on huge pages: each 4 KiB page of them costs a fault otherwise */
+	ws->batches = xmalloc_huge(ws->nr * RING * sizeof(*ws->batches));
 	for (i = 0; i < ws->nr; i++) {
 		struct c2c_worker *w = &ws->w[i];
 
 		w->sub = c2c_model_new(&sub_opts);
-		for (j = 0; j < RING; j++)
-			w->ring[j] = xcalloc(1, sizeof(*w->ring[j]));
+		for (j = 0; j < RING; j++) {
+			w->ring[j] = &ws->batches[i * RING + j];
+			w->ring[j]->n = 0;
+		}
 		pthread_mutex_init(&w->lock, NULL);
 		pthread_cond_init(&w->cond, NULL);
 		w->started = !pthread_create(&w->thread, NULL, worker_main, w);
@@ -108,9 +113,9 @@ static void publish(struct c2c_worker *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-void c2c_workers_add(struct c2c_workers *ws, uint64_t line_hash, const struct c2c_sample *s)
+void c2c_workers_add(struct c2c_workers *ws, uint64_t hash, const struct c2c_sample *s)
 {
-	struct c2c_worker *w = &ws->w[(line_hash >> 32) % ws->nr];
+	struct c2c_worker *w = &ws->w[(hash >> 32) % ws->nr];
 	struct c2c_batch *b = w->ring[w->head % RING]; /* ours: head - tail < RING */
 
 	b->s[b->n++] = *s;
@@ -124,7 +129,7 @@ void c2c_workers_add(struct c2c_workers *ws, uint64_t line_hash, const struct c2
  */
 void c2c_workers_finish(struct c2c_workers *ws, struct c2c_model *m)
 {
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < ws->nr; i++) {
 		struct c2c_worker *w = &ws->w[i];
@@ -146,10 +151,9 @@ void c2c_workers_finish(struct c2c_workers *ws, struct c2c_model *m)
 			c2c_model_absorb(m, w->sub);
 		else
 			c2c_model_free(w->sub);
-		for (j = 0; j < RING; j++)
-			free(w->ring[j]);
 		pthread_mutex_destroy(&w->lock);
 		pthread_cond_destroy(&w->cond);
 	}
+	free(ws->batches);
 	free(ws);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * perf.data in and out. The reader streams events from a file (mmap) or a
- * pipe; the writer produces file-mode perf.data that perf 6.1 reads.
+ * perf.data in and out. The reader streams events from a file (its data
+ * section read through a small window) or a pipe; the writer produces
+ * file-mode perf.data that perf 6.1 reads.
  * This header is the module's public face: the c2c model, the simulator's
  * recorder and the PMU recorder all speak these structures.
  *

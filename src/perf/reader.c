@@ -126,7 +126,7 @@ static void read_features(struct perf_reader *r, const uint64_t *bits, const str
 /* The data section: what the header says, bounded by the file. */
 static void data_bounds(struct perf_reader *r, const struct section *data)
 {
-	r->data_off = r->pos = r->released = data->off;
+	r->data_off = r->pos = data->off;
 	r->data_end = data->off + data->size;
 	if (data->size == 0 && r->map_size > data->off) {
 		reader_warn(r,
@@ -213,8 +213,6 @@ static int open_file_mode(struct perf_reader *r, struct c2c_err *err)
 				   r->path);
 	data_bounds(r, &s[1]);
 	read_features(r, bits, &s[1]);
-	madvise((void *)(r->map + (r->data_off & ~4095ULL)), r->data_end - (r->data_off & ~4095ULL),
-		MADV_SEQUENTIAL);
 	return 0;
 }
 
@@ -344,6 +342,7 @@ void perf_reader_close(struct perf_reader *r)
 	reader_free_attrs(r);
 	strbuf_release(&r->warnings);
 	free(r->buf);
+	free(r->win);
 	free(r->zbuf);
 	free(r->rec);
 	for (i = 0; i < RW_NR; i++)

@@ -57,6 +57,7 @@ int reader_add_attr(struct perf_reader *r, const uint8_t *attr, size_t avail, ui
 	info->config = attr_u64(attr, size, ATTR_OFF_CONFIG, r->swap);
 	info->sample_period = attr_u64(attr, size, ATTR_OFF_PERIOD, r->swap);
 	info->sample_type = attr_u64(attr, size, ATTR_OFF_SAMPLE_TYPE, r->swap);
+	a->fixed_size = reader_sample_fixed_size(info->sample_type);
 	info->read_format = attr_u64(attr, size, ATTR_OFF_READ_FORMAT, r->swap);
 	flags = attr_u64(attr, size, ATTR_OFF_FLAGS, r->swap);
 	if (r->swap)

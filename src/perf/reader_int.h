@@ -14,6 +14,7 @@
 struct reader_attr {
 	struct perf_attr_info info;
 	uint64_t branch_sample_type;
+	size_t fixed_size; /* bytes of its samples; SIZE_MAX when variable */
 	char *name; /* owned; info.name points here */
 	uint64_t *ids; /* owned; info.ids points here */
 	size_t alloc_ids;
@@ -26,6 +27,7 @@ struct cursor {
 	uint64_t off;
 	bool swap;
 	bool bad; /* ran past the end */
+	uint64_t need; /* then: the bytes the read wanted at pos (UINT64_MAX: more) */
 };
 
 enum reader_words_slot { RW_CHAIN, RW_READ, RW_BRANCH, RW_REGS_USER, RW_REGS_INTR, RW_NR };
@@ -38,7 +40,16 @@ struct perf_reader {
 	bool done;
 	/* file mode: the whole file mapped, data in [pos, data_end) */
 	const uint8_t *map;
-	uint64_t map_size, data_off, data_end, pos, released;
+	uint64_t map_size, data_off, data_end, pos;
+	/*
+	 * The data section is read through a window ([win_off, win_off +
+	 * win_len) of the file) filled by pread: touching every page of a
+	 * mapping costs a page fault and TLB misses per 4 KiB, several times
+	 * the copy.
+	 */
+	uint8_t *win;
+	uint64_t win_off;
+	size_t win_len;
 	uint64_t attr_size, attrs_off;
 	uint64_t data_declared_end;
 	size_t last_size; /* of the record handed out last (stream mode) */
@@ -113,12 +124,27 @@ static inline void cursor_init(struct cursor *c, const void *p, size_t len, uint
 	c->off = off;
 	c->swap = swap;
 	c->bad = false;
+	c->need = 0;
+}
+
+/* Mark c bad: a read at pos wanted need bytes (the first such read counts). */
+static inline void cursor_short(struct cursor *c, uint64_t need)
+{
+	if (!c->bad)
+		c->need = need;
+	c->bad = true;
+}
+
+/* a * b, or UINT64_MAX when that does not fit */
+static inline uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
 static inline bool cursor_has(struct cursor *c, size_t n)
 {
 	if (c->bad || c->len - c->pos < n) {
-		c->bad = true;
+		cursor_short(c, n);
 		return false;
 	}
 	return true;
@@ -168,6 +194,8 @@ int reader_add_attr(struct perf_reader *r, const uint8_t *attr, size_t avail, ui
 		    struct c2c_err *err);
 void reader_add_id(struct perf_reader *r, size_t attr_index, uint64_t id);
 void reader_attrs_done(struct perf_reader *r);
+/* Bytes of every sample of this sample_type; SIZE_MAX when they vary. */
+size_t reader_sample_fixed_size(uint64_t sample_type);
 void reader_free_attrs(struct perf_reader *r);
 
 /* samples and sample_id_all trailers (reader_sample.c) */

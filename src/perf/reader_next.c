@@ -6,14 +6,15 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <sys/mman.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
 #include "util/xalloc.h"
 
-#define RELEASE_CHUNK (8ULL << 20)
+/* a window holds any record (at most 64 KiB) from any offset in its first page */
+#define WINDOW_SIZE (256 * 1024)
 #define STREAM_READ_SIZE (256 * 1024)
 
 /* A record from [p, p + avail), at offset off; 0 when avail < 8. */
@@ -76,22 +77,52 @@ static int frame_check(struct perf_reader *r, const uint8_t *p, size_t avail, ui
 	return 1;
 }
 
-static void release_pages(struct perf_reader *r)
+/* Read the data section from pos on into the window; -EIO when the file shrank. */
+static int window_fill(struct perf_reader *r, uint64_t pos, struct c2c_err *err)
 {
-	uint64_t upto = r->pos & ~4095ULL;
+	uint64_t start = pos & ~4095ULL; /* records keep the alignment they have in the file */
+	size_t want = r->data_end - start < WINDOW_SIZE ? r->data_end - start : WINDOW_SIZE;
+	size_t got = 0;
 
-	if (upto - r->released < RELEASE_CHUNK)
-		return;
-	madvise((void *)(r->map + (r->released & ~4095ULL)), upto - (r->released & ~4095ULL),
-		MADV_DONTNEED);
-	r->released = upto;
+	if (!r->win)
+		r->win = xmalloc(WINDOW_SIZE);
+	while (got < want) {
+		ssize_t n = pread(r->fd, r->win + got, want - got, (off_t)(start + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			c2c_err_set(err, EIO, "%s: at 0x%llx: cannot read the data section: %s",
+				    r->path, (unsigned long long)(start + got),
+				    n < 0 ? strerror(errno) : "the file became shorter");
+			reader_warn(r, "%s", err ? err->msg : "read error");
+			done_note(r);
+			r->done = true;
+			return -EIO;
+		}
+		got += (size_t)n;
+	}
+	r->win_off = start;
+	r->win_len = got;
+	return 0;
+}
+
+/* The n bytes at file offset pos, from the window (filled again when they are not in it). */
+static const uint8_t *window_at(struct perf_reader *r, uint64_t pos, size_t n, struct c2c_err *err)
+{
+	if (pos < r->win_off || pos + n > r->win_off + r->win_len || !r->win) {
+		if (window_fill(r, pos, err))
+			return NULL;
+	}
+	return r->win + (pos - r->win_off);
 }
 
 static int next_mapped(struct perf_reader *r, struct framed *f, struct c2c_err *err)
 {
+	uint64_t avail = r->data_end - r->pos;
+	const uint8_t *p;
 	int ret;
 
-	release_pages(r);
 	if (r->pos >= r->data_end) {
 		if (r->truncated) {
 			reader_warn(r,
@@ -104,10 +135,27 @@ static int next_mapped(struct perf_reader *r, struct framed *f, struct c2c_err *
 		r->done = true;
 		return 0;
 	}
-	ret = frame_check(r, r->map + r->pos, r->data_end - r->pos, r->pos, r->truncated, err);
+	/* the common case: the whole record is in the window */
+	if (r->pos >= r->win_off && r->pos + 8 <= r->win_off + r->win_len) {
+		p = r->win + (r->pos - r->win_off);
+		f->size = rd16(p + 6, r->swap);
+		if (f->size >= 8 && f->size <= avail &&
+		    r->pos + f->size <= r->win_off + r->win_len) {
+			f->p = p;
+			f->off = r->pos;
+			r->pos += f->size;
+			return 1;
+		}
+	}
+	p = window_at(r, r->pos, avail < 8 ? avail : 8, err);
+	if (p && avail >= 8 && rd16(p + 6, r->swap) <= avail)
+		p = window_at(r, r->pos, rd16(p + 6, r->swap), err);
+	if (!p)
+		return -EIO;
+	ret = frame_check(r, p, avail, r->pos, r->truncated, err);
 	if (ret <= 0)
 		return ret;
-	f->p = r->map + r->pos;
+	f->p = p;
 	f->size = rd16(f->p + 6, r->swap);
 	f->off = r->pos;
 	r->pos += f->size;
@@ -211,6 +259,7 @@ int perf_reader_next(struct perf_reader *r, struct perf_event_rec *ev, struct c2
 			continue;
 		}
 		if (ret < 0) {
+			r->stats.records--; /* this one was not read: not counted before it */
 			reader_warn(r, "%s", err ? err->msg : "damaged record");
 			done_note(r);
 			r->done = true;

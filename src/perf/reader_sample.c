@@ -4,6 +4,8 @@
  * in the field order of include/uapi/linux/perf_event.h.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
@@ -12,10 +14,17 @@
 static int field_err(struct perf_reader *r, const struct cursor *c, const char *field,
 		     struct c2c_err *err)
 {
+	char need[48];
+
+	if (c->need == UINT64_MAX)
+		snprintf(need, sizeof(need), "more than %llu bytes", (unsigned long long)c->len);
+	else
+		snprintf(need, sizeof(need), "%llu bytes", (unsigned long long)c->need);
 	return c2c_err_set(err, EINVAL,
-			   "%s: at 0x%llx: sample field %s runs past the end of its record "
-			   "(record data ends at 0x%llx)",
-			   r->path, (unsigned long long)cursor_offset(c), field,
+			   "%s: at 0x%llx: sample field %s runs past the end of its record: "
+			   "%s needed, %llu left (record data ends at 0x%llx)",
+			   r->path, (unsigned long long)cursor_offset(c), field, need,
+			   (unsigned long long)(c->len - c->pos),
 			   (unsigned long long)(c->off + c->len));
 }
 
@@ -178,9 +187,11 @@ static inline __attribute__((always_inline)) void parse_addrs(struct cursor *c, 
 	(PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | \
 	 PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
 
-/* Bytes of a sample of fixed layout: one u64 for each field (one for the weight). */
-static size_t fixed_size(uint64_t st)
+/* A sample of fixed layout has one u64 for each field (one for the weight). */
+size_t reader_sample_fixed_size(uint64_t st)
 {
+	if (st & SAMPLE_VARIABLE)
+		return SIZE_MAX;
 	return (__builtin_popcountll(st & ~SAMPLE_WEIGHT_TYPE) + !!(st & SAMPLE_WEIGHT_TYPE)) * 8;
 }
 
@@ -201,7 +212,7 @@ static const uint64_t *read_words(struct perf_reader *r, struct cursor *c, uint6
 	uint64_t i;
 
 	if (nr > (c->len - c->pos) / 8) {
-		c->bad = true;
+		cursor_short(c, mul_sat(nr, 8));
 		return NULL;
 	}
 	p = cursor_bytes(c, nr * 8);
@@ -230,7 +241,9 @@ static void parse_read(struct perf_reader *r, struct cursor *c, uint64_t rf, str
 		head++;
 	}
 	if (nr > c->len / 8 / per_value) {
-		c->bad = true;
+		uint64_t words = mul_sat(nr, per_value);
+
+		cursor_short(c, words > UINT64_MAX - head ? UINT64_MAX : mul_sat(words + head, 8));
 		return;
 	}
 	s->nr_read_words = head + nr * per_value;
@@ -253,7 +266,7 @@ static void parse_branches(struct perf_reader *r, struct cursor *c, const struct
 	if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
 		s->branch_hw_idx = cursor_u64(c);
 	if (nr > c->len / 24) {
-		c->bad = true;
+		cursor_short(c, mul_sat(nr, 24));
 		return;
 	}
 	s->nr_branches = nr;
@@ -306,7 +319,7 @@ static const char *parse_tail(struct perf_reader *r, struct cursor *c, const str
 		uint64_t size = cursor_u64(c);
 
 		if (size > c->len)
-			c->bad = true;
+			cursor_short(c, size);
 		s->stack_user_size = size;
 		s->stack_user = cursor_bytes(c, size);
 		if (size)
@@ -330,7 +343,7 @@ static const char *parse_tail(struct perf_reader *r, struct cursor *c, const str
 		uint64_t size = cursor_u64(c);
 
 		if (size > c->len)
-			c->bad = true;
+			cursor_short(c, size);
 		cursor_bytes(c, size);
 		if (c->bad)
 			return "AUX";
@@ -359,7 +372,7 @@ int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_eve
 	s->sample_type = a->info.sample_type;
 	if (!a->info.freq)
 		s->period = a->info.sample_period; /* as perf: PERIOD overrides */
-	if (!(a->info.sample_type & SAMPLE_VARIABLE) && c->len >= fixed_size(a->info.sample_type)) {
+	if (c->len >= a->fixed_size) {
 		parse_fixed(c, a->info.sample_type, s);
 		return 0;
 	}

@@ -8,15 +8,23 @@
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 
+_Static_assert(AS_MAP_SHARED == MAP_SHARED, "as_map.flags holds mmap flags");
+
 /* Maps of one process, sorted by start, never overlapping. */
 struct space {
 	struct as_map **maps;
 	size_t nr, alloc;
-	size_t last; /* index of the last hit: samples come in runs */
+	/*
+	 * Indices of the last two hits, the latest first: samples come in
+	 * runs, and each looks up a code and a data address.
+	 */
+	size_t last[2];
 };
 
 struct addr_spaces {
 	struct hashmap pids; /* pid -> struct space */
+	uint32_t last_pid; /* the pid looked up last, when it had a space */
+	struct space *last_space;
 	struct space kernel;
 	struct hashmap comms; /* tid -> char * */
 	struct as_map **all; /* every map ever made, freed at the end */
@@ -202,7 +210,7 @@ static void space_insert(struct addr_spaces *as, struct space *s, struct as_map 
 		}
 	}
 	space_insert_at(s, lower_bound(s, m->start), m);
-	s->last = 0;
+	s->last[0] = s->last[1] = 0;
 }
 
 void addr_spaces_mmap(struct addr_spaces *as, const struct perf_mmap *ev)
@@ -262,20 +270,41 @@ const char *addr_spaces_comm_of(const struct addr_spaces *as, uint32_t tid)
 	return hashmap_get(&as->comms, tid);
 }
 
+static bool space_holds(const struct space *s, size_t i, uint64_t addr)
+{
+	return i < s->nr && s->maps[i]->start <= addr && addr < s->maps[i]->end;
+}
+
 static const struct as_map *space_find(struct space *s, uint64_t addr)
 {
 	size_t i;
 
 	if (!s || !s->nr)
 		return NULL;
-	if (s->last < s->nr && s->maps[s->last]->start <= addr && addr < s->maps[s->last]->end)
-		return s->maps[s->last];
-	i = lower_bound(s, addr);
-	if (i < s->nr && s->maps[i]->start <= addr) {
-		s->last = i;
-		return s->maps[i];
+	if (space_holds(s, s->last[0], addr))
+		return s->maps[s->last[0]];
+	if (space_holds(s, s->last[1], addr))
+		i = s->last[1];
+	else if ((i = lower_bound(s, addr)) >= s->nr || s->maps[i]->start > addr)
+		return NULL;
+	s->last[1] = s->last[0];
+	s->last[0] = i;
+	return s->maps[i];
+}
+
+/* The space of pid for a lookup (the last one remembered). */
+static struct space *space_lookup(struct addr_spaces *as, uint32_t pid)
+{
+	struct space *s;
+
+	if (as->last_space && as->last_pid == pid)
+		return as->last_space;
+	s = hashmap_get(&as->pids, pid);
+	if (s) { /* spaces live as long as as: safe to remember */
+		as->last_pid = pid;
+		as->last_space = s;
 	}
-	return NULL;
+	return s;
 }
 
 const struct as_map *addr_spaces_find(struct addr_spaces *as, uint32_t pid, uint16_t cpumode,
@@ -284,7 +313,7 @@ const struct as_map *addr_spaces_find(struct addr_spaces *as, uint32_t pid, uint
 	if (cpumode == AS_CPUMODE_KERNEL)
 		return space_find(&as->kernel, addr);
 	if (cpumode == AS_CPUMODE_USER)
-		return space_find(hashmap_get(&as->pids, pid), addr);
+		return space_find(space_lookup(as, pid), addr);
 	return NULL; /* guest and hypervisor modes: perf finds no map either */
 }
 
@@ -293,17 +322,4 @@ const struct as_map *addr_spaces_find_any(struct addr_spaces *as, uint32_t pid, 
 	const struct as_map *m = addr_spaces_find(as, pid, AS_CPUMODE_USER, addr);
 
 	return m ? m : addr_spaces_find(as, pid, AS_CPUMODE_KERNEL, addr);
-}
-
-uint64_t as_map_ip(const struct as_map *map, uint64_t addr)
-{
-	if (!map || map->identity)
-		return addr;
-	return addr - map->start + map->pgoff;
-}
-
-bool as_map_is_private_anon(const struct as_map *map)
-{
-	return !map->kernel && !(map->flags & MAP_SHARED) && !map->maj && !map->min && !map->ino &&
-	       !map->ino_generation;
 }

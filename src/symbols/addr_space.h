@@ -16,6 +16,7 @@
 
 #define AS_CPUMODE_KERNEL 1 /* PERF_RECORD_MISC_KERNEL */
 #define AS_CPUMODE_USER 2 /* PERF_RECORD_MISC_USER */
+#define AS_MAP_SHARED 0x01 /* MAP_SHARED in as_map.flags (mmap's value) */
 
 /* One mapping. Stable for the life of the addr_spaces (never freed early). */
 struct as_map {
@@ -50,8 +51,18 @@ const struct as_map *addr_spaces_find(struct addr_spaces *as, uint32_t pid, uint
 const struct as_map *addr_spaces_find_any(struct addr_spaces *as, uint32_t pid, uint64_t addr);
 
 /* perf's map_ip: the address as the map sees it (file offset based). */
-uint64_t as_map_ip(const struct as_map *map, uint64_t addr);
+static inline uint64_t as_map_ip(const struct as_map *map, uint64_t addr)
+{
+	if (!map || map->identity)
+		return addr;
+	return addr - map->start + map->pgoff;
+}
+
 /* Whether the map is private anonymous user memory (keyed by pid in c2c). */
-bool as_map_is_private_anon(const struct as_map *map);
+static inline bool as_map_is_private_anon(const struct as_map *map)
+{
+	return !map->kernel && !(map->flags & AS_MAP_SHARED) && !map->maj && !map->min &&
+	       !map->ino && !map->ino_generation;
+}
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void *check(void *p, size_t size)
 {
@@ -41,6 +42,22 @@ void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem_size)
 	ptr = xrealloc(ptr, n * elem_size);
 	*alloc = n;
 	return ptr;
+}
+
+#define HUGE_PAGE (2UL << 20)
+
+void *xmalloc_huge(size_t size)
+{
+	size_t rounded = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	void *p;
+
+	if (size < HUGE_PAGE / 4 || rounded < size)
+		return xmalloc(size);
+	p = aligned_alloc(HUGE_PAGE, rounded);
+	if (!p)
+		return xmalloc(size);
+	madvise(p, rounded, MADV_HUGEPAGE);
+	return p;
 }
 
 char *xstrdup(const char *s)

@@ -58,7 +58,7 @@ expect_eq "record past the end: samples kept" 1 "$(wc -l <"$TMP/out")"
 cp "$TMP/ok.data" "$TMP/field.data"
 patch_bytes "$TMP/field.data" $((S1 + 6)) 5000
 dump_expect "sample field past the end" 2 \
-	"field.data: at $(printf 0x%x $((S1 + 0x50))): sample field PHYS_ADDR/CGROUP/PAGE_SIZE runs past the end of its record (record data ends at $(printf 0x%x $((S1 + 0x50))))" \
+	"field.data: at $(printf 0x%x $((S1 + 0x50))): sample field PHYS_ADDR/CGROUP/PAGE_SIZE runs past the end of its record: 8 bytes needed, 0 left (record data ends at $(printf 0x%x $((S1 + 0x50))))" \
 	"$TMP/field.data"
 
 cp "$TMP/ok.data" "$TMP/overlap.data"
