@@ -6,22 +6,7 @@ source "$TOP_SRCDIR/tests/lib.sh"
 GEN="$TOP_BUILDDIR/tests/perf/perf_gen"
 DUMP="$TOP_BUILDDIR/tests/perf/perf_dump"
 
-# patch FILE OFFSET HEXBYTES: overwrite bytes in place
-patch_bytes() {
-	printf "$(echo "$3" | sed 's/../\\x&/g')" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
-
-# dump_expect WHAT EXIT NEEDLE FILE [ARGS]: perf_dump's exit and message
-dump_expect() {
-	local what=$1 want=$2 needle=$3 file=$4 rc
-	"$DUMP" -F tid,time,ip "$file" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	expect_eq "$what: exit" "$want" "$rc"
-	expect_contains "$what: message" "$needle" "$TMP/err"
-	if grep -qE 'Sanitizer|runtime error' "$TMP/err"; then
-		fail "$what: sanitizer report"
-	fi
-}
+source "$TOP_SRCDIR/tests/perf/damage_lib.sh"
 
 "$GEN" -n 4 -e 1 "$TMP/ok.data" || fail "perf_gen"
 # Layout of a 1-event file: header 0x68, id, attr, data at 0x100: kernel

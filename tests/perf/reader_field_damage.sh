@@ -10,10 +10,7 @@ source "$TOP_SRCDIR/tests/lib.sh"
 GEN="$TOP_BUILDDIR/tests/perf/perf_gen"
 DUMP="$TOP_BUILDDIR/tests/perf/perf_dump"
 
-# patch FILE OFFSET HEXBYTES: overwrite bytes in place
-patch_bytes() {
-	printf "$(echo "$3" | sed 's/../\\x&/g')" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
-}
+source "$TOP_SRCDIR/tests/perf/damage_lib.sh"
 
 # le16 N: N as two little-endian bytes in hex
 le16() {
@@ -22,18 +19,6 @@ le16() {
 
 hex() {
 	printf '0x%x' "$1"
-}
-
-# dump_expect WHAT EXIT NEEDLE FILE: perf_dump's exit and message
-dump_expect() {
-	local what=$1 want=$2 needle=$3 file=$4 rc
-	"$DUMP" -F tid,time,ip "$file" >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	expect_eq "$what: exit" "$want" "$rc"
-	expect_contains "$what: message" "$needle" "$TMP/err"
-	if grep -qE 'Sanitizer|runtime error' "$TMP/err"; then
-		fail "$what: sanitizer report"
-	fi
 }
 
 # gen NAME FLAGS: a 2-sample, 1-event file; sets S1 and S2 (the samples' offsets)
