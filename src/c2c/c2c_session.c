@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "c2c/c2c_attrib.h"
@@ -271,16 +272,31 @@ static void reset_pass(struct c2c_session *s)
 	strbuf_reset(&s->warnings);
 }
 
+/* Whether a second pass can read the input again (not stdin, a pipe, a FIFO). */
+static bool rereadable(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
 static int load(struct c2c_session *s, struct c2c_err *err)
 {
 	struct perf_reader *r;
-	struct c2c_order *q;
+	struct c2c_order *q = NULL;
 	int ret = open_reader(s, &r, err);
 
 	if (ret)
 		return ret;
-	ret = read_events(s, r, NULL, err);
+	/* a stream is read once: through perf's ordered queue from the start */
+	if (!rereadable(s->opts.path))
+		q = c2c_order_new();
+	ret = read_events(s, r, q, err);
 	perf_reader_close(r);
+	if (q) {
+		c2c_order_free(q);
+		return ret;
+	}
 	if (ret != -EAGAIN)
 		return ret;
 	/* times go back: a second pass, through perf's ordered queue */
