@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "util/hashmap.h"
 #include "util/xalloc.h"
@@ -36,7 +35,7 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
  * objects that live as long as the model, each with its cpu and node
  * bitmaps next to it (one allocation, one cache neighbourhood).
  */
-#define HUGE_PAGE (2U << 20)
+#define HUGE_PAGE XALLOC_HUGE_PAGE
 
 struct c2c_arena_chunk {
 	struct c2c_arena_chunk *next;
@@ -56,14 +55,10 @@ struct c2c_arena_chunk {
  */
 static struct c2c_arena_chunk *new_chunk(size_t size)
 {
-	size_t rounded = (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-	void *p = aligned_alloc(HUGE_PAGE, rounded);
+	struct c2c_arena_chunk *c = xmalloc_huge(size);
 
-	if (!p)
-		return xcalloc(1, size);
-	madvise(p, rounded, MADV_HUGEPAGE);
-	memset(p, 0, sizeof(struct c2c_arena_chunk)); /* objects are zeroed as handed out */
-	return p;
+	memset(c, 0, sizeof(*c)); /* objects are zeroed as handed out */
+	return c;
 }
 
 /*
@@ -151,7 +146,7 @@ uint32_t c2c_metric(const struct c2c_stats *st, enum c2c_display d)
 }
 
 /* The bitmaps sit right after the object that holds the group. */
-static void group_init(const struct c2c_model *m, struct c2c_group *g, void *bits)
+static void group_init(struct c2c_group *g, void *bits)
 {
 	g->cpuset = bits;
 }
@@ -330,13 +325,10 @@ static void table_insert(struct c2c_table *t, uint64_t h, void *obj);
 static struct c2c_slot *table_slots_new(size_t cap)
 {
 	size_t size = cap * sizeof(struct c2c_slot);
-	void *p;
 
-	if (size < HUGE_PAGE || !(p = aligned_alloc(HUGE_PAGE, size)))
+	if (size < HUGE_PAGE)
 		return xcalloc(cap, sizeof(struct c2c_slot));
-	madvise(p, size, MADV_HUGEPAGE);
-	memset(p, 0, size);
-	return p;
+	return memset(xmalloc_huge(size), 0, size);
 }
 
 static void table_grow(struct c2c_table *t)
@@ -405,7 +397,7 @@ static struct c2c_line *line_get(struct c2c_model *m, const struct c2c_pending *
 	l->key = p->line_key;
 	l->addr = s->addr & ~(m->line_size - 1);
 	l->dmap = s->dmap;
-	group_init(m, &l->g, l + 1);
+	group_init(&l->g, l + 1);
 	table_insert(&m->lines_tab, h, l);
 	m->lines = xgrow(m->lines, &m->alloc_lines, m->nr_lines + 1, sizeof(*m->lines));
 	m->lines[m->nr_lines++] = l;
@@ -500,7 +492,7 @@ static struct c2c_row *row_new(struct c2c_model *m, struct c2c_line *l, const st
 	r->imap = s->imap;
 	r->offset_shown = as_map_ip(s->dmap, s->addr) & (m->line_size - 1);
 	r->line = l;
-	group_init(m, &r->g, mem);
+	group_init(&r->g, mem);
 	table_insert(&m->rows_tab, p->row_hash, r);
 	if (l->nr_rows == l->alloc_rows)
 		rows_grow(m, l);

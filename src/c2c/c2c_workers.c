@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Aggregation on several threads (c2c_model_opts.threads > 1): each
- * sample goes to the worker that owns its cache line (by a hash of part
- * of the line's key), in batches. A worker sees its lines' samples in file order and
- * aggregates them into a model of its own; c2c_model_drain joins the
- * workers and moves their lines into the caller's model. Lines never
- * straddle workers and the final sort is a total order, so the result is
- * the one a single thread gives.
+ * sample goes to the worker that owns its cache line (by a hash of its
+ * map-relative line address, a part of the line's key), in batches. A
+ * worker sees its lines' samples in file order and aggregates them into
+ * a model of its own; c2c_model_drain joins the workers and moves their
+ * lines into the caller's model. Lines never straddle workers and the
+ * final sort is a total order, so the result is the one a single thread
+ * gives.
  */
 #include <pthread.h>
 #include <stdlib.h>

@@ -44,16 +44,14 @@ void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem_size)
 	return ptr;
 }
 
-#define HUGE_PAGE (2UL << 20)
-
 void *xmalloc_huge(size_t size)
 {
-	size_t rounded = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	size_t rounded = (size + XALLOC_HUGE_PAGE - 1) & ~(XALLOC_HUGE_PAGE - 1);
 	void *p;
 
-	if (size < HUGE_PAGE / 4 || rounded < size)
+	if (size < XALLOC_HUGE_PAGE / 4 || rounded < size)
 		return xmalloc(size);
-	p = aligned_alloc(HUGE_PAGE, rounded);
+	p = aligned_alloc(XALLOC_HUGE_PAGE, rounded);
 	if (!p)
 		return xmalloc(size);
 	madvise(p, rounded, MADV_HUGEPAGE);

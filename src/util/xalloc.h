@@ -20,6 +20,7 @@ void *xgrow(void *ptr, size_t *alloc, size_t need, size_t elem_size);
  * microseconds). Not zeroed; freed with free().
  */
 void *xmalloc_huge(size_t size);
+#define XALLOC_HUGE_PAGE (2UL << 20)
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
