@@ -215,7 +215,7 @@ static void select_add(struct selection *sel, const struct type *t)
 static int select_pattern(const struct type_db *db, const char *pat, struct selection *sel)
 {
 	size_t i, n, before = sel->n;
-	const struct type *found[64];
+	const struct type *found[64], *td;
 
 	if (is_glob(pat)) {
 		for (i = 0; i < type_db_nr_structs(db); i++) {
@@ -229,8 +229,8 @@ static int select_pattern(const struct type_db *db, const char *pat, struct sele
 	n = type_db_find_all(db, pat, found, ARRAY_SIZE(found));
 	for (i = 0; i < n && i < ARRAY_SIZE(found); i++)
 		select_add(sel, found[i]);
-	if (!n && type_db_find_typedef(db, pat)) { /* pahole -C foo_t */
-		select_add(sel, type_db_find_typedef(db, pat));
+	if (!n && (td = type_db_find_typedef(db, pat))) { /* pahole -C foo_t */
+		select_add(sel, td);
 		n = 1;
 	}
 	return n ? 0 : -ENOENT;
