@@ -36,6 +36,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -608,6 +609,43 @@ static int check_events(const char *path, const struct perf_writer_event *events
 	return 0;
 }
 
+static void *close_old(void *arg)
+{
+	close((int)(intptr_t)arg);
+	return NULL;
+}
+
+/*
+ * An existing file is replaced by a new one, not rewritten in place. Its
+ * pages are freed when its last reference goes: for a 1 GB perf.data
+ * ~0.2 s, and ext4 writes a file truncated on open back synchronously at
+ * close (its "replace via truncate" rule), another ~0.2 s. So a regular
+ * file with one link is unlinked while a descriptor keeps it, and that
+ * descriptor is closed on a thread of its own. Anything else (a link, a
+ * device, a fifo) is opened with O_TRUNC as before.
+ */
+static void discard_old(const char *path)
+{
+	pthread_attr_t attr;
+	pthread_t thread;
+	struct stat st;
+	int fd;
+
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 || !st.st_size)
+		return;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	if (unlink(path) < 0 || pthread_attr_init(&attr)) {
+		close(fd);
+		return;
+	}
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&thread, &attr, close_old, (void *)(intptr_t)fd))
+		close(fd);
+	pthread_attr_destroy(&attr);
+}
+
 int perf_writer_open(const char *path, const struct perf_writer_event *events, size_t nr_events,
 		     struct perf_writer **out, struct c2c_err *err)
 {
@@ -620,6 +658,7 @@ int perf_writer_open(const char *path, const struct perf_writer_event *events, s
 		return ret;
 	w = xcalloc(1, sizeof(*w));
 	w->path = xstrdup(path);
+	discard_old(path);
 	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		ret = c2c_err_set(err, errno, "%s: cannot create: %s", path, strerror(errno));

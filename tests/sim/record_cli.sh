@@ -24,6 +24,30 @@ if [ -x "${C2CSIM_LIB:-}/c2csim-amd64-linux" ] && command -v valgrind >/dev/null
 	[ ! -e "$TMP/ran" ] && ok || fail "the program ran although the output cannot be created"
 fi
 
+# An existing output is replaced by a new file (the old one's pages are
+# freed on a thread of its own); a symbolic link is followed and a file
+# with other links is rewritten in place, so every name sees the new data.
+if [ -x "${C2CSIM_LIB:-}/c2csim-amd64-linux" ] && command -v valgrind >/dev/null; then
+	prog="$TOP_BUILDDIR/samples/false-sharing/adjacent"
+	run_c2c 0 "$TMP/out" "$TMP/err" record --sim -o "$TMP/r.data" -- "$prog" 1000
+	exec 7<"$TMP/r.data" # a reader of the old file keeps what it opened
+	old_head=$(head -c 4096 "$TMP/r.data" | md5sum)
+	run_c2c 0 "$TMP/out" "$TMP/err" record --sim -o "$TMP/r.data" -- "$prog" 2000
+	[ "$(head -c 4096 <&7 | md5sum)" = "$old_head" ] && ok ||
+		fail "the old file was rewritten under an open reader"
+	exec 7<&-
+	run_c2c 0 "$TMP/out" "$TMP/err" report --stdio -i "$TMP/r.data"
+	expect_contains "replaced file reads" "Shared Data Cache Line Table" "$TMP/out"
+	ln -s r.data "$TMP/link.data"
+	run_c2c 0 "$TMP/out" "$TMP/err" record --sim -o "$TMP/link.data" -- "$prog" 1000
+	[ -L "$TMP/link.data" ] && ok || fail "the symbolic link was replaced"
+	run_c2c 0 "$TMP/out" "$TMP/err" report --stdio -i "$TMP/r.data"
+	expect_contains "through the link" "Shared Data Cache Line Table" "$TMP/out"
+	ln "$TMP/r.data" "$TMP/hard.data"
+	run_c2c 0 "$TMP/out" "$TMP/err" record --sim -o "$TMP/r.data" -- "$prog" 3000
+	cmp -s "$TMP/r.data" "$TMP/hard.data" && ok || fail "a hard link kept the old data"
+fi
+
 # Without --sim: this kind of machine has no memory-sampling PMU.
 if [ -e /sys/bus/event_source/devices/cpu/events/mem-loads ] ||
 	[ -e /sys/bus/event_source/devices/ibs_op ]; then
