@@ -122,8 +122,8 @@ void out_open(void);
 void out_header(void);
 void out_thread(const struct slot *s, ULong time);
 void out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name);
-void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src, UInt weight,
-		UInt period, UInt flags, UInt size);
+/* code: C2CSIM_CODE_* (c2csim_proto.h); size: of the access */
+void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, UInt code, UInt size);
 void out_stats(void);
 void out_close(void);
 void out_disable(void);

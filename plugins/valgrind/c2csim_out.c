@@ -138,21 +138,30 @@ void out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HC
 	m->filename[flen] = 0;
 }
 
-void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, ULong data_src, UInt weight,
-		UInt period, UInt flags, UInt size)
+void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, UInt code, UInt size)
 {
-	struct c2csim_sample *p = out_reserve_raw(C2CSIM_REC_SAMPLE, sizeof(*p), s->lwpid, False);
-
-	p->time = time;
-	p->ip = ip;
-	p->addr = addr;
-	p->data_src = data_src;
-	p->weight = weight;
-	p->period = period;
-	p->cpu = s->cpu;
-	p->flags = flags;
-	p->size = size;
 	stats[C2CSIM_ST_SAMPLES]++;
+	if (time <= C2CSIM_CSAMPLE_MAX_TIME) {
+		struct c2csim_csample *p =
+			out_reserve_raw(C2CSIM_REC_CSAMPLE, sizeof(*p), s->lwpid, False);
+
+		p->tcc = time << 16 | (ULong)s->cpu << 8 | code;
+		p->ip = ip;
+		p->addr = addr;
+	} else {
+		struct c2csim_sample *p =
+			out_reserve_raw(C2CSIM_REC_SAMPLE, sizeof(*p), s->lwpid, False);
+
+		p->time = time;
+		p->ip = ip;
+		p->addr = addr;
+		p->data_src = c2csim_data_src(code);
+		p->weight = cfg.cost[c2csim_class_cost(code & C2CSIM_CODE_CLASS)];
+		p->period = code & C2CSIM_CODE_RATE ? cfg.sample_rate : 1;
+		p->cpu = s->cpu;
+		p->flags = c2csim_code_flags(code);
+		p->size = size;
+	}
 }
 
 void out_stats(void)

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define C2CSIM_MAGIC 0x4d495343u /* "CSIM" */
-#define C2CSIM_VERSION 1
+#define C2CSIM_VERSION 2 /* 2: compact samples (C2CSIM_REC_CSAMPLE) */
 #define C2CSIM_MAX_CPUS 64
 #define C2CSIM_MAX_NODES 8
 #define C2CSIM_MAX_REC 4096
@@ -32,6 +32,7 @@ enum c2csim_rec_type {
 	C2CSIM_REC_MMAP = 3, /* a client mapping (file, anonymous, heap) */
 	C2CSIM_REC_SAMPLE = 4,
 	C2CSIM_REC_STATS = 5, /* totals, written last */
+	C2CSIM_REC_CSAMPLE = 6, /* a sample in 32 bytes (version 2) */
 };
 
 struct c2csim_rec {
@@ -105,6 +106,38 @@ struct c2csim_sample {
 /* No padding: the tool fills every byte of a sample and does not zero it. */
 _Static_assert(sizeof(struct c2csim_sample) == 56, "c2csim_sample has padding");
 
+/* Where an access found its line: the tool's classification. */
+enum c2csim_class {
+	C2CSIM_CLS_L1, /* in my cache; a store: I owned it (M or E) */
+	C2CSIM_CLS_LCL_PEER, /* clean copies, one on my node */
+	C2CSIM_CLS_RMT_PEER,
+	C2CSIM_CLS_LCL_HITM, /* Modified in a cpu of my node */
+	C2CSIM_CLS_RMT_HITM,
+	C2CSIM_CLS_LCL_DRAM, /* no cache has it; the page is my node's */
+	C2CSIM_CLS_RMT_DRAM,
+	C2CSIM_NR_CLASSES,
+};
+
+/* A compact sample's code: what the reader derives data_src, weight and period from. */
+#define C2CSIM_CODE_CLASS 0x07u /* enum c2csim_class */
+#define C2CSIM_CODE_STORE 0x08u /* else a load (atomics are loads) */
+#define C2CSIM_CODE_LOCKED 0x10u
+#define C2CSIM_CODE_RATE 0x20u /* sampled 1 in sample_rate (period sample_rate), else period 1 */
+#define C2CSIM_CSAMPLE_MAX_TIME ((1ULL << 48) - 1) /* later samples are struct c2csim_sample */
+
+/*
+ * Most of the stream is samples (every HITM and store miss): 32 bytes
+ * instead of struct c2csim_sample's 56. The data_src bits come from
+ * c2csim_data_src(code), the weight from the header's cycle model.
+ */
+struct c2csim_csample {
+	struct c2csim_rec h; /* h.tid: kernel tid */
+	uint64_t tcc; /* time << 16 | cpu << 8 | code */
+	uint64_t ip;
+	uint64_t addr;
+};
+_Static_assert(sizeof(struct c2csim_csample) == 32, "c2csim_csample has padding");
+
 /* Totals over every simulated access (not only the sampled ones). */
 enum c2csim_stat {
 	C2CSIM_ST_LOADS,
@@ -151,5 +184,91 @@ struct c2csim_stats {
 #define C2CSIM_DS_REMOTE(x) ((uint64_t)(x) << 37)
 #define C2CSIM_DS_SNOOPX(x) ((uint64_t)(x) << 38)
 #define C2CSIM_DS_HOPS(x) ((uint64_t)(x) << 43)
+
+/* perf_mem_data_src values (include/uapi/linux/perf_event.h) */
+#define C2CSIM_OP_LOAD C2CSIM_DS_OP(2)
+#define C2CSIM_OP_STORE C2CSIM_DS_OP(4)
+#define C2CSIM_LVL_HIT 0x2
+#define C2CSIM_LVL_MISS 0x4
+#define C2CSIM_LVL_L1 0x8
+#define C2CSIM_LVL_L3 0x40
+#define C2CSIM_LVL_LOC_RAM 0x80
+#define C2CSIM_LVL_REM_RAM1 0x100
+#define C2CSIM_LVL_REM_CCE1 0x400
+#define C2CSIM_SNOOP_NONE 0x2
+#define C2CSIM_SNOOP_HIT 0x4
+#define C2CSIM_SNOOP_MISS 0x8
+#define C2CSIM_SNOOP_HITM 0x10
+#define C2CSIM_DTLB_NA C2CSIM_DS_DTLB(1)
+/* Remote node, other socket: hops 3. A remote bit with hops 0 would make
+ * perf 6.1 count the access as remote DRAM too. */
+#define C2CSIM_DS_RMT (C2CSIM_DS_REMOTE(1) | C2CSIM_DS_HOPS(3))
+
+/* The data_src bits of a sample, from its code. */
+static inline uint64_t c2csim_data_src(uint32_t code)
+{
+	static const uint64_t load_src[C2CSIM_NR_CLASSES] = {
+		[C2CSIM_CLS_L1] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_L1) |
+				  C2CSIM_DS_SNOOP(C2CSIM_SNOOP_NONE) | C2CSIM_DS_LVLNUM(1),
+		[C2CSIM_CLS_LCL_PEER] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_L3) |
+					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_HIT) | C2CSIM_DS_SNOOPX(2) |
+					C2CSIM_DS_LVLNUM(3),
+		[C2CSIM_CLS_RMT_PEER] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_REM_CCE1) |
+					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_HIT) | C2CSIM_DS_SNOOPX(2) |
+					C2CSIM_DS_LVLNUM(0xb) | C2CSIM_DS_RMT,
+		[C2CSIM_CLS_LCL_HITM] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_L3) |
+					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_HITM) | C2CSIM_DS_LVLNUM(3),
+		[C2CSIM_CLS_RMT_HITM] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_REM_CCE1) |
+					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_HITM) | C2CSIM_DS_LVLNUM(0xb) |
+					C2CSIM_DS_RMT,
+		[C2CSIM_CLS_LCL_DRAM] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_LOC_RAM) |
+					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_MISS) | C2CSIM_DS_LVLNUM(0xd),
+		[C2CSIM_CLS_RMT_DRAM] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_REM_RAM1) |
+					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_MISS) | C2CSIM_DS_LVLNUM(0xd) |
+					C2CSIM_DS_RMT,
+	};
+	uint32_t cls = code & C2CSIM_CODE_CLASS;
+
+	if (code & C2CSIM_CODE_STORE) /* level: L1, hit when the store owned the line */
+		return C2CSIM_OP_STORE |
+		       C2CSIM_DS_LVL(C2CSIM_LVL_L1 |
+				     (cls == C2CSIM_CLS_L1 ? C2CSIM_LVL_HIT : C2CSIM_LVL_MISS)) |
+		       C2CSIM_DS_SNOOP(1) | C2CSIM_DS_LVLNUM(1) | C2CSIM_DTLB_NA |
+		       C2CSIM_DS_LOCK(1);
+	return C2CSIM_OP_LOAD | load_src[cls < C2CSIM_NR_CLASSES ? cls : 0] | C2CSIM_DTLB_NA |
+	       C2CSIM_DS_LOCK(code & C2CSIM_CODE_LOCKED ? 2 : 1);
+}
+
+/* The cycle-model entry (enum c2csim_cost) of a class. */
+static inline uint32_t c2csim_class_cost(uint32_t cls)
+{
+	static const uint8_t cost[C2CSIM_NR_CLASSES] = {
+		[C2CSIM_CLS_L1] = C2CSIM_COST_L1,
+		[C2CSIM_CLS_LCL_PEER] = C2CSIM_COST_LLC,
+		[C2CSIM_CLS_RMT_PEER] = C2CSIM_COST_RPEER,
+		[C2CSIM_CLS_LCL_HITM] = C2CSIM_COST_LHITM,
+		[C2CSIM_CLS_RMT_HITM] = C2CSIM_COST_RHITM,
+		[C2CSIM_CLS_LCL_DRAM] = C2CSIM_COST_LDRAM,
+		[C2CSIM_CLS_RMT_DRAM] = C2CSIM_COST_RDRAM,
+	};
+
+	return cost[cls < C2CSIM_NR_CLASSES ? cls : 0];
+}
+
+/* enum c2csim_sample_flags of a code. */
+static inline uint32_t c2csim_code_flags(uint32_t code)
+{
+	uint32_t cls = code & C2CSIM_CODE_CLASS, f = 0;
+
+	if (code & C2CSIM_CODE_STORE)
+		return C2CSIM_SAMPLE_STORE;
+	if (code & C2CSIM_CODE_LOCKED)
+		f |= C2CSIM_SAMPLE_LOCKED;
+	if (cls == C2CSIM_CLS_LCL_HITM || cls == C2CSIM_CLS_RMT_HITM)
+		f |= C2CSIM_SAMPLE_HITM;
+	if (cls == C2CSIM_CLS_RMT_PEER || cls == C2CSIM_CLS_RMT_HITM || cls == C2CSIM_CLS_RMT_DRAM)
+		f |= C2CSIM_SAMPLE_REMOTE;
+	return f;
+}
 
 #endif

@@ -133,55 +133,15 @@ static void cache_insert(UInt cpu, ULong lineno)
 
 /* ---- classification ------------------------------------------------------ */
 
-#define OP_LOAD C2CSIM_DS_OP(2)
-#define OP_STORE C2CSIM_DS_OP(4)
-#define LVL_HIT 0x2
-#define LVL_MISS 0x4
-#define LVL_L1 0x8
-#define LVL_L3 0x40
-#define LVL_LOC_RAM 0x80
-#define LVL_REM_RAM1 0x100
-#define LVL_REM_CCE1 0x400
-#define SNOOP_NONE 0x2
-#define SNOOP_HIT 0x4
-#define SNOOP_MISS 0x8
-#define SNOOP_HITM 0x10
-#define DTLB_NA C2CSIM_DS_DTLB(1)
-/* Remote node, other socket: hops 3. A remote bit with hops 0 would make
- * perf 6.1 count the access as remote DRAM too. */
-#define REMOTE (C2CSIM_DS_REMOTE(1) | C2CSIM_DS_HOPS(3))
-
+/* Short names for the classes of c2csim_proto.h. */
 enum cls {
-	CLS_L1,
-	CLS_LCL_PEER,
-	CLS_RMT_PEER,
-	CLS_LCL_HITM,
-	CLS_RMT_HITM,
-	CLS_LCL_DRAM,
-	CLS_RMT_DRAM,
-};
-
-static const ULong cls_src[] = {
-	[CLS_L1] = C2CSIM_DS_LVL(LVL_HIT | LVL_L1) | C2CSIM_DS_SNOOP(SNOOP_NONE) |
-		   C2CSIM_DS_LVLNUM(1),
-	[CLS_LCL_PEER] = C2CSIM_DS_LVL(LVL_HIT | LVL_L3) | C2CSIM_DS_SNOOP(SNOOP_HIT) |
-			 C2CSIM_DS_SNOOPX(2) | C2CSIM_DS_LVLNUM(3),
-	[CLS_RMT_PEER] = C2CSIM_DS_LVL(LVL_HIT | LVL_REM_CCE1) | C2CSIM_DS_SNOOP(SNOOP_HIT) |
-			 C2CSIM_DS_SNOOPX(2) | C2CSIM_DS_LVLNUM(0xb) | REMOTE,
-	[CLS_LCL_HITM] = C2CSIM_DS_LVL(LVL_HIT | LVL_L3) | C2CSIM_DS_SNOOP(SNOOP_HITM) |
-			 C2CSIM_DS_LVLNUM(3),
-	[CLS_RMT_HITM] = C2CSIM_DS_LVL(LVL_HIT | LVL_REM_CCE1) | C2CSIM_DS_SNOOP(SNOOP_HITM) |
-			 C2CSIM_DS_LVLNUM(0xb) | REMOTE,
-	[CLS_LCL_DRAM] = C2CSIM_DS_LVL(LVL_HIT | LVL_LOC_RAM) | C2CSIM_DS_SNOOP(SNOOP_MISS) |
-			 C2CSIM_DS_LVLNUM(0xd),
-	[CLS_RMT_DRAM] = C2CSIM_DS_LVL(LVL_HIT | LVL_REM_RAM1) | C2CSIM_DS_SNOOP(SNOOP_MISS) |
-			 C2CSIM_DS_LVLNUM(0xd) | REMOTE,
-};
-static const UInt cls_cost[] = {
-	[CLS_L1] = C2CSIM_COST_L1,	    [CLS_LCL_PEER] = C2CSIM_COST_LLC,
-	[CLS_RMT_PEER] = C2CSIM_COST_RPEER, [CLS_LCL_HITM] = C2CSIM_COST_LHITM,
-	[CLS_RMT_HITM] = C2CSIM_COST_RHITM, [CLS_LCL_DRAM] = C2CSIM_COST_LDRAM,
-	[CLS_RMT_DRAM] = C2CSIM_COST_RDRAM,
+	CLS_L1 = C2CSIM_CLS_L1,
+	CLS_LCL_PEER = C2CSIM_CLS_LCL_PEER,
+	CLS_RMT_PEER = C2CSIM_CLS_RMT_PEER,
+	CLS_LCL_HITM = C2CSIM_CLS_LCL_HITM,
+	CLS_RMT_HITM = C2CSIM_CLS_RMT_HITM,
+	CLS_LCL_DRAM = C2CSIM_CLS_LCL_DRAM,
+	CLS_RMT_DRAM = C2CSIM_CLS_RMT_DRAM,
 };
 static const UInt cls_stat[] = {
 	[CLS_L1] = C2CSIM_ST_L1_HIT,	     [CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
@@ -240,15 +200,12 @@ static enum cls classify_miss(struct line *l, ULong lineno, UInt node)
 	return pg->dirty_node == node ? CLS_LCL_DRAM : CLS_RMT_DRAM;
 }
 
-static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, ULong src, UInt cost,
-		 UInt flags, Bool always)
+/* A sample of code (C2CSIM_CODE_*): always, or 1 in sample_rate. */
+static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, UInt code, Bool always)
 {
-	UInt size = (e->key >> 2) & EV_SIZE_MASK;
-
-	if (always)
-		out_sample(s, time, e->ip, addr, src, cost, 1, flags, size);
-	else if (sample_this(s))
-		out_sample(s, time, e->ip, addr, src, cost, cfg.sample_rate, flags, size);
+	if (always || sample_this(s))
+		out_sample(s, time, e->ip, addr, always ? code : code | C2CSIM_CODE_RATE,
+			   (e->key >> 2) & EV_SIZE_MASK);
 }
 
 static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr, Bool locked)
@@ -257,7 +214,6 @@ static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr,
 	Bool created, hitm;
 	struct line *l = table_get(&lines, lineno, &created);
 	enum cls c;
-	UInt flags = locked ? C2CSIM_SAMPLE_LOCKED : 0;
 
 	if (l->sharers & me && !(locked && l->owner != (Int)s->cpu && (l->sharers & ~me)))
 		c = CLS_L1;
@@ -280,12 +236,7 @@ static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr,
 		l->owner = -1;
 		l->dirty_node = 0;
 	}
-	if (hitm)
-		flags |= C2CSIM_SAMPLE_HITM;
-	if (c == CLS_RMT_HITM || c == CLS_RMT_PEER || c == CLS_RMT_DRAM)
-		flags |= C2CSIM_SAMPLE_REMOTE;
-	emit(s, time, e, addr, OP_LOAD | cls_src[c] | DTLB_NA | C2CSIM_DS_LOCK(locked ? 2 : 1),
-	     cfg.cost[cls_cost[c]], flags, hitm);
+	emit(s, time, e, addr, c | (locked ? C2CSIM_CODE_LOCKED : 0), hitm);
 }
 
 static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr)
@@ -293,27 +244,20 @@ static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr
 	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
 	Bool created;
 	struct line *l = table_get(&lines, lineno, &created);
-	ULong lvl;
-	UInt cost;
+	enum cls c = CLS_L1; /* a hit: I own it */
 
 	if (l->owner == (Int)s->cpu) {
 		stats[C2CSIM_ST_ST_HIT]++;
-		lvl = LVL_HIT | LVL_L1;
-		cost = cfg.cost[C2CSIM_COST_L1];
 	} else {
 		stats[C2CSIM_ST_ST_MISS]++;
-		lvl = LVL_MISS | LVL_L1;
-		cost = cfg.cost[cls_cost[classify_miss(l, lineno, s->node)]];
+		c = classify_miss(l, lineno, s->node); /* where the RFO finds it: the cost */
 		if (!(l->sharers & me))
 			cache_insert(s->cpu, lineno);
 	}
 	l->sharers = me;
 	l->owner = s->cpu;
 	l->dirty_node = 1;
-	emit(s, time, e, addr,
-	     OP_STORE | C2CSIM_DS_LVL(lvl) | C2CSIM_DS_SNOOP(1) | C2CSIM_DS_LVLNUM(1) | DTLB_NA |
-		     C2CSIM_DS_LOCK(1),
-	     cost, C2CSIM_SAMPLE_STORE, !(lvl & LVL_HIT));
+	emit(s, time, e, addr, c | C2CSIM_CODE_STORE, c != CLS_L1);
 }
 
 /* One access: every line it touches (at most 8 for wide dirty helpers). */

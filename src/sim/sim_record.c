@@ -30,7 +30,8 @@ struct sim_record {
 	size_t nr_seen_tids, last_seen;
 	uint64_t since_round;
 	uint64_t last_time; /* of the last record written */
-	struct perf_sample sample; /* zeroed once; on_sample sets its fields */
+	uint32_t cost[C2CSIM_NR_COSTS]; /* the cycle model: compact samples' weights */
+	struct perf_sample sample; /* zeroed once; put_sample sets its fields */
 };
 
 enum { EV_LOADS, EV_STORES };
@@ -109,8 +110,8 @@ static int write_comm(struct sim_record *r, uint32_t tid, uint64_t time)
 static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64_t at,
 		     struct c2c_err *err)
 {
-	if (h->magic != C2CSIM_MAGIC || h->version != C2CSIM_VERSION)
-		return bad(r, at, "expected a c2csim header (magic CSIM, version 1)", err);
+	if (h->magic != C2CSIM_MAGIC || h->version < 1 || h->version > C2CSIM_VERSION)
+		return bad(r, at, "expected a c2csim header (magic CSIM, version 1 or 2)", err);
 	if (!h->nr_cpus || h->nr_cpus > C2CSIM_MAX_CPUS || !h->nr_nodes ||
 	    h->nr_nodes > C2CSIM_MAX_NODES || h->nr_nodes > h->nr_cpus)
 		return bad(r, at, "virtual topology out of range", err);
@@ -120,6 +121,7 @@ static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64
 	r->st.nr_nodes = h->nr_nodes;
 	r->st.line_size = h->line_size;
 	r->st.sample_rate = h->sample_rate;
+	memcpy(r->cost, h->cost, sizeof(r->cost));
 	return write_comm(r, h->pid, 0);
 }
 
@@ -146,38 +148,58 @@ static int on_mmap(struct sim_record *r, const struct c2csim_mmap *m, size_t siz
 	return perf_writer_mmap2(r->w, &pm, in_order(r, m->time));
 }
 
-static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
+/* One sample, whichever record it came in. */
+static int put_sample(struct sim_record *r, uint32_t tid, uint64_t time, uint64_t ip, uint64_t addr,
+		      uint32_t cpu, uint64_t data_src, uint32_t weight, uint32_t period,
+		      uint32_t flags)
 {
-	bool store = p->flags & C2CSIM_SAMPLE_STORE;
+	bool store = flags & C2CSIM_SAMPLE_STORE;
 	struct perf_sample *s = &r->sample; /* not zeroing a large struct per sample */
 	int ret;
 
-	if (p->cpu >= r->st.nr_cpus)
+	if (cpu >= r->st.nr_cpus)
 		return -ERANGE;
 	r->st.samples++;
-	if (p->flags & C2CSIM_SAMPLE_HITM)
+	if (flags & C2CSIM_SAMPLE_HITM)
 		r->st.hitm_samples++;
-	if (store && p->period == 1 && (p->data_src >> 5 & 0x4))
+	if (store && period == 1 && (data_src >> 5 & C2CSIM_LVL_MISS))
 		r->st.store_miss_samples++;
-	ret = write_comm(r, p->h.tid, p->time);
+	ret = write_comm(r, tid, time);
 	if (ret < 0)
 		return ret;
 	s->attr_index = store ? EV_STORES : EV_LOADS;
-	s->ip = p->ip;
+	s->ip = ip;
 	s->pid = r->pid;
-	s->tid = p->h.tid;
-	s->time = in_order(r, p->time);
-	s->addr = p->addr;
-	s->cpu = p->cpu;
-	s->period = p->period;
-	s->weight = p->weight;
-	s->data_src = p->data_src;
+	s->tid = tid;
+	s->time = in_order(r, time);
+	s->addr = addr;
+	s->cpu = cpu;
+	s->period = period;
+	s->weight = weight;
+	s->data_src = data_src;
 	ret = perf_writer_sample(r->w, s);
 	if (ret >= 0 && ++r->since_round >= SIM_ROUND_SAMPLES) {
 		r->since_round = 0;
 		ret = perf_writer_finished_round(r->w);
 	}
 	return ret;
+}
+
+static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
+{
+	return put_sample(r, p->h.tid, p->time, p->ip, p->addr, p->cpu, p->data_src, p->weight,
+			  p->period, p->flags);
+}
+
+/* data_src, weight and period from the code and the header's cycle model */
+static int on_csample(struct sim_record *r, const struct c2csim_csample *p)
+{
+	uint32_t code = p->tcc & 0xff;
+
+	return put_sample(r, p->h.tid, p->tcc >> 16, p->ip, p->addr, (p->tcc >> 8) & 0xff,
+			  c2csim_data_src(code),
+			  r->cost[c2csim_class_cost(code & C2CSIM_CODE_CLASS)],
+			  code & C2CSIM_CODE_RATE ? r->st.sample_rate : 1, c2csim_code_flags(code));
 }
 
 static size_t min_size(uint16_t type)
@@ -191,6 +213,8 @@ static size_t min_size(uint16_t type)
 		return sizeof(struct c2csim_mmap) + 1;
 	case C2CSIM_REC_SAMPLE:
 		return sizeof(struct c2csim_sample);
+	case C2CSIM_REC_CSAMPLE:
+		return sizeof(struct c2csim_csample);
 	case C2CSIM_REC_STATS:
 		return sizeof(struct c2csim_stats);
 	default:
@@ -220,6 +244,9 @@ static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct 
 		break;
 	case C2CSIM_REC_SAMPLE:
 		ret = on_sample(r, rec);
+		break;
+	case C2CSIM_REC_CSAMPLE:
+		ret = on_csample(r, rec);
 		break;
 	case C2CSIM_REC_STATS:
 		memcpy(r->st.totals, ((const struct c2csim_stats *)rec)->v, sizeof(r->st.totals));

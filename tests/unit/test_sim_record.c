@@ -3,7 +3,8 @@
  * sim_record_feed: the same c2csim stream fed whole and in every chunk size
  * from 1 to 130 bytes gives the same counts; a bad record size is an error
  * that names the stream offset; a stream cut inside a record keeps the
- * whole records and reports the cut bytes.
+ * whole records and reports the cut bytes; a compact sample writes the
+ * same perf.data bytes as the full sample it stands for, for every code.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +22,7 @@
 #define NR_SAMPLES 40
 
 struct stream {
-	unsigned char buf[8192];
+	unsigned char buf[32768];
 	size_t len;
 	size_t sample0; /* offset of the first sample */
 };
@@ -161,12 +162,124 @@ static void cut_stream(void **state)
 	assert_int_equal(st.truncated_bytes, 20);
 }
 
+/* The stream's header (cycle model 11..17, sample rate 10) and a thread. */
+static void put_header(struct stream *s)
+{
+	struct c2csim_header *h = put(s, C2CSIM_REC_HEADER, sizeof(*h), 0);
+	int i;
+
+	h->magic = C2CSIM_MAGIC;
+	h->version = C2CSIM_VERSION;
+	h->pid = 100;
+	h->nr_cpus = 4;
+	h->nr_nodes = 2;
+	h->line_size = 64;
+	h->sample_rate = 10;
+	for (i = 0; i < C2CSIM_NR_COSTS; i++)
+		h->cost[i] = 11 + (uint32_t)i;
+}
+
+static void read_file(const char *path, unsigned char **buf, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	*buf = malloc((size_t)n);
+	assert_non_null(*buf);
+	assert_int_equal(fread(*buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+}
+
+/* Converts s; the perf.data bytes in *buf. */
+static void convert(const struct stream *s, struct sim_record_stats *st, unsigned char **buf,
+		    size_t *len)
+{
+	struct sim_record_opts o = { .path = tmp_path(), .comm = "t" };
+	struct c2c_err err = { 0 };
+	struct sim_record *r;
+
+	assert_int_equal(sim_record_open(&o, &r, &err), 0);
+	assert_int_equal(sim_record_feed(r, s->buf, s->len, &err), 0);
+	assert_int_equal(sim_record_close(r, st, &err), 0);
+	read_file(tmp_path(), buf, len);
+	unlink(tmp_path());
+}
+
+static void compact_matches_full(void **state)
+{
+	static struct stream full, compact;
+	struct sim_record_stats fst, cst;
+	unsigned char *fbuf, *cbuf;
+	size_t flen, clen;
+	uint32_t code, i = 0;
+
+	(void)state;
+	memset(&full, 0, sizeof(full));
+	memset(&compact, 0, sizeof(compact));
+	put_header(&full);
+	put_header(&compact);
+	for (code = 0; code <= (C2CSIM_CODE_CLASS | C2CSIM_CODE_STORE | C2CSIM_CODE_LOCKED |
+				C2CSIM_CODE_RATE);
+	     code++, i++) {
+		struct c2csim_sample *p;
+		struct c2csim_csample *c;
+		uint32_t cls = code & C2CSIM_CODE_CLASS;
+
+		if (cls >= C2CSIM_NR_CLASSES ||
+		    (code & C2CSIM_CODE_STORE && code & C2CSIM_CODE_LOCKED))
+			continue; /* no such sample */
+		p = put(&full, C2CSIM_REC_SAMPLE, sizeof(*p), 101 + i % 2);
+		p->time = 1000 + i;
+		p->ip = 0x401000 + i;
+		p->addr = 0x602000 + 8 * i;
+		p->cpu = (uint16_t)(i % 4);
+		p->data_src = c2csim_data_src(code);
+		p->weight = 11 + c2csim_class_cost(cls);
+		p->period = code & C2CSIM_CODE_RATE ? 10 : 1;
+		p->flags = (uint16_t)c2csim_code_flags(code);
+		p->size = 8;
+		c = put(&compact, C2CSIM_REC_CSAMPLE, sizeof(*c), 101 + i % 2);
+		c->tcc = (1000 + (uint64_t)i) << 16 | (uint64_t)(i % 4) << 8 | code;
+		c->ip = p->ip;
+		c->addr = p->addr;
+	}
+	convert(&full, &fst, &fbuf, &flen);
+	convert(&compact, &cst, &cbuf, &clen);
+	assert_int_equal(fst.samples, cst.samples);
+	assert_true(fst.samples >= 7 * 3 * 2);
+	assert_int_equal(fst.hitm_samples, cst.hitm_samples);
+	assert_int_equal(fst.hitm_samples, 2 * 2 * 2); /* 2 classes x locked x rate */
+	assert_int_equal(fst.store_miss_samples, cst.store_miss_samples);
+	assert_int_equal(fst.store_miss_samples, 6); /* 6 miss classes, period 1 */
+	assert_int_equal(flen, clen);
+	assert_memory_equal(fbuf, cbuf, flen);
+	free(fbuf);
+	free(cbuf);
+}
+
+/* The stores' data_src: L1 hit when the store owned the line, else L1 miss. */
+static void store_data_src(void **state)
+{
+	(void)state;
+	assert_true(c2csim_data_src(C2CSIM_CODE_STORE | C2CSIM_CLS_L1) >> 5 & C2CSIM_LVL_HIT);
+	assert_true(c2csim_data_src(C2CSIM_CODE_STORE | C2CSIM_CLS_RMT_HITM) >> 5 &
+		    C2CSIM_LVL_MISS);
+	assert_int_equal(c2csim_data_src(C2CSIM_CLS_RMT_HITM) >> 19 & 0x1f, C2CSIM_SNOOP_HITM);
+	assert_int_equal(c2csim_data_src(C2CSIM_CODE_LOCKED) >> 24 & 3, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(chunks_agree),
-		cmocka_unit_test(bad_size_names_offset),
-		cmocka_unit_test(cut_stream),
+		cmocka_unit_test(chunks_agree),	  cmocka_unit_test(bad_size_names_offset),
+		cmocka_unit_test(cut_stream),	  cmocka_unit_test(compact_matches_full),
+		cmocka_unit_test(store_data_src),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
