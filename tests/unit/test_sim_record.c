@@ -41,15 +41,12 @@ static void *put(struct stream *s, uint16_t type, size_t size, uint32_t tid)
 	return h;
 }
 
-static void make_stream(struct stream *s)
+/* The stream's header (cycle model 11..17, sample rate 10). */
+static void put_header(struct stream *s)
 {
-	struct c2csim_header *h;
-	struct c2csim_thread *t;
-	struct c2csim_stats *st;
+	struct c2csim_header *h = put(s, C2CSIM_REC_HEADER, sizeof(*h), 0);
 	int i;
 
-	memset(s, 0, sizeof(*s));
-	h = put(s, C2CSIM_REC_HEADER, sizeof(*h), 0);
 	h->magic = C2CSIM_MAGIC;
 	h->version = C2CSIM_VERSION;
 	h->pid = 100;
@@ -57,6 +54,18 @@ static void make_stream(struct stream *s)
 	h->nr_nodes = 2;
 	h->line_size = 64;
 	h->sample_rate = 10;
+	for (i = 0; i < C2CSIM_NR_COSTS; i++)
+		h->cost[i] = 11 + (uint32_t)i;
+}
+
+static void make_stream(struct stream *s)
+{
+	struct c2csim_thread *t;
+	struct c2csim_stats *st;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	put_header(s);
 	t = put(s, C2CSIM_REC_THREAD, sizeof(*t), 101);
 	t->cpu = 1;
 	t->node = 1;
@@ -160,23 +169,6 @@ static void cut_stream(void **state)
 	assert_int_equal(st.samples, 5);
 	assert_false(st.have_totals);
 	assert_int_equal(st.truncated_bytes, 20);
-}
-
-/* The stream's header (cycle model 11..17, sample rate 10) and a thread. */
-static void put_header(struct stream *s)
-{
-	struct c2csim_header *h = put(s, C2CSIM_REC_HEADER, sizeof(*h), 0);
-	int i;
-
-	h->magic = C2CSIM_MAGIC;
-	h->version = C2CSIM_VERSION;
-	h->pid = 100;
-	h->nr_cpus = 4;
-	h->nr_nodes = 2;
-	h->line_size = 64;
-	h->sample_rate = 10;
-	for (i = 0; i < C2CSIM_NR_COSTS; i++)
-		h->cost[i] = 11 + (uint32_t)i;
 }
 
 static void read_file(const char *path, unsigned char **buf, size_t *len)
