@@ -102,6 +102,10 @@ IRSB *c2c_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 /* Wait until this thread holds the token (the least clock of the READY). */
 void sched_wait_turn(ThreadId tid);
 ULong sched_lead_limit(const struct slot *me);
+/* Valgrind told tid to exit: it must yield at its first block (see there). */
+Bool sched_exiting(ThreadId tid);
+/* Called from stop_client: undoes what sched_exiting borrowed. */
+void sched_stopped(void);
 void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args);
 void sched_post_syscall(struct slot *s, UInt sysno, SysRes res);
 void sched_thread_created(struct slot *s);

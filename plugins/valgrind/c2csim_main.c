@@ -210,6 +210,11 @@ static void start_client(ThreadId tid, ULong blocks)
 	g_cur = s;
 	g_clock = s->clock;
 	g_limit = sched_lead_limit(s);
+	if (sched_exiting(tid)) { /* no client instruction: back to exit */
+		g_limit = 0;
+		if (!g_clock)
+			g_clock = 1;
+	}
 	g_stack_len = cfg.sim_stack ? 0 : VG_(thread_get_stack_size)(tid);
 	g_stack_lo = VG_(thread_get_stack_max)(tid) - g_stack_len;
 }
@@ -223,6 +228,7 @@ static void stop_client(ThreadId tid, ULong blocks)
 		s->clock = g_clock;
 	}
 	g_cur = NULL;
+	sched_stopped();
 }
 
 /* ---- syscalls: blocked threads, clone, sched_setaffinity ----------------- */

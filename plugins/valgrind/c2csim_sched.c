@@ -58,6 +58,8 @@
 
 /* core, outside the tool API; they link (4: VgTs_Yielding) */
 extern void VG_(vg_yield)(void);
+extern Bool VG_(is_exiting)(ThreadId tid);
+extern Bool VG_(in_generated_code);
 extern void VG_(release_BigLock)(ThreadId tid, UInt sleepstate, const HChar *who);
 extern void VG_(acquire_BigLock)(ThreadId tid, const HChar *who);
 extern SysRes VG_(do_syscall)(UWord sysno, UWord a1, UWord a2, UWord a3, UWord a4, UWord a5,
@@ -361,6 +363,9 @@ void sched_wait_turn(ThreadId tid)
 	for (;;) {
 		struct slot *s = sched_slot(tid), *d;
 		UInt now = VG_(read_millisecond_timer)();
+
+		if (VG_(is_exiting)(tid)) /* start_client lets it go (sched_exiting) */
+			return;
 
 		if (s->state != SL_READY) { /* runs although the model has it waiting */
 			if (s->state != SL_LOST) /* LOST: counted when given up on */
@@ -707,4 +712,36 @@ void sched_post_syscall(struct slot *s, UInt sysno, SysRes res)
 	s->in_kernel = False;
 	s->futex = 0;
 	wake_sleepers();
+}
+
+/*
+ * A thread Valgrind has told to exit (a fatal signal, exit_group) stops
+ * waiting for the token at once: nobody would give it. It must get back
+ * to Valgrind's scheduler to exit, and from start_client that is only
+ * through generated code: with g_limit 0 its first block yields before
+ * any client instruction. A thread that took a fatal signal waits, still
+ * inside its signal handler and so "in generated code", until every
+ * other thread has gone; the core asserts that nobody else is in
+ * generated code when a thread enters it, so the exiting thread borrows
+ * that flag for its one block and gives it back in stop_client.
+ */
+static Bool gen_flag_borrowed;
+
+Bool sched_exiting(ThreadId tid)
+{
+	if (!VG_(is_exiting)(tid))
+		return False;
+	if (VG_(in_generated_code)) {
+		VG_(in_generated_code) = False;
+		gen_flag_borrowed = True;
+	}
+	return True;
+}
+
+void sched_stopped(void)
+{
+	if (gen_flag_borrowed) {
+		VG_(in_generated_code) = True;
+		gen_flag_borrowed = False;
+	}
 }
