@@ -57,7 +57,6 @@
 #include "c2csim.h"
 
 /* core, outside the tool API; they link (4: VgTs_Yielding) */
-extern void VG_(vg_yield)(void);
 extern Bool VG_(is_exiting)(ThreadId tid);
 extern Bool VG_(in_generated_code);
 extern void VG_(release_BigLock)(ThreadId tid, UInt sleepstate, const HChar *who);
@@ -229,32 +228,40 @@ static Bool busy_in_kernel(const struct slot *s)
 }
 
 /*
- * Wait a little for another thread. Spinning on Valgrind's lock
- * (vg_yield) starves a thread that needs the lock to come back from a
- * syscall: the lock is a pipe, and a spinner already on a cpu takes the
- * byte before the woken thread runs, for seconds on a loaded machine.
- * So a thread waiting for one in the kernel soon sleeps outside the lock
- * on sched_gen, which each return from a syscall bumps and wakes, and a
- * timeout that grows from 50 us to 1 ms (a thread falling asleep in the
- * kernel is seen only through /proc).
+ * Wait a little for another thread, asleep outside Valgrind's lock on
+ * sched_gen. Spinning on the lock (vg_yield) starved a thread that needs
+ * the lock to come back from a syscall (the lock is a pipe, and a spinner
+ * already on a cpu takes the byte before the woken thread runs, for
+ * seconds on a loaded machine), and cost every waiter two context
+ * switches each time the token holder let go of the lock. A waiter sleeps
+ * with its own bit of the futex bitset (its thread id modulo 32), so the
+ * thread that passes the token wakes the one it passes it to
+ * (wake_thread), and each return from a syscall wakes them all
+ * (wake_sleepers). The timeout is only a safety net: 1 ms for a token
+ * holder running client code; growing from 50 us to 1 ms for one in the
+ * kernel, whose falling asleep is seen only through /proc.
  */
 static UInt sched_gen, sleepers;
+
+#define TID_BIT(tid) (1u << ((tid) % 32))
 
 static void wait_a_little(ThreadId tid, Bool kernel, UInt *spins)
 {
 	struct vki_timespec ts = { 0, 0 };
 	UInt n = (*spins)++, gen = sched_gen;
+	Long ns = !kernel ? 1000000L : n < 5 ? 50000L << n : 1000000L;
 
-	if (!kernel || n < 2) {
-		VG_(vg_yield)();
-		return;
+	VG_(do_syscall)(__NR_clock_gettime, VKI_CLOCK_MONOTONIC, (UWord)&ts, 0, 0, 0, 0, 0, 0);
+	ts.tv_nsec += ns;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
 	}
-	ts.tv_nsec = n - 2 < 5 ? 50000L << (n - 2) : 1000000L;
 	sleepers++;
 	VG_(release_BigLock)(tid, VGTS_YIELDING, "c2csim wait");
 	VG_(do_syscall)
-	(__NR_futex, (UWord)&sched_gen, VKI_FUTEX_WAIT | VKI_FUTEX_PRIVATE_FLAG, gen, (UWord)&ts, 0,
-	 0, 0, 0);
+	(__NR_futex, (UWord)&sched_gen, VKI_FUTEX_WAIT_BITSET | VKI_FUTEX_PRIVATE_FLAG, gen,
+	 (UWord)&ts, 0, TID_BIT(tid), 0, 0);
 	VG_(acquire_BigLock)(tid, "c2csim wait");
 	sleepers--;
 }
@@ -268,6 +275,17 @@ static void wake_sleepers(void)
 	VG_(do_syscall)
 	(__NR_futex, (UWord)&sched_gen, VKI_FUTEX_WAKE | VKI_FUTEX_PRIVATE_FLAG, 0x7fffffff, 0, 0,
 	 0, 0, 0);
+}
+
+/* The token is d's now: wake it (and any waiter sharing its bit). */
+static void wake_thread(const struct slot *d)
+{
+	if (!sleepers || !d)
+		return;
+	sched_gen++;
+	VG_(do_syscall)
+	(__NR_futex, (UWord)&sched_gen, VKI_FUTEX_WAKE_BITSET | VKI_FUTEX_PRIVATE_FLAG, 0x7fffffff,
+	 0, 0, TID_BIT(d->vgtid), 0, 0);
 }
 
 /* *busy: one not asleep yet is working (running, runnable, disk sleep). */
@@ -392,6 +410,7 @@ void sched_wait_turn(ThreadId tid)
 			waited_for = d;
 			since = now;
 			spins = 0;
+			wake_thread(d); /* it may be asleep here, waiting for this thread */
 		}
 		/* The token holder should be running or on its way back from a
 		 * syscall; one stuck in the kernel blocks on something unseen. */
@@ -664,6 +683,12 @@ void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args)
 	default:
 		break;
 	}
+	sched_pass_token();
+}
+
+void sched_pass_token(void)
+{
+	wake_thread(designated());
 }
 
 /*
