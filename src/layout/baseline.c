@@ -79,14 +79,14 @@ static int get_u64(struct loader *ld, json_t *obj, const char *field, bool requi
 	return 0;
 }
 
-/* A string or null (when nullable); *out NULL for null or absent. */
+/* A string; or, when not required, null or absent (*out NULL). */
 static int get_str(struct loader *ld, json_t *obj, const char *field, bool required,
 		   const char **out)
 {
 	json_t *v = json_object_get(obj, field);
 
 	*out = NULL;
-	if ((!v && !required) || json_is_null(v))
+	if ((!v || json_is_null(v)) && !required)
 		return 0;
 	if (!json_is_string(v))
 		return bad(ld, field, "a string");
@@ -295,7 +295,7 @@ static int load_struct(struct loader *ld, json_t *js, struct type **out)
 
 	if (!json_is_object(js))
 		return bad(ld, "", "an object");
-	ret = get_str(ld, js, "name", true, &name);
+	ret = get_str(ld, js, "name", false, &name); /* null: an anonymous struct */
 	if (!ret)
 		ret = get_str(ld, js, "kind", false, &kind);
 	if (!ret && kind && strcmp(kind, "struct") && strcmp(kind, "union"))

@@ -187,6 +187,10 @@ static const struct bad_doc bad_docs[] = {
 	{ "{\"c2cscope_layout\": 1, \"structs\": [{\"name\": \"x\", \"size\": 8, \"members\": "
 	  "[{\"name\": \"a\", \"offset\": 0, \"size\": 4}]}]}",
 	  ": structs[0].members[0].type: expected a string" },
+	/* null where a string is required (strlen(NULL) before) */
+	{ "{\"c2cscope_layout\": 1, \"structs\": [{\"name\": \"x\", \"size\": 8, \"members\": "
+	  "[{\"name\": \"a\", \"type\": null, \"offset\": 0, \"size\": 4}]}]}",
+	  ": structs[0].members[0].type: expected a string" },
 	{ "{\"c2cscope_layout\": 1, \"structs\": [{\"name\": \"x\", \"size\": 8, \"members\": "
 	  "[3]}]}",
 	  ": structs[0].members[0]: expected an object" },
