@@ -15,8 +15,14 @@ ranges (an ELF's named sections with --sections, or --range START:LEN,
 else the whole file): a random byte, a flipped bit, or a run of 0x00,
 0xff, 0x7f or 0x80; one run in seven instead cuts the file short.
 --text mutations insert tokens (--token), delete or duplicate spans.
+--json mutations keep the document valid JSON and change 1-4 of its
+values: numbers to 0, -1, huge, fractional or another number of the
+document, strings to "", another string of the document or a long one,
+any value to another type, a member or element dropped or duplicated,
+so that what the reader checks after parsing is what gets exercised.
 """
 import argparse
+import json
 import os
 import random
 import shlex
@@ -82,6 +88,55 @@ def mutate_text(rng, data, tokens):
     return bytes(data)
 
 
+def json_paths(doc, path=()):
+    """Every (path, value) of a parsed JSON document, containers included."""
+    yield path, doc
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            yield from json_paths(v, path + (k,))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from json_paths(v, path + (i,))
+
+
+def mutate_json(rng, data):
+    doc = json.loads(data)
+    for _ in range(rng.randint(1, 4)):
+        paths = list(json_paths(doc))
+        numbers = [v for _, v in paths if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        strings = [v for _, v in paths if isinstance(v, str)]
+        path, value = rng.choice(paths[1:] or paths)
+        parent = doc
+        for k in path[:-1]:
+            parent = parent[k]
+        key = path[-1] if path else None
+        r = rng.random()
+        if isinstance(value, bool) or value is None or r < 0.15:
+            new = rng.choice([None, True, 0, -1, "", [], {}, "x" * 300])
+        elif isinstance(value, (int, float)):
+            new = rng.choice([0, -1, -2**63, 2**64, 2**31, 1e300, 0.5, value + 1, value - 1] +
+                             numbers[:50])
+        elif isinstance(value, str):
+            new = rng.choice(["", "x" * 5000, value + "_", "../" + value, "\u0000"] + strings[:50])
+        elif isinstance(value, list) and value and r < 0.6:
+            i = rng.randrange(len(value))
+            if rng.random() < 0.5:
+                del value[i]
+            else:
+                value.insert(i, json.loads(json.dumps(value[i])))
+            continue
+        elif isinstance(value, dict) and value and r < 0.6:
+            del value[rng.choice(list(value))]
+            continue
+        else:
+            new = rng.choice([[], {}, 0, ""])
+        if key is None:
+            doc = new
+        else:
+            parent[key] = new
+    return json.dumps(doc).encode()
+
+
 def main():
     ap = argparse.ArgumentParser(usage="%(prog)s [options] INPUT -- CMD...")
     ap.add_argument("--seed", type=int, default=1)
@@ -92,6 +147,7 @@ def main():
     ap.add_argument("--sections", help="comma-separated ELF sections to mutate")
     ap.add_argument("--range", action="append", default=[], help="START:LEN to mutate")
     ap.add_argument("--text", action="store_true")
+    ap.add_argument("--json", action="store_true")
     ap.add_argument("--token", action="append", default=[])
     ap.add_argument("--opts", action="append", default=[], help="a variant for {opts}")
     ap.add_argument("input")
@@ -116,7 +172,12 @@ def main():
     bad = 0
     statuses = {}
     for i in range(a.count):
-        data = mutate_text(rng, orig, tokens) if a.text else mutate_binary(rng, orig, ranges)
+        if a.json:
+            data = mutate_json(rng, orig)
+        elif a.text:
+            data = mutate_text(rng, orig, tokens)
+        else:
+            data = mutate_binary(rng, orig, ranges)
         opts = shlex.split(rng.choice(a.opts)) if a.opts else []
         argv = []
         for w in cmd:

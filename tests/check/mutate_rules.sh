@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Robustness: seeded mutations of a rules file (`c2cscope check`, every
 # output format) and of a JSON layout baseline (`check`, `diff`): tokens
-# of both languages inserted, spans deleted and duplicated. Every run must
+# of both languages inserted, spans deleted and duplicated; and, for the
+# baseline, valid JSON with wrong values (types, sizes, offsets, names),
+# which the reader must reject or handle after parsing. Every run must
 # exit 0, 1 or 2, within 20 s, without a sanitizer report.
 source "$TOP_SRCDIR/tests/lib.sh"
 command -v python3 >/dev/null || skip "python3 not installed"
@@ -54,4 +56,11 @@ python3 "$TOP_SRCDIR/tests/mutate.py" --text "${tokens[@]}" --seed "$((seed + 1)
 	--count "$count" --keep "$TMP" --ok 0,1,2 "$TMP/base.json" -- \
 	"$C2CSCOPE" check --rules "$TMP/demo.rules" "{file}" &&
 	ok || fail "baseline (check): see above"
+for cmd in "diff $TMP/base.json {file}" "check --rules $TMP/demo.rules {file}" \
+	"diff {file} $TMP/base.json -f json"; do
+	# shellcheck disable=SC2086 # the command's words
+	python3 "$TOP_SRCDIR/tests/mutate.py" --json --seed "$seed" --count "$count" \
+		--keep "$TMP" --ok 0,1,2 "$TMP/base.json" -- "$C2CSCOPE" $cmd &&
+		ok || fail "baseline values ($cmd): see above"
+done
 finish
