@@ -266,26 +266,28 @@ static void wait_a_little(ThreadId tid, Bool kernel, UInt *spins)
 	sleepers--;
 }
 
-/* Something a sleeping waiter may wait for happened. */
-static void wake_sleepers(void)
+/* Wake the sleeping waiters whose bit is in bits (each sleeps with TID_BIT). */
+static void wake_bits(UInt bits)
 {
 	if (!sleepers)
 		return;
 	sched_gen++;
 	VG_(do_syscall)
-	(__NR_futex, (UWord)&sched_gen, VKI_FUTEX_WAKE | VKI_FUTEX_PRIVATE_FLAG, 0x7fffffff, 0, 0,
-	 0, 0, 0);
+	(__NR_futex, (UWord)&sched_gen, VKI_FUTEX_WAKE_BITSET | VKI_FUTEX_PRIVATE_FLAG, 0x7fffffff,
+	 0, 0, bits, 0, 0);
+}
+
+/* Something any sleeping waiter may wait for happened. */
+static void wake_sleepers(void)
+{
+	wake_bits(~0u);
 }
 
 /* The token is d's now: wake it (and any waiter sharing its bit). */
 static void wake_thread(const struct slot *d)
 {
-	if (!sleepers || !d)
-		return;
-	sched_gen++;
-	VG_(do_syscall)
-	(__NR_futex, (UWord)&sched_gen, VKI_FUTEX_WAKE_BITSET | VKI_FUTEX_PRIVATE_FLAG, 0x7fffffff,
-	 0, 0, TID_BIT(d->vgtid), 0, 0);
+	if (d)
+		wake_bits(TID_BIT(d->vgtid));
 }
 
 /* *busy: one not asleep yet is working (running, runnable, disk sleep). */
