@@ -102,8 +102,8 @@ IRSB *c2c_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 /* Wait until this thread holds the token (the least clock of the READY). */
 void sched_wait_turn(ThreadId tid);
 ULong sched_lead_limit(const struct slot *me);
-/* Wake the thread whose turn it is now (it may be asleep waiting). */
-void sched_pass_token(void);
+/* Wake the thread whose turn it is now, unless it is from (the caller). */
+void sched_pass_token(const struct slot *from);
 /* Valgrind told tid to exit: it must yield at its first block (see there). */
 Bool sched_exiting(ThreadId tid);
 /* Called from stop_client: undoes what sched_exiting borrowed. */

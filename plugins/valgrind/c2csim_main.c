@@ -192,7 +192,7 @@ static void thread_exit(ThreadId tid)
 	s->state = SL_EXITED;
 	slot_of_tid[tid] = -1;
 	sim_merge(NULL, 0);
-	sched_pass_token();
+	sched_pass_token(s);
 }
 
 static void start_client(ThreadId tid, ULong blocks)

@@ -685,12 +685,15 @@ void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args)
 	default:
 		break;
 	}
-	sched_pass_token();
+	sched_pass_token(s);
 }
 
-void sched_pass_token(void)
+void sched_pass_token(const struct slot *from)
 {
-	wake_thread(designated());
+	struct slot *d = designated();
+
+	if (d != from) /* most calls keep the token: nobody to wake */
+		wake_thread(d);
 }
 
 /*
