@@ -133,21 +133,11 @@ static void cache_insert(UInt cpu, ULong lineno)
 
 /* ---- classification ------------------------------------------------------ */
 
-/* Short names for the classes of c2csim_proto.h. */
-enum cls {
-	CLS_L1 = C2CSIM_CLS_L1,
-	CLS_LCL_PEER = C2CSIM_CLS_LCL_PEER,
-	CLS_RMT_PEER = C2CSIM_CLS_RMT_PEER,
-	CLS_LCL_HITM = C2CSIM_CLS_LCL_HITM,
-	CLS_RMT_HITM = C2CSIM_CLS_RMT_HITM,
-	CLS_LCL_DRAM = C2CSIM_CLS_LCL_DRAM,
-	CLS_RMT_DRAM = C2CSIM_CLS_RMT_DRAM,
-};
 static const UInt cls_stat[] = {
-	[CLS_L1] = C2CSIM_ST_L1_HIT,	     [CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
-	[CLS_RMT_PEER] = C2CSIM_ST_RMT_PEER, [CLS_LCL_HITM] = C2CSIM_ST_LCL_HITM,
-	[CLS_RMT_HITM] = C2CSIM_ST_RMT_HITM, [CLS_LCL_DRAM] = C2CSIM_ST_LCL_DRAM,
-	[CLS_RMT_DRAM] = C2CSIM_ST_RMT_DRAM,
+	[C2CSIM_CLS_L1] = C2CSIM_ST_L1_HIT,	    [C2CSIM_CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
+	[C2CSIM_CLS_RMT_PEER] = C2CSIM_ST_RMT_PEER, [C2CSIM_CLS_LCL_HITM] = C2CSIM_ST_LCL_HITM,
+	[C2CSIM_CLS_RMT_HITM] = C2CSIM_ST_RMT_HITM, [C2CSIM_CLS_LCL_DRAM] = C2CSIM_ST_LCL_DRAM,
+	[C2CSIM_CLS_RMT_DRAM] = C2CSIM_ST_RMT_DRAM,
 };
 
 static ULong node_cpus[C2CSIM_MAX_NODES];
@@ -185,19 +175,20 @@ void sim_slot_init(struct slot *s, UInt index)
 }
 
 /* Where a load that misses my cache finds the line. */
-static enum cls classify_miss(struct line *l, ULong lineno, UInt node)
+static enum c2csim_class classify_miss(struct line *l, ULong lineno, UInt node)
 {
 	Bool created;
 	struct line *pg;
 
 	if (l->owner >= 0 && l->dirty_node)
-		return (node_cpus[node] >> l->owner) & 1 ? CLS_LCL_HITM : CLS_RMT_HITM;
+		return (node_cpus[node] >> l->owner) & 1 ? C2CSIM_CLS_LCL_HITM :
+							   C2CSIM_CLS_RMT_HITM;
 	if (l->sharers)
-		return l->sharers & node_cpus[node] ? CLS_LCL_PEER : CLS_RMT_PEER;
+		return l->sharers & node_cpus[node] ? C2CSIM_CLS_LCL_PEER : C2CSIM_CLS_RMT_PEER;
 	pg = table_get(&pages, (lineno << cfg.line_shift) >> 12, &created);
 	if (created)
 		pg->dirty_node = node;
-	return pg->dirty_node == node ? CLS_LCL_DRAM : CLS_RMT_DRAM;
+	return pg->dirty_node == node ? C2CSIM_CLS_LCL_DRAM : C2CSIM_CLS_RMT_DRAM;
 }
 
 /* A sample of code (C2CSIM_CODE_*): always, or 1 in sample_rate. */
@@ -213,13 +204,13 @@ static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr,
 	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
 	Bool created, hitm;
 	struct line *l = table_get(&lines, lineno, &created);
-	enum cls c;
+	enum c2csim_class c;
 
 	if (l->sharers & me && !(locked && l->owner != (Int)s->cpu && (l->sharers & ~me)))
-		c = CLS_L1;
+		c = C2CSIM_CLS_L1;
 	else
 		c = classify_miss(l, lineno, s->node);
-	hitm = c == CLS_LCL_HITM || c == CLS_RMT_HITM;
+	hitm = c == C2CSIM_CLS_LCL_HITM || c == C2CSIM_CLS_RMT_HITM;
 	stats[cls_stat[c]]++;
 	if (!(l->sharers & me))
 		cache_insert(s->cpu, lineno);
@@ -227,11 +218,11 @@ static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr,
 		l->sharers = me;
 		l->owner = s->cpu;
 		l->dirty_node = 1;
-	} else if (c == CLS_LCL_DRAM || c == CLS_RMT_DRAM) {
+	} else if (c == C2CSIM_CLS_LCL_DRAM || c == C2CSIM_CLS_RMT_DRAM) {
 		l->sharers = me; /* Exclusive */
 		l->owner = s->cpu;
 		l->dirty_node = 0;
-	} else if (c != CLS_L1) { /* the owner (if any) drops to Shared */
+	} else if (c != C2CSIM_CLS_L1) { /* the owner (if any) drops to Shared */
 		l->sharers |= me;
 		l->owner = -1;
 		l->dirty_node = 0;
@@ -244,7 +235,7 @@ static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr
 	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
 	Bool created;
 	struct line *l = table_get(&lines, lineno, &created);
-	enum cls c = CLS_L1; /* a hit: I own it */
+	enum c2csim_class c = C2CSIM_CLS_L1; /* a hit: I own it */
 
 	if (l->owner == (Int)s->cpu) {
 		stats[C2CSIM_ST_ST_HIT]++;
@@ -257,7 +248,7 @@ static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr
 	l->sharers = me;
 	l->owner = s->cpu;
 	l->dirty_node = 1;
-	emit(s, time, e, addr, c | C2CSIM_CODE_STORE, c != CLS_L1);
+	emit(s, time, e, addr, c | C2CSIM_CODE_STORE, c != C2CSIM_CLS_L1);
 }
 
 /* One access: every line it touches (at most 8 for wide dirty helpers). */
