@@ -626,7 +626,6 @@ static void *close_old(void *arg)
  */
 static void discard_old(const char *path)
 {
-	pthread_attr_t attr;
 	pthread_t thread;
 	struct stat st;
 	int fd;
@@ -636,14 +635,10 @@ static void discard_old(const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return;
-	if (unlink(path) < 0 || pthread_attr_init(&attr)) {
+	if (unlink(path) < 0 || pthread_create(&thread, NULL, close_old, (void *)(intptr_t)fd))
 		close(fd);
-		return;
-	}
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&thread, &attr, close_old, (void *)(intptr_t)fd))
-		close(fd);
-	pthread_attr_destroy(&attr);
+	else
+		pthread_detach(thread);
 }
 
 int perf_writer_open(const char *path, const struct perf_writer_event *events, size_t nr_events,
