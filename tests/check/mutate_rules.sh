@@ -16,20 +16,7 @@ for t in '{' '}' ';' '..' '.' ':' ',' '0x' '99999999999999999999' '-1' '"' \
 	tokens+=("--token=$t")
 done
 
-cat >"$TMP/demo.c" <<'C'
-struct gate_demo {
-	long a;
-	int b;
-	long load_avg __attribute__((aligned(64)));
-	void *rt_se;
-	void *rt_rq;
-	struct { int x; int y; } inner;
-	char c;
-	long cold __attribute__((aligned(64)));
-};
-struct gate_demo demo;
-C
-compile "$TMP/demo.o" "$TMP/demo.c" -g -c || finish
+compile "$TMP/demo.o" "$TOP_SRCDIR/tests/check/gate_demo.c" -g -c || finish
 cat >"$TMP/demo.rules" <<'R'
 struct gate_demo {
 	size <= 192

@@ -3,20 +3,7 @@
 # each fails with its exact message in another.
 source "$TOP_SRCDIR/tests/lib.sh"
 
-cat >"$TMP/demo.c" <<'C'
-struct gate_demo {
-	long a;						/*   0 */
-	int b;						/*   8, hole 52 */
-	long load_avg __attribute__((aligned(64)));	/*  64 */
-	void *rt_se;					/*  72 */
-	void *rt_rq;					/*  80 */
-	struct { int x; int y; } inner;			/*  88 */
-	char c;						/*  96, hole 31 */
-	long cold __attribute__((aligned(64)));		/* 128, padding 56 */
-};
-struct gate_demo demo;
-C
-compile "$TMP/demo.o" "$TMP/demo.c" -g -c || finish
+compile "$TMP/demo.o" "$TOP_SRCDIR/tests/check/gate_demo.c" -g -c || finish
 
 cat >"$TMP/hold.rules" <<'R'
 # every kind of rule, each holding
