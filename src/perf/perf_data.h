@@ -302,6 +302,18 @@ int perf_writer_finished_round(struct perf_writer *w);
 int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info,
 		      struct c2c_err *err);
 
+/*
+ * Thinning what was written so far (writer_thin.c): keep(ctx, attr_index,
+ * period) is called for every sample in file order; the sample is dropped
+ * when it returns false, else written back with *period (NULL when the
+ * event has no PERF_SAMPLE_PERIOD), which it may change. Other records stay
+ * as they are, in order. Returns the number of samples kept, or -errno.
+ */
+typedef bool (*perf_writer_keep_fn)(void *ctx, size_t attr_index, uint64_t *period);
+int64_t perf_writer_thin(struct perf_writer *w, perf_writer_keep_fn keep, void *ctx);
+/* The file's size so far, without the features and header written at close. */
+uint64_t perf_writer_size(const struct perf_writer *w);
+
 /* Closes and frees w without finishing the file (after an error). */
 void perf_writer_abort(struct perf_writer *w);
 

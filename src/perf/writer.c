@@ -61,7 +61,7 @@
 	 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |            \
 	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
 
-static void writer_flush(struct perf_writer *w)
+void writer_flush(struct perf_writer *w)
 {
 	size_t done = 0;
 

@@ -31,6 +31,8 @@ struct perf_writer {
 };
 
 void writer_emit(struct perf_writer *w, const void *data, size_t len);
+/* Writes out the buffered bytes (a write error is kept in werr). */
+void writer_flush(struct perf_writer *w);
 void put_u64(struct strbuf *sb, uint64_t v);
 void put_u32(struct strbuf *sb, uint32_t v);
 void put_padded_str(struct strbuf *sb, const char *s, size_t align);
