@@ -33,6 +33,7 @@ struct record_opts {
 	bool sim;
 	const char *output;
 	uint64_t cpus, nodes, rate, seed, line, lead;
+	uint64_t max_size, hitm_rate; /* hitm_rate 0: chosen to stay under max_size */
 	char **argv;
 };
 
@@ -52,11 +53,54 @@ static const char usage_text[] =
 	"  --seed N           seed of the sampling (default 1)\n"
 	"  --line-size N      cache line size, 64 or 128 (default 64)\n"
 	"  --lead N           instructions a thread may run ahead of the slowest (100000)\n"
+	"  --max-size SIZE    keep the file under SIZE (B, K, M, G; default 256M, 0: no\n"
+	"                     limit): past it every sample is thinned 1 in 2, 4, ...\n"
+	"  --hitm-rate N      keep 1 in N samples, HITMs and store misses too (period N),\n"
+	"                     from the start, whatever the size\n"
 	"\n"
 	"Without --sim, samples come from the PMU; machines without a memory-sampling\n"
 	"PMU (most VMs) need --sim. See c2cscope-record(1).\n";
 
-enum { OPT_SIM = 256, OPT_CPUS, OPT_NODES, OPT_RATE, OPT_SEED, OPT_LINE, OPT_LEAD };
+enum {
+	OPT_SIM = 256,
+	OPT_CPUS,
+	OPT_NODES,
+	OPT_RATE,
+	OPT_SEED,
+	OPT_LINE,
+	OPT_LEAD,
+	OPT_HITM_RATE,
+	OPT_MAX_SIZE
+};
+
+#define DEFAULT_MAX_SIZE (256ULL << 20)
+#define NR_TOOL_ARGS 8
+
+/* perf record's --max-size: a number of bytes with an optional B, K, M, G or T. */
+static int parse_size(const char *arg, uint64_t *out)
+{
+	static const char units[] = "BKMGT";
+	char *end;
+	const char *u;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || errno || *arg == '-')
+		goto bad;
+	if (!*end) {
+		*out = v;
+		return 0;
+	}
+	u = strchr(units, *end >= 'a' ? *end - 32 : *end);
+	if (!u || !*u || end[1] || v > (UINT64_MAX >> (10 * (u - units))))
+		goto bad;
+	*out = (uint64_t)v << (10 * (u - units));
+	return 0;
+bad:
+	cmd_error(CMD, "--max-size %s: expected a size such as 256M (B, K, M, G or T)", arg);
+	return -1;
+}
 
 static int parse_number(int opt, const char *arg, struct record_opts *o)
 {
@@ -71,8 +115,10 @@ static int parse_number(int opt, const char *arg, struct record_opts *o)
 		{ OPT_SEED, "--seed", 0, INT64_MAX },
 		{ OPT_LINE, "--line-size", 64, 128 },
 		{ OPT_LEAD, "--lead", 1000, 1000000000 },
+		{ OPT_HITM_RATE, "--hitm-rate", 1, 1000000 },
 	};
-	uint64_t *dst[] = { &o->cpus, &o->nodes, &o->rate, &o->seed, &o->line, &o->lead };
+	uint64_t *dst[] = { &o->cpus, &o->nodes, &o->rate,     &o->seed,
+			    &o->line, &o->lead,	 &o->hitm_rate };
 	size_t i = opt - OPT_CPUS;
 
 	if (cmd_parse_u64(CMD, ranges[i].name, arg, dst[i]) < 0)
@@ -97,6 +143,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "line-size", required_argument, NULL, OPT_LINE },
 		{ "lead", required_argument, NULL, OPT_LEAD },
+		{ "hitm-rate", required_argument, NULL, OPT_HITM_RATE },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -108,7 +156,8 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 				   .rate = 1000,
 				   .seed = 1,
 				   .line = 64,
-				   .lead = 100000 };
+				   .lead = 100000,
+				   .max_size = DEFAULT_MAX_SIZE };
 	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
@@ -117,7 +166,10 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			o->output = optarg;
 		} else if (c == OPT_SIM) {
 			o->sim = true;
-		} else if (c >= OPT_CPUS && c <= OPT_LEAD) {
+		} else if (c == OPT_MAX_SIZE) {
+			if (parse_size(optarg, &o->max_size) < 0)
+				return -1;
+		} else if (c >= OPT_CPUS && c <= OPT_HITM_RATE) {
 			if (parse_number(c, optarg, o) < 0)
 				return -1;
 		} else {
@@ -221,10 +273,22 @@ static char *find_sim_lib(void)
 
 static const char **tool_args(const struct record_opts *o, struct strbuf *bufs)
 {
-	static const char *const fmt[] = { "--sim-cpus=%llu",	     "--sim-nodes=%llu",
-					   "--sim-sample-rate=%llu", "--sim-seed=%llu",
-					   "--sim-line-size=%llu",   "--sim-lead=%llu" };
-	const uint64_t v[] = { o->cpus, o->nodes, o->rate, o->seed, o->line, o->lead };
+	static const char *const fmt[NR_TOOL_ARGS] = {
+		"--sim-cpus=%llu",	"--sim-nodes=%llu",	  "--sim-sample-rate=%llu",
+		"--sim-seed=%llu",	"--sim-line-size=%llu",	  "--sim-lead=%llu",
+		"--sim-hitm-rate=%llu", "--sim-max-samples=%llu",
+	};
+	/* a forced rate stays; else the rate grows whenever the budget fills */
+	const uint64_t budget =
+		o->hitm_rate || !o->max_size ? 0 : sim_record_budget_samples(o->max_size);
+	const uint64_t v[NR_TOOL_ARGS] = { o->cpus,
+					   o->nodes,
+					   o->rate,
+					   o->seed,
+					   o->line,
+					   o->lead,
+					   o->hitm_rate ? o->hitm_rate : 1,
+					   budget };
 	const char **args = xcalloc(ARRAY_SIZE(fmt) + 1, sizeof(*args));
 	size_t i;
 
@@ -273,6 +337,30 @@ static void fallback_note(const uint64_t *t)
 	strbuf_release(&sb);
 }
 
+/* What sampling did to the counts: a report's HITM counts are samples. */
+static void thinning_note(const struct record_opts *o, const struct sim_record_stats *st)
+{
+	if (st->hitm_rate > 1 && o->hitm_rate)
+		fprintf(stderr,
+			"c2cscope record: HITMs and store misses sampled 1 in %u (--hitm-rate; "
+			"period %u): a report's counts are samples, x %u estimates the events\n",
+			st->hitm_rate, st->hitm_rate, st->hitm_rate);
+	else if (st->hitm_rate > 1)
+		fprintf(stderr,
+			"c2cscope record: HITMs and store misses sampled 1 in %u (period %u) to stay "
+			"under --max-size %llu MiB (%llu samples thinned out in %llu passes): a "
+			"report's counts are samples, x %u estimates the events\n",
+			st->hitm_rate, st->hitm_rate, (unsigned long long)(o->max_size >> 20),
+			(unsigned long long)st->thinned, (unsigned long long)st->thin_passes,
+			st->hitm_rate);
+	if (st->over_size)
+		cmd_warn(CMD,
+			 "%s reached --max-size %llu bytes: %llu samples after that were not "
+			 "written",
+			 o->output, (unsigned long long)o->max_size,
+			 (unsigned long long)st->over_size);
+}
+
 static void summary(const struct record_opts *o, const struct sim_record_stats *st, double secs)
 {
 	const uint64_t *t = st->totals;
@@ -289,6 +377,7 @@ static void summary(const struct record_opts *o, const struct sim_record_stats *
 			o->output, secs);
 	if (st->have_totals && t[C2CSIM_ST_GAVE_UP])
 		fallback_note(t);
+	thinning_note(o, st);
 	if (!st->have_totals)
 		fprintf(stderr,
 			"c2cscope record: the simulation was cut short; %llu samples (%llu HITMs) "
@@ -333,11 +422,12 @@ static bool output_creatable(const char *path)
 
 static int record_sim(const struct record_opts *o, int argc, char **argv)
 {
-	struct strbuf bufs[6];
+	struct strbuf bufs[NR_TOOL_ARGS];
 	const char *base = strrchr(o->argv[0], '/');
 	struct sim_record_opts ro = { .path = o->output,
 				      .cmdline = (const char *const *)argv,
-				      .comm = base ? base + 1 : o->argv[0] };
+				      .comm = base ? base + 1 : o->argv[0],
+				      .max_size = o->max_size };
 	struct sim_run_opts run = { .argv = o->argv };
 	struct sim_run_result res;
 	struct sim_record_stats st;

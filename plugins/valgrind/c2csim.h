@@ -63,6 +63,7 @@ struct slot {
 	Addr ctid; /* CLONE_CHILD_CLEARTID word (the kernel wakes it at exit) */
 	Bool exit_cleared; /* EXITED, and the kernel has cleared ctid */
 	ULong rng, sample_gap; /* sampling: each thread its own stream */
+	ULong thin_rng; /* thinning (cfg.hitm_rate): its own stream */
 	struct ev *buf;
 	UInt head, n, cap;
 	/* saved sched_setaffinity mask bytes (rewritten around the syscall) */
@@ -74,6 +75,8 @@ struct slot {
 struct sim_config {
 	UInt nr_cpus, nr_nodes, line_size, line_shift;
 	UInt sample_rate;
+	UInt hitm_rate; /* thinning now: 1 in N of the samples (grows past the budget) */
+	ULong max_samples; /* the budget: samples written before the rate doubles; 0: none */
 	ULong seed;
 	ULong lead;
 	ULong cache_lines; /* per-cpu capacity; 0 = unbounded */
@@ -130,6 +133,7 @@ void out_thread(const struct slot *s, ULong time);
 void out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name);
 /* code: C2CSIM_CODE_* (c2csim_proto.h); size: of the access */
 void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, UInt code, UInt size);
+void out_rate(ULong time, UInt rate);
 void out_stats(void);
 void out_close(void);
 void out_disable(void);

@@ -40,6 +40,7 @@ struct sim_config cfg = {
 	.nr_nodes = 1,
 	.line_size = 64,
 	.sample_rate = 1000,
+	.hitm_rate = 1,
 	.seed = 1,
 	.lead = 100000,
 	.cost = { 4, 40, 75, 150, 220, 200, 330 },
@@ -99,6 +100,10 @@ static Bool c2c_option(const HChar *arg)
 		cfg.line_size = (UInt)v;
 	} else if VG_BINT_CLO (arg, "--sim-sample-rate", v, 1, 1000000000) {
 		cfg.sample_rate = (UInt)v;
+	} else if VG_BINT_CLO (arg, "--sim-hitm-rate", v, 1, 1000000) {
+		cfg.hitm_rate = (UInt)v;
+	} else if VG_BINT_CLO (arg, "--sim-max-samples", v, 0, 0x7fffffffffffffffLL) {
+		cfg.max_samples = (ULong)v;
 	} else if VG_BINT_CLO (arg, "--sim-seed", v, 0, 0x7fffffffffffffffLL) {
 		cfg.seed = (ULong)v;
 	} else if VG_BINT_CLO (arg, "--sim-lead", v, 1000, 1000000000) {
@@ -109,7 +114,7 @@ static Bool c2c_option(const HChar *arg)
 	} else if VG_STR_CLO (arg, "--sim-cycles", s) {
 		if (!parse_costs(s))
 			VG_(fmsg_bad_option)
-			(arg, "expected 7 numbers: L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n");
+		(arg, "expected 7 numbers: L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n");
 	} else {
 		return False;
 	}
@@ -125,6 +130,9 @@ static void c2c_usage(void)
 	 "    --sim-line-size=64|128    cache line size [64]\n"
 	 "    --sim-sample-rate=N       sample 1 in N accesses besides HITMs and\n"
 	 "                              store misses, which are all sampled [1000]\n"
+	 "    --sim-hitm-rate=N         keep 1 in N of those samples too (period N) [1]\n"
+	 "    --sim-max-samples=N       past N samples, double that rate and thin the\n"
+	 "                              samples written so far to match [0: never]\n"
 	 "    --sim-seed=N              seed of the sampling [1]\n"
 	 "    --sim-lead=N              max instructions a thread may run ahead [100000]\n"
 	 "    --sim-cache-lines=N       per-cpu capacity in lines, FIFO [0: unbounded]\n"

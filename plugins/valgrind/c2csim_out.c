@@ -90,6 +90,7 @@ void out_header(void)
 	h->lead = (UInt)cfg.lead;
 	h->seed = cfg.seed;
 	VG_(memcpy)(h->cost, cfg.cost, sizeof(h->cost));
+	h->hitm_rate = cfg.hitm_rate;
 }
 
 void out_thread(const struct slot *s, ULong time)
@@ -157,11 +158,19 @@ void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, UInt code,
 		p->addr = addr;
 		p->data_src = c2csim_data_src(code);
 		p->weight = cfg.cost[c2csim_class_cost(code & C2CSIM_CODE_CLASS)];
-		p->period = code & C2CSIM_CODE_RATE ? cfg.sample_rate : 1;
+		p->period = (code & C2CSIM_CODE_RATE ? cfg.sample_rate : 1) * cfg.hitm_rate;
 		p->cpu = s->cpu;
 		p->flags = c2csim_code_flags(code);
 		p->size = size;
 	}
+}
+
+void out_rate(ULong time, UInt rate)
+{
+	struct c2csim_rate *r = out_reserve(C2CSIM_REC_RATE, sizeof(*r), 0);
+
+	r->time = time;
+	r->rate = rate;
 }
 
 void out_stats(void)

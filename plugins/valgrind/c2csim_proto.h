@@ -21,7 +21,8 @@
 #include <stdint.h>
 
 #define C2CSIM_MAGIC 0x4d495343u /* "CSIM" */
-#define C2CSIM_VERSION 2 /* 2: compact samples (C2CSIM_REC_CSAMPLE) */
+/* 2: compact samples (C2CSIM_REC_CSAMPLE); 3: thinning (C2CSIM_REC_RATE, header hitm_rate) */
+#define C2CSIM_VERSION 3
 #define C2CSIM_MAX_CPUS 64
 #define C2CSIM_MAX_NODES 8
 #define C2CSIM_MAX_REC 4096
@@ -33,6 +34,7 @@ enum c2csim_rec_type {
 	C2CSIM_REC_SAMPLE = 4,
 	C2CSIM_REC_STATS = 5, /* totals, written last */
 	C2CSIM_REC_CSAMPLE = 6, /* a sample in 32 bytes (version 2) */
+	C2CSIM_REC_RATE = 7, /* samples are thinned further from here on (version 3) */
 };
 
 struct c2csim_rec {
@@ -65,7 +67,7 @@ struct c2csim_header {
 	uint32_t lead; /* lead cap, instructions */
 	uint64_t seed;
 	uint32_t cost[C2CSIM_NR_COSTS];
-	uint32_t pad;
+	uint32_t hitm_rate; /* thinning at the start: 1 in N of all samples (0 in v2: 1) */
 };
 
 struct c2csim_thread {
@@ -84,6 +86,23 @@ struct c2csim_mmap {
 	char filename[]; /* NUL-terminated, padded */
 };
 
+/*
+ * Thinning. Past a budget of samples the tool keeps each sample it would
+ * have written with probability 1/rate (seeded), and every sample's period
+ * is multiplied by the rate: HITMs and store misses get period rate,
+ * sampled accesses sample_rate * rate. When the budget fills again the rate
+ * grows (by an integer factor k) and the tool writes this record; the
+ * converter then keeps each sample already in its file with probability
+ * 1/k and multiplies its period by k, so that every sample in the finished
+ * file was kept with the same probability, 1/rate.
+ */
+struct c2csim_rate {
+	struct c2csim_rec h;
+	uint64_t time; /* the merge frontier: samples from here on use rate */
+	uint32_t rate; /* the new rate, a multiple of the one before */
+	uint32_t pad;
+};
+
 enum c2csim_sample_flags {
 	C2CSIM_SAMPLE_STORE = 1 << 0, /* else a load (atomics are loads) */
 	C2CSIM_SAMPLE_LOCKED = 1 << 1,
@@ -98,7 +117,7 @@ struct c2csim_sample {
 	uint64_t addr; /* data address */
 	uint64_t data_src; /* perf_mem_data_src bits */
 	uint32_t weight; /* simulated cycles */
-	uint32_t period; /* 1 for HITM and store misses, else the sample rate */
+	uint32_t period; /* HITM and store misses: the thinning rate, else sample rate * that */
 	uint16_t cpu;
 	uint16_t flags;
 	uint32_t size; /* access size in bytes */
@@ -122,7 +141,8 @@ enum c2csim_class {
 #define C2CSIM_CODE_CLASS 0x07u /* enum c2csim_class */
 #define C2CSIM_CODE_STORE 0x08u /* else a load (atomics are loads) */
 #define C2CSIM_CODE_LOCKED 0x10u
-#define C2CSIM_CODE_RATE 0x20u /* sampled 1 in sample_rate (period sample_rate), else period 1 */
+/* sampled 1 in sample_rate (period sample_rate), else period 1; times the thinning rate */
+#define C2CSIM_CODE_RATE 0x20u
 #define C2CSIM_CSAMPLE_MAX_TIME ((1ULL << 48) - 1) /* later samples are struct c2csim_sample */
 
 /*

@@ -18,6 +18,9 @@
  *   locked RMW: classified like a load that then takes ownership, LOCKED.
  * Every HITM and store miss is sampled (period 1); other accesses 1 in
  * sample_rate on average (random gaps from the seed, period sample_rate).
+ * Past the budget (cfg.max_samples) every such sample is kept with
+ * probability 1/hitm_rate, and its period is multiplied by hitm_rate (see
+ * struct c2csim_rate): the rate doubles each time the budget fills.
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_libcassert.h"
@@ -142,15 +145,20 @@ static const UInt cls_stat[] = {
 
 static ULong node_cpus[C2CSIM_MAX_NODES];
 
-static ULong rng_next(struct slot *s)
+static ULong xorshift(ULong *state)
 {
-	ULong x = s->rng;
+	ULong x = *state;
 
 	x ^= x >> 12;
 	x ^= x << 25;
 	x ^= x >> 27;
-	s->rng = x;
+	*state = x;
 	return x * 0x2545F4914F6CDD1DULL;
+}
+
+static ULong rng_next(struct slot *s)
+{
+	return xorshift(&s->rng);
 }
 
 /*
@@ -172,6 +180,9 @@ void sim_slot_init(struct slot *s, UInt index)
 	if (!s->rng)
 		s->rng = 1;
 	s->sample_gap = 1 + (cfg.sample_rate > 1 ? rng_next(s) % cfg.sample_rate : 0);
+	s->thin_rng = (cfg.seed + 1) * 0xD6E8FEB86659FD93ULL + (index + 1) * 0x94D049BB133111EBULL;
+	if (!s->thin_rng)
+		s->thin_rng = 1;
 }
 
 /* Where a load that misses my cache finds the line. */
@@ -191,12 +202,32 @@ static enum c2csim_class classify_miss(struct line *l, ULong lineno, UInt node)
 	return pg->dirty_node == node ? C2CSIM_CLS_LCL_DRAM : C2CSIM_CLS_RMT_DRAM;
 }
 
-/* A sample of code (C2CSIM_CODE_*): always, or 1 in sample_rate. */
+static ULong budget_used; /* samples written since the rate last grew, halved then */
+
+/*
+ * Thinning: a sample is kept with probability 1/hitm_rate. When the kept
+ * ones fill the budget, the rate doubles; the converter keeps each sample
+ * already written with probability 1/2, so about half the budget is used.
+ */
+static void budget_note(ULong time)
+{
+	if (cfg.max_samples && ++budget_used >= cfg.max_samples && cfg.hitm_rate <= 1u << 30) {
+		cfg.hitm_rate *= 2;
+		budget_used /= 2;
+		out_rate(time, cfg.hitm_rate);
+	}
+}
+
+/* A sample of code (C2CSIM_CODE_*): always, or 1 in sample_rate; then thinned. */
 static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, UInt code, Bool always)
 {
-	if (always || sample_this(s))
-		out_sample(s, time, e->ip, addr, always ? code : code | C2CSIM_CODE_RATE,
-			   (e->key >> 2) & EV_SIZE_MASK);
+	if (!always && !sample_this(s))
+		return;
+	if (cfg.hitm_rate > 1 && xorshift(&s->thin_rng) % cfg.hitm_rate)
+		return;
+	out_sample(s, time, e->ip, addr, always ? code : code | C2CSIM_CODE_RATE,
+		   (e->key >> 2) & EV_SIZE_MASK);
+	budget_note(time);
 }
 
 static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr, Bool locked)

@@ -104,6 +104,22 @@ static void setup_events(struct c2c_session *s, struct perf_reader *r)
 	}
 }
 
+/* The periods of the samples a c2c report is about: HITMs and store misses. */
+static void note_period(struct c2c_session *s, const struct perf_sample *ps)
+{
+	uint64_t ds = ps->data_src, p = ps->sample_type & PERF_SAMPLE_PERIOD ? ps->period : 1;
+	bool hitm = (ds >> C2C_MEM_SNOOP_SHIFT) & C2C_MEM_SNOOP_HITM;
+	bool st_miss = (ds >> C2C_MEM_OP_SHIFT) & C2C_MEM_OP_STORE &&
+		       (ds >> C2C_MEM_LVL_SHIFT) & C2C_MEM_LVL_MISS;
+
+	if (!hitm && !st_miss)
+		return;
+	if (!s->hitm_period_max || p < s->hitm_period_min)
+		s->hitm_period_min = p;
+	if (p > s->hitm_period_max)
+		s->hitm_period_max = p;
+}
+
 static void add_sample(struct c2c_session *s, const struct perf_sample *ps)
 {
 	struct c2c_sample cs = {
@@ -121,6 +137,7 @@ static void add_sample(struct c2c_session *s, const struct perf_sample *ps)
 	cs.dmap = addr_spaces_find(s->spaces, ps->pid, ps->cpumode, ps->addr);
 	cs.imap = addr_spaces_find_any(s->spaces, ps->pid, ps->ip);
 	c2c_model_add(s->model, &cs);
+	note_period(s, ps);
 	s->nr_samples++;
 }
 

@@ -38,6 +38,8 @@ struct c2c_session {
 	char **event_names;
 	size_t nr_events;
 	uint64_t nr_samples;
+	/* periods of the HITM and store-miss samples (1 unless a sampled recording) */
+	uint64_t hitm_period_min, hitm_period_max;
 	struct strbuf warnings; /* one per line, for the command to print */
 	int *cpu2node;
 	struct c2c_mem_range *mem;

@@ -35,6 +35,25 @@ static void figures(struct strbuf *out, const struct c2c_figure *f, size_t n)
 	}
 }
 
+/* A sampled recording: the counts are samples (as perf c2c report counts them). */
+static void sampling_note(const struct c2c_session *s, struct strbuf *out)
+{
+	if (s->hitm_period_max <= 1)
+		return;
+	if (s->hitm_period_min == s->hitm_period_max)
+		strbuf_addf(out,
+			    "  %-34s: 1 in %" PRIu64 " (period %" PRIu64
+			    "): counts are samples, x %" PRIu64 " estimates the events\n",
+			    "HITMs and store misses sampled", s->hitm_period_max,
+			    s->hitm_period_max, s->hitm_period_max);
+	else
+		strbuf_addf(out,
+			    "  %-34s: periods %" PRIu64 " to %" PRIu64
+			    ": counts are samples, whatever their period\n",
+			    "HITMs and store misses sampled", s->hitm_period_min,
+			    s->hitm_period_max);
+}
+
 static void details(struct c2c_session *s, struct strbuf *out)
 {
 	size_t i;
@@ -50,6 +69,7 @@ static void details(struct c2c_session *s, struct strbuf *out)
 		    s->model->opts.double_cl ? " (--double-cl)" : "");
 	strbuf_addf(out, "  %-34s: %s\n", "Classification",
 		    s->model->opts.rules == C2C_RULES_MODERN ? "modern rules" : "perf 6.1");
+	sampling_note(s, out);
 }
 
 static void line_table(struct c2c_session *s, struct strbuf *out)

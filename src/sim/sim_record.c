@@ -17,6 +17,12 @@
 
 #define SIM_MEM_PER_NODE_KB (8ULL << 20) /* 8 GiB per virtual node */
 #define SIM_ROUND_SAMPLES 4096
+/* A sample as written: header + IDENTIFIER, IP, TID, TIME, ADDR, CPU, PERIOD, WEIGHT, DATA_SRC */
+#define SIM_SAMPLE_BYTES (8 + 9 * 8)
+#define SIM_SIZE_RESERVE (1 << 20) /* for the features, header and records besides samples */
+
+/* What a sample in the file was, for the counts after a thinning */
+enum { KIND_HITM = 1, KIND_STORE_MISS = 2 };
 
 struct sim_record {
 	struct perf_writer *w;
@@ -31,6 +37,11 @@ struct sim_record {
 	uint64_t since_round;
 	uint64_t last_time; /* of the last record written */
 	uint32_t cost[C2CSIM_NR_COSTS]; /* the cycle model: compact samples' weights */
+	uint64_t seed;
+	uint8_t *kinds; /* KIND_* of every sample in the file, in file order */
+	size_t nr_kinds, alloc_kinds;
+	uint32_t thin_k; /* the thinning under way: keep 1 in thin_k */
+	size_t thin_in, thin_out; /* its position in kinds */
 	struct perf_sample sample; /* zeroed once; put_sample sets its fields */
 };
 
@@ -52,6 +63,15 @@ static const struct perf_writer_event sim_events[] = {
 		.name = "cpu/mem-stores/P",
 	},
 };
+
+uint64_t sim_record_budget_samples(uint64_t max_size)
+{
+	uint64_t room = max_size - max_size / 8;
+
+	if (room <= SIM_SIZE_RESERVE + SIM_SAMPLE_BYTES)
+		return 1;
+	return (room - SIM_SIZE_RESERVE) / SIM_SAMPLE_BYTES;
+}
 
 int sim_record_open(const struct sim_record_opts *opts, struct sim_record **out,
 		    struct c2c_err *err)
@@ -111,7 +131,7 @@ static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64
 		     struct c2c_err *err)
 {
 	if (h->magic != C2CSIM_MAGIC || h->version < 1 || h->version > C2CSIM_VERSION)
-		return bad(r, at, "expected a c2csim header (magic CSIM, version 1 or 2)", err);
+		return bad(r, at, "expected a c2csim header (magic CSIM, version 1 to 3)", err);
 	if (!h->nr_cpus || h->nr_cpus > C2CSIM_MAX_CPUS || !h->nr_nodes ||
 	    h->nr_nodes > C2CSIM_MAX_NODES || h->nr_nodes > h->nr_cpus)
 		return bad(r, at, "virtual topology out of range", err);
@@ -121,6 +141,8 @@ static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64
 	r->st.nr_nodes = h->nr_nodes;
 	r->st.line_size = h->line_size;
 	r->st.sample_rate = h->sample_rate;
+	r->st.hitm_rate = h->version >= 3 && h->hitm_rate ? h->hitm_rate : 1;
+	r->seed = h->seed;
 	memcpy(r->cost, h->cost, sizeof(r->cost));
 	return write_comm(r, h->pid, 0);
 }
@@ -157,13 +179,24 @@ static int put_sample(struct sim_record *r, uint32_t tid, uint64_t time, uint64_
 	struct perf_sample *s = &r->sample; /* not zeroing a large struct per sample */
 	int ret;
 
+	uint8_t kind = 0;
+
 	if (cpu >= r->st.nr_cpus)
 		return -ERANGE;
+	if (r->opts.max_size &&
+	    perf_writer_size(r->w) + SIM_SAMPLE_BYTES + SIM_SIZE_RESERVE > r->opts.max_size) {
+		r->st.over_size++;
+		return 0;
+	}
 	r->st.samples++;
 	if (flags & C2CSIM_SAMPLE_HITM)
-		r->st.hitm_samples++;
-	if (store && period == 1 && (data_src >> 5 & C2CSIM_LVL_MISS))
-		r->st.store_miss_samples++;
+		kind |= KIND_HITM;
+	if (store && period == r->st.hitm_rate && (data_src >> 5 & C2CSIM_LVL_MISS))
+		kind |= KIND_STORE_MISS;
+	r->st.hitm_samples += !!(kind & KIND_HITM);
+	r->st.store_miss_samples += !!(kind & KIND_STORE_MISS);
+	r->kinds = xgrow(r->kinds, &r->alloc_kinds, r->nr_kinds + 1, 1);
+	r->kinds[r->nr_kinds++] = kind;
 	ret = write_comm(r, tid, time);
 	if (ret < 0)
 		return ret;
@@ -185,6 +218,58 @@ static int put_sample(struct sim_record *r, uint32_t tid, uint64_t time, uint64_
 	return ret;
 }
 
+/* Seeded: the same stream, seed and rate keep the same samples. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ULL;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+	return x ^ (x >> 31);
+}
+
+static bool thin_keep(void *ctx, size_t attr_index, uint64_t *period)
+{
+	struct sim_record *r = ctx;
+	size_t i = r->thin_in++;
+	uint8_t kind = i < r->nr_kinds ? r->kinds[i] : 0;
+
+	(void)attr_index;
+	if (mix64(r->seed ^ mix64(r->st.thin_passes << 40 ^ i)) % r->thin_k) {
+		r->st.thinned++;
+		r->st.samples--;
+		r->st.hitm_samples -= !!(kind & KIND_HITM);
+		r->st.store_miss_samples -= !!(kind & KIND_STORE_MISS);
+		return false;
+	}
+	if (period)
+		*period *= r->thin_k;
+	if (r->thin_out < r->nr_kinds)
+		r->kinds[r->thin_out++] = kind;
+	return true;
+}
+
+/* The tool thins from here on: thin what the file holds by the same factor. */
+static int on_rate(struct sim_record *r, const struct c2csim_rate *p, uint64_t at,
+		   struct c2c_err *err)
+{
+	int64_t kept;
+
+	if (p->rate < r->st.hitm_rate || p->rate % r->st.hitm_rate)
+		return bad(r, at, "expected a thinning rate that is a multiple of the last", err);
+	if (p->rate == r->st.hitm_rate)
+		return 0;
+	r->thin_k = p->rate / r->st.hitm_rate;
+	r->thin_in = r->thin_out = 0;
+	kept = perf_writer_thin(r->w, thin_keep, r);
+	if (kept < 0)
+		return c2c_err_set(err, (int)-kept, "%s: thinning the samples: %s", r->opts.path,
+				   strerror((int)-kept));
+	r->nr_kinds = r->thin_out;
+	r->st.thin_passes++;
+	r->st.hitm_rate = p->rate;
+	return 0;
+}
+
 static int on_sample(struct sim_record *r, const struct c2csim_sample *p)
 {
 	return put_sample(r, p->h.tid, p->time, p->ip, p->addr, p->cpu, p->data_src, p->weight,
@@ -199,7 +284,8 @@ static int on_csample(struct sim_record *r, const struct c2csim_csample *p)
 	return put_sample(r, p->h.tid, p->tcc >> 16, p->ip, p->addr, (p->tcc >> 8) & 0xff,
 			  c2csim_data_src(code),
 			  r->cost[c2csim_class_cost(code & C2CSIM_CODE_CLASS)],
-			  code & C2CSIM_CODE_RATE ? r->st.sample_rate : 1, c2csim_code_flags(code));
+			  (code & C2CSIM_CODE_RATE ? r->st.sample_rate : 1) * r->st.hitm_rate,
+			  c2csim_code_flags(code));
 }
 
 static size_t min_size(uint16_t type)
@@ -217,6 +303,8 @@ static size_t min_size(uint16_t type)
 		return sizeof(struct c2csim_csample);
 	case C2CSIM_REC_STATS:
 		return sizeof(struct c2csim_stats);
+	case C2CSIM_REC_RATE:
+		return sizeof(struct c2csim_rate);
 	default:
 		return sizeof(struct c2csim_rec);
 	}
@@ -248,6 +336,8 @@ static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct 
 	case C2CSIM_REC_CSAMPLE:
 		ret = on_csample(r, rec);
 		break;
+	case C2CSIM_REC_RATE:
+		return on_rate(r, rec, at, err);
 	case C2CSIM_REC_STATS:
 		memcpy(r->st.totals, ((const struct c2csim_stats *)rec)->v, sizeof(r->st.totals));
 		r->st.have_totals = true;
@@ -391,6 +481,7 @@ int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c
 		strbuf_release(&lists[n]);
 	if (st)
 		*st = r->st;
+	free(r->kinds);
 	free(r->pending);
 	free(r);
 	return ret;
@@ -399,6 +490,7 @@ int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c
 void sim_record_abort(struct sim_record *r)
 {
 	perf_writer_abort(r->w);
+	free(r->kinds);
 	free(r->pending);
 	free(r);
 }

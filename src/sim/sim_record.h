@@ -23,6 +23,7 @@ struct sim_record_opts {
 	const char *path; /* perf.data to write */
 	const char *const *cmdline; /* CMDLINE feature (NULL-terminated) */
 	const char *comm; /* the program's name for COMM records */
+	uint64_t max_size; /* bytes: no sample is written past it (0: no limit) */
 };
 
 struct sim_record_stats {
@@ -34,9 +35,21 @@ struct sim_record_stats {
 	uint64_t stream_bytes;
 	uint64_t truncated_bytes; /* a partial record at the end, dropped */
 	uint32_t nr_cpus, nr_nodes, line_size, sample_rate;
+	uint32_t hitm_rate; /* thinning at the end: every sample kept 1 in this */
+	uint64_t thin_passes; /* times the samples written were thinned */
+	uint64_t thinned; /* samples written, then taken out by a thinning */
+	uint64_t over_size; /* samples not written: the file had reached max_size */
 };
 
 struct sim_record;
+
+/*
+ * The samples (perf.data bytes each, as this converter writes them) that
+ * fit a file of max_size with room for everything else: the tool's
+ * --sim-max-samples budget. With thinning the file holds between half of
+ * it and all of it.
+ */
+uint64_t sim_record_budget_samples(uint64_t max_size);
 
 int sim_record_open(const struct sim_record_opts *opts, struct sim_record **out,
 		    struct c2c_err *err);

@@ -5,6 +5,10 @@
  * that names the stream offset; a stream cut inside a record keeps the
  * whole records and reports the cut bytes; a compact sample writes the
  * same perf.data bytes as the full sample it stands for, for every code.
+ * Thinning: a RATE record keeps about 1 in k of the samples already in the
+ * file, seeded (the same file twice), with every period multiplied by k,
+ * and the counts follow; a rate that is not a multiple of the last is an
+ * error naming its offset; max_size bounds the file.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,12 +21,13 @@
 
 #include <cmocka.h>
 
+#include "perf/perf_data.h"
 #include "sim/sim_record.h"
 
 #define NR_SAMPLES 40
 
 struct stream {
-	unsigned char buf[32768];
+	unsigned char buf[1 << 18];
 	size_t len;
 	size_t sample0; /* offset of the first sample */
 };
@@ -255,6 +260,146 @@ static void compact_matches_full(void **state)
 	free(cbuf);
 }
 
+/* n compact HITM samples (code LCL_HITM, period 1 x the rate) from time t0 */
+static void put_hitms(struct stream *s, uint32_t n, uint64_t t0)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct c2csim_csample *c = put(s, C2CSIM_REC_CSAMPLE, sizeof(*c), 101 + i % 2);
+
+		c->tcc = (t0 + i) << 16 | (uint64_t)(i % 4) << 8 | C2CSIM_CLS_LCL_HITM;
+		c->ip = 0x401000 + i % 16;
+		c->addr = 0x602000 + 8 * (i % 8);
+	}
+}
+
+static void put_rate(struct stream *s, uint32_t rate, uint64_t time)
+{
+	struct c2csim_rate *r = put(s, C2CSIM_REC_RATE, sizeof(*r), 0);
+
+	r->rate = rate;
+	r->time = time;
+}
+
+/* The periods of the samples in the converted file: how many of each (1..16). */
+static void count_periods(const char *path, uint64_t *n_by_period, uint64_t *n)
+{
+	struct perf_reader *pr;
+	struct perf_event_rec ev;
+	struct c2c_err err = { 0 };
+	int ret;
+
+	*n = 0;
+	assert_int_equal(perf_reader_open(path, &pr, &err), 0);
+	while ((ret = perf_reader_next(pr, &ev, &err)) > 0) {
+		if (ev.kind != PERF_REC_SAMPLE)
+			continue;
+		assert_true(ev.sample.period <= 16);
+		n_by_period[ev.sample.period]++;
+		(*n)++;
+	}
+	assert_int_equal(ret, 0);
+	perf_reader_close(pr);
+}
+
+static void thinning(void **state)
+{
+	static struct stream s;
+	struct sim_record_stats st, st2;
+	uint64_t by_period[17] = { 0 }, n;
+	unsigned char *buf, *buf2;
+	size_t len, len2;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	put_header(&s);
+	put_hitms(&s, 4000, 0);
+	put_rate(&s, 4, 4000);
+	put_hitms(&s, 1000, 4000);
+	put_rate(&s, 8, 5000);
+	put_hitms(&s, 500, 5000);
+	convert(&s, &st, &buf, &len);
+	convert(&s, &st2, &buf2, &len2); /* seeded: the same samples kept */
+	assert_int_equal(len, len2);
+	assert_memory_equal(buf, buf2, len);
+	assert_int_equal(st.hitm_rate, 8);
+	assert_int_equal(st.thin_passes, 2);
+	/* 4000 kept 1 in 8, 1000 kept 1 in 2, 500 all: 1500 expected, sigma ~27 */
+	assert_int_equal(st.samples + st.thinned, 5500);
+	assert_true(st.samples > 1400 && st.samples < 1600);
+	assert_int_equal(st.hitm_samples, st.samples);
+	free(buf2);
+	free(buf);
+	{ /* every sample in the finished file has the final period */
+		struct sim_record_opts o = { .path = tmp_path(), .comm = "t" };
+		struct sim_record *r;
+		struct c2c_err err = { 0 };
+
+		assert_int_equal(sim_record_open(&o, &r, &err), 0);
+		assert_int_equal(sim_record_feed(r, s.buf, s.len, &err), 0);
+		assert_int_equal(sim_record_close(r, &st, &err), 0);
+		count_periods(tmp_path(), by_period, &n);
+		unlink(tmp_path());
+	}
+	assert_int_equal(n, st.samples);
+	assert_int_equal(by_period[8], st.samples);
+}
+
+static void thinning_errors(void **state)
+{
+	static struct stream s;
+	struct sim_record_stats st;
+	struct c2c_err err = { 0 };
+	size_t at;
+	char want[80];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	put_header(&s);
+	put_hitms(&s, 10, 0);
+	put_rate(&s, 4, 10);
+	at = s.len;
+	put_rate(&s, 6, 10); /* not a multiple of 4 */
+	snprintf(want, sizeof(want), "at 0x%zx: expected a thinning rate", at);
+	assert_true(feed(&s, s.len, 0, &st, &err) < 0);
+	assert_non_null(strstr(err.msg, want));
+}
+
+/* max_size: no sample past it; the finished file stays under it. */
+static void max_size_bounds(void **state)
+{
+	static struct stream s;
+	struct sim_record_opts o = { .path = tmp_path(), .comm = "t", .max_size = 1200 << 10 };
+	struct sim_record_stats st;
+	struct c2c_err err = { 0 };
+	struct sim_record *r;
+	FILE *f;
+	long size;
+	int i;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	put_header(&s);
+	put_hitms(&s, 8000, 0); /* 640 KB of perf.data samples */
+	assert_int_equal(sim_record_open(&o, &r, &err), 0);
+	for (i = 0; i < 3; i++) /* the header again is an error: only the samples */
+		assert_int_equal(sim_record_feed(r, s.buf + (i ? sizeof(struct c2csim_header) : 0),
+						 s.len - (i ? sizeof(struct c2csim_header) : 0),
+						 &err),
+				 0);
+	assert_int_equal(sim_record_close(r, &st, &err), 0);
+	f = fopen(tmp_path(), "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	unlink(tmp_path());
+	assert_true(size <= 1200 << 10);
+	assert_true(st.over_size > 0);
+	assert_int_equal(st.samples + st.over_size, 24000);
+}
+
 /* The stores' data_src: L1 hit when the store owned the line, else L1 miss. */
 static void store_data_src(void **state)
 {
@@ -269,9 +414,10 @@ static void store_data_src(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(chunks_agree),	  cmocka_unit_test(bad_size_names_offset),
-		cmocka_unit_test(cut_stream),	  cmocka_unit_test(compact_matches_full),
-		cmocka_unit_test(store_data_src),
+		cmocka_unit_test(chunks_agree),	   cmocka_unit_test(bad_size_names_offset),
+		cmocka_unit_test(cut_stream),	   cmocka_unit_test(compact_matches_full),
+		cmocka_unit_test(store_data_src),  cmocka_unit_test(thinning),
+		cmocka_unit_test(thinning_errors), cmocka_unit_test(max_size_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
