@@ -47,7 +47,8 @@ struct slot {
 	ThreadId vgtid;
 	Int lwpid;
 	UInt cpu, node; /* where the merge places the thread now */
-	UInt next_cpu; /* cpu for events buffered from now on */
+	UInt next_cpu; /* cpu for events buffered from now on (placement) */
+	ULong cpu_mask; /* virtual cpus it may run on (sched_setaffinity; inherited) */
 	ULong clock; /* virtual time: instructions + time spent blocked */
 	ULong insns;
 	Bool live;

@@ -125,7 +125,8 @@ static void c2c_usage(void)
 {
 	VG_(printf)
 	("    --sim-out=PATH            write the event stream to PATH (a fifo) [none]\n"
-	 "    --sim-cpus=N              virtual cpus, 1..64; thread i on cpu i%%N [8]\n"
+	 "    --sim-cpus=N              virtual cpus, 1..64; thread i on cpu i%%N, or\n"
+	 "                              the least-loaded of its affinity mask [8]\n"
 	 "    --sim-nodes=N             virtual NUMA nodes, cpu c on node c%%N [1]\n"
 	 "    --sim-line-size=64|128    cache line size [64]\n"
 	 "    --sim-sample-rate=N       sample 1 in N accesses besides HITMs and\n"
@@ -159,8 +160,9 @@ static struct slot *slot_new(ThreadId tid, ULong clock)
 	s = &slots[nr_slots];
 	VG_(memset)(s, 0, sizeof(*s));
 	s->vgtid = tid;
-	s->cpu = nr_slots % cfg.nr_cpus;
+	s->cpu = s->next_cpu = nr_slots % cfg.nr_cpus;
 	s->node = s->cpu % cfg.nr_nodes;
+	s->cpu_mask = cfg.nr_cpus == 64 ? ~0ULL : (1ULL << cfg.nr_cpus) - 1;
 	s->clock = clock;
 	s->live = True;
 	sim_slot_init(s, nr_slots);
@@ -181,15 +183,48 @@ struct slot *sched_slot(ThreadId tid)
 	return slot_get(tid);
 }
 
+/*
+ * Where a balancing scheduler puts a thread allowed on mask: the cpu of
+ * the mask with the fewest other live threads placed on it; on a tie the
+ * thread's own cpu (no needless move), else the lowest.
+ */
+static UInt place(const struct slot *t, ULong mask)
+{
+	UInt c, i, best = t->next_cpu, best_load = ~0u;
+
+	for (c = 0; c < cfg.nr_cpus; c++) {
+		UInt load = 0;
+
+		if (!(mask >> c & 1))
+			continue;
+		for (i = 0; i < nr_slots; i++)
+			load += &slots[i] != t && slots[i].live && slots[i].next_cpu == c;
+		if (load < best_load || (load == best_load && c == t->next_cpu)) {
+			best = c;
+			best_load = load;
+		}
+	}
+	return best;
+}
+
 static void thread_create(ThreadId parent, ThreadId child)
 {
-	ULong clock = merged_upto;
+	ULong clock = merged_upto, mask = 0;
+	struct slot *s;
 
 	if (slot_of_tid[child] >= 0) /* the main thread, already known */
 		return;
 	if (parent != VG_INVALID_THREADID && slot_of_tid[parent] >= 0)
 		clock = slots[slot_of_tid[parent]].clock;
-	sched_thread_created(slot_new(child, clock));
+	s = slot_new(child, clock);
+	if (parent != VG_INVALID_THREADID && slot_of_tid[parent] >= 0)
+		mask = slots[slot_of_tid[parent]].cpu_mask; /* the kernel copies it */
+	if (mask && mask != s->cpu_mask) { /* a pinned creator: within its mask */
+		s->cpu_mask = mask;
+		s->cpu = s->next_cpu = place(s, mask);
+		s->node = s->cpu % cfg.nr_nodes;
+	}
+	sched_thread_created(s);
 }
 
 static void thread_exit(ThreadId tid)
@@ -255,26 +290,29 @@ static struct slot *slot_by_lwpid(Int pid, struct slot *self)
 }
 
 /*
- * The virtual cpu is the first cpu in the mask (modulo --sim-cpus). The
- * real call is made with every cpu allowed, so that virtual cpus beyond
- * the machine's own do not fail; the program's mask is put back after.
+ * The mask's cpus, modulo --sim-cpus, are the thread's virtual cpus; it is
+ * placed on one as a balancing scheduler would (place()). The real call is
+ * made with every cpu allowed, so that virtual cpus beyond the machine's
+ * own do not fail; the program's mask is put back after.
  */
 static void pre_affinity(struct slot *self, UWord *args)
 {
 	struct slot *t = slot_by_lwpid((Int)args[0], self);
 	const UChar *mask = (const UChar *)args[2];
-	UInt len = (UInt)args[1], i, cpu = ~0u;
+	UInt len = (UInt)args[1], i;
+	ULong vmask = 0;
 
 	if (!t || !mask || len == 0 || len > sizeof(self->aff_saved) ||
 	    !VG_(am_is_valid_for_client)((Addr)mask, len, VKI_PROT_READ | VKI_PROT_WRITE))
 		return;
-	for (i = 0; i < len * 8 && cpu == ~0u; i++)
+	for (i = 0; i < len * 8; i++)
 		if (mask[i / 8] & (1u << (i % 8)))
-			cpu = i;
-	if (cpu == ~0u)
+			vmask |= 1ULL << (i % cfg.nr_cpus);
+	if (!vmask)
 		return;
-	cpu %= cfg.nr_cpus;
-	sim_push(t, (t->clock << EV_TIME_SHIFT) | EV_MIGRATE, cpu, 0);
+	t->cpu_mask = vmask;
+	t->next_cpu = place(t, vmask);
+	sim_push(t, (t->clock << EV_TIME_SHIFT) | EV_MIGRATE, t->next_cpu, 0);
 	self->aff_mask = (Addr)mask;
 	self->aff_len = len;
 	VG_(memcpy)(self->aff_saved, mask, len);
