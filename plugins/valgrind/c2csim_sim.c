@@ -29,40 +29,36 @@
 
 #include "c2csim.h"
 
-/* ---- open-addressing tables keyed by line or page number ---------------- */
+/* ---- pages: an open-addressing table keyed by page number ---------------- */
 
-struct line {
-	ULong tag; /* line number + 1; 0 = empty */
-	ULong sharers; /* cpus holding a valid copy */
-	Int owner; /* cpu holding it M or E, or -1 */
-	UInt dirty_node; /* lines: 1 = Modified; pages: first-touch node */
+struct page {
+	ULong tag; /* page number + 1; 0 = empty */
+	UInt node; /* the node that touched it first */
 };
 
 struct table {
-	struct line *e;
+	struct page *e;
 	ULong mask, used;
-	struct line *last; /* the entry found last (entries stay until a grow) */
 };
 
-static struct table lines, pages;
+static struct table pages;
 
 static void table_init(struct table *t, ULong n)
 {
 	t->e = VG_(calloc)("c2csim.table", n, sizeof(*t->e));
 	t->mask = n - 1;
 	t->used = 0;
-	t->last = NULL;
 }
 
-static struct line *table_slot(struct table *t, ULong tag)
+static struct page *table_slot(struct table *t, ULong tag)
 {
 	ULong i = (tag * 0x9E3779B97F4A7C15ULL) >> 20;
 
 	for (;; i++) {
-		struct line *l = &t->e[i & t->mask];
+		struct page *p = &t->e[i & t->mask];
 
-		if (l->tag == tag || l->tag == 0)
-			return l;
+		if (p->tag == tag || p->tag == 0)
+			return p;
 	}
 }
 
@@ -81,27 +77,110 @@ static void table_grow(struct table *t)
 	VG_(free)(old.e);
 }
 
-/* The entry for number k, created (zeroed, owner -1) when absent. */
-static struct line *table_get(struct table *t, ULong k, Bool *created)
+/* The entry for number k, created (zeroed) when absent. */
+static struct page *table_get(struct table *t, ULong k, Bool *created)
 {
-	struct line *l;
+	struct page *p = table_slot(t, k + 1);
 
-	if (t->last && t->last->tag == k + 1) { /* threads sharing a line: often */
-		*created = False;
-		return t->last;
-	}
-	l = table_slot(t, k + 1);
-	*created = l->tag == 0;
-	if (l->tag == 0) {
+	*created = p->tag == 0;
+	if (p->tag == 0) {
 		if ((t->used + 1) * 2 > t->mask + 1) {
 			table_grow(t);
-			l = table_slot(t, k + 1);
+			p = table_slot(t, k + 1);
 		}
-		l->tag = k + 1;
-		l->owner = -1;
+		p->tag = k + 1;
 		t->used++;
 	}
-	return t->last = l;
+	return p;
+}
+
+/*
+ * ---- lines: the MESI state of every line touched, in chunks ---------------
+ * A chunk holds 4096 consecutive lines (256 KiB of memory), found through a
+ * small directory, so that neighbouring lines (a memcpy, a scan) sit side
+ * by side, 4 to a host cache line: a hash of the line number put each one
+ * in a cache miss of its own.
+ */
+#define CHUNK_SHIFT 12
+#define CHUNK_LINES (1u << CHUNK_SHIFT)
+
+struct line {
+	ULong sharers; /* cpus holding a valid copy */
+	Int owner; /* cpu holding it M or E, or -1 */
+	UInt dirty; /* 1 = Modified */
+};
+
+static struct {
+	ULong *no; /* chunk number + 1; 0 = empty */
+	struct line **chunk;
+	ULong mask, used;
+	ULong last_no; /* the chunk found last (+ 1), and its lines */
+	struct line *last;
+} dir;
+
+static void dir_init(ULong n)
+{
+	dir.no = VG_(calloc)("c2csim.dir", n, sizeof(*dir.no));
+	dir.chunk = VG_(calloc)("c2csim.dir", n, sizeof(*dir.chunk));
+	dir.mask = n - 1;
+	dir.used = 0;
+}
+
+static ULong dir_slot(ULong tag)
+{
+	ULong i = (tag * 0x9E3779B97F4A7C15ULL) >> 24;
+
+	while (dir.no[i & dir.mask] != tag && dir.no[i & dir.mask])
+		i++;
+	return i & dir.mask;
+}
+
+static void dir_grow(void)
+{
+	ULong *no = dir.no, n = dir.mask + 1, i, j;
+	struct line **chunk = dir.chunk;
+
+	dir_init(n * 2);
+	for (i = 0; i < n; i++) {
+		if (no[i]) {
+			j = dir_slot(no[i]);
+			dir.no[j] = no[i];
+			dir.chunk[j] = chunk[i];
+			dir.used++;
+		}
+	}
+	VG_(free)(no);
+	VG_(free)(chunk);
+}
+
+static struct line *dir_chunk(ULong tag)
+{
+	ULong i = dir_slot(tag), k;
+
+	if (dir.no[i])
+		return dir.chunk[i];
+	if ((dir.used + 1) * 2 > dir.mask + 1) {
+		dir_grow();
+		i = dir_slot(tag);
+	}
+	dir.no[i] = tag;
+	dir.chunk[i] = VG_(malloc)("c2csim.lines", CHUNK_LINES * sizeof(struct line));
+	for (k = 0; k < CHUNK_LINES; k++)
+		dir.chunk[i][k] = (struct line){ .owner = -1 };
+	dir.used++;
+	return dir.chunk[i];
+}
+
+/* The state of line number lineno (invalid everywhere when never touched). */
+static inline struct line *line_get(ULong lineno)
+{
+	ULong tag = (lineno >> CHUNK_SHIFT) + 1;
+
+	if (tag != dir.last_no) {
+		dir.last = dir_chunk(tag);
+		dir.last_no = tag;
+	}
+	return &dir.last[lineno & (CHUNK_LINES - 1)];
 }
 
 /* ---- optional capacity: a FIFO of line numbers per cpu ------------------- */
@@ -111,7 +190,6 @@ static ULong fifo_head[C2CSIM_MAX_CPUS], fifo_n[C2CSIM_MAX_CPUS];
 
 static void cache_insert(UInt cpu, ULong lineno)
 {
-	Bool created;
 	struct line *old;
 	ULong victim;
 
@@ -126,11 +204,11 @@ static void cache_insert(UInt cpu, ULong lineno)
 	fifo_n[cpu]--;
 	if (victim == lineno)
 		return;
-	old = table_get(&lines, victim, &created);
+	old = line_get(victim);
 	old->sharers &= ~(1ULL << cpu);
 	if (old->owner == (Int)cpu) {
 		old->owner = -1;
-		old->dirty_node = 0;
+		old->dirty = 0;
 	}
 }
 
@@ -189,17 +267,17 @@ void sim_slot_init(struct slot *s, UInt index)
 static enum c2csim_class classify_miss(struct line *l, ULong lineno, UInt node)
 {
 	Bool created;
-	struct line *pg;
+	struct page *pg;
 
-	if (l->owner >= 0 && l->dirty_node)
+	if (l->owner >= 0 && l->dirty)
 		return (node_cpus[node] >> l->owner) & 1 ? C2CSIM_CLS_LCL_HITM :
 							   C2CSIM_CLS_RMT_HITM;
 	if (l->sharers)
 		return l->sharers & node_cpus[node] ? C2CSIM_CLS_LCL_PEER : C2CSIM_CLS_RMT_PEER;
 	pg = table_get(&pages, (lineno << cfg.line_shift) >> 12, &created);
 	if (created)
-		pg->dirty_node = node;
-	return pg->dirty_node == node ? C2CSIM_CLS_LCL_DRAM : C2CSIM_CLS_RMT_DRAM;
+		pg->node = node;
+	return pg->node == node ? C2CSIM_CLS_LCL_DRAM : C2CSIM_CLS_RMT_DRAM;
 }
 
 static ULong budget_used; /* samples written since the rate last grew, halved then */
@@ -233,8 +311,8 @@ static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, UInt
 static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr, Bool locked)
 {
 	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
-	Bool created, hitm;
-	struct line *l = table_get(&lines, lineno, &created);
+	Bool hitm;
+	struct line *l = line_get(lineno);
 	enum c2csim_class c;
 
 	if (l->sharers & me && !(locked && l->owner != (Int)s->cpu && (l->sharers & ~me)))
@@ -248,15 +326,15 @@ static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr,
 	if (locked) { /* takes the line Modified */
 		l->sharers = me;
 		l->owner = s->cpu;
-		l->dirty_node = 1;
+		l->dirty = 1;
 	} else if (c == C2CSIM_CLS_LCL_DRAM || c == C2CSIM_CLS_RMT_DRAM) {
 		l->sharers = me; /* Exclusive */
 		l->owner = s->cpu;
-		l->dirty_node = 0;
+		l->dirty = 0;
 	} else if (c != C2CSIM_CLS_L1) { /* the owner (if any) drops to Shared */
 		l->sharers |= me;
 		l->owner = -1;
-		l->dirty_node = 0;
+		l->dirty = 0;
 	}
 	emit(s, time, e, addr, c | (locked ? C2CSIM_CODE_LOCKED : 0), hitm);
 }
@@ -264,8 +342,7 @@ static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr,
 static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr)
 {
 	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
-	Bool created;
-	struct line *l = table_get(&lines, lineno, &created);
+	struct line *l = line_get(lineno);
 	enum c2csim_class c = C2CSIM_CLS_L1; /* a hit: I own it */
 
 	if (l->owner == (Int)s->cpu) {
@@ -278,7 +355,7 @@ static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr
 	}
 	l->sharers = me;
 	l->owner = s->cpu;
-	l->dirty_node = 1;
+	l->dirty = 1;
 	emit(s, time, e, addr, c | C2CSIM_CODE_STORE, c != C2CSIM_CLS_L1);
 }
 
@@ -315,7 +392,7 @@ void sim_init(void)
 {
 	UInt c;
 
-	table_init(&lines, 1 << 16);
+	dir_init(1 << 8);
 	table_init(&pages, 1 << 10);
 	for (c = 0; c < cfg.nr_cpus; c++) {
 		node_cpus[c % cfg.nr_nodes] |= 1ULL << c;
