@@ -64,6 +64,11 @@ size=$(stat -c %s "$TMP/s.data")
 rate=$(sed -n 's/.*sampled 1 in \([0-9]*\) (period.*/\1/p' "$TMP/s.err")
 [ -n "$rate" ] && [ "$rate" -ge 2 ] && ok || fail "storm: record did not say it sampled: $(cat "$TMP/s.err")"
 run_c2c 0 "$TMP/r.txt" "$TMP/r.err" report -i "$TMP/s.data" --stdio --no-attrib
+# the same seed thins the same way: a byte-identical report
+sim_record "$TMP/s2.data" "$TMP/s2.err" --max-size $MAX -- "$SAMPLES/args" $N
+run_c2c 0 "$TMP/r2.txt" "$TMP/r2.err" report -i "$TMP/s2.data" --stdio --no-attrib
+if cmp -s "$TMP/r.txt" "$TMP/r2.txt"; then ok; else fail "storm twice: reports differ"; fi
+rm -f "$TMP/s2.data"
 expect_contains "report prints the rate" "HITMs and store misses sampled    : 1 in $rate (period $rate)" "$TMP/r.txt"
 # every HITM and store miss sample has period N (perf's own decoder)
 periods=$(perf script -i "$TMP/s.data" -F period,data_src 2>/dev/null |
