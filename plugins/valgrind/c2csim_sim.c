@@ -103,6 +103,7 @@ static struct page *table_get(struct table *t, ULong k, Bool *created)
  */
 #define CHUNK_SHIFT 12
 #define CHUNK_LINES (1u << CHUNK_SHIFT)
+#define DIR_CACHE 64
 
 struct line {
 	ULong sharers; /* cpus holding a valid copy */
@@ -114,8 +115,8 @@ static struct {
 	ULong *no; /* chunk number + 1; 0 = empty */
 	struct line **chunk;
 	ULong mask, used;
-	ULong last_no; /* the chunk found last (+ 1), and its lines */
-	struct line *last;
+	ULong cache_no[DIR_CACHE]; /* chunks found lately (+ 1), by their low bits */
+	struct line *cache[DIR_CACHE];
 } dir;
 
 static void dir_init(ULong n)
@@ -175,12 +176,13 @@ static struct line *dir_chunk(ULong tag)
 static inline struct line *line_get(ULong lineno)
 {
 	ULong tag = (lineno >> CHUNK_SHIFT) + 1;
+	UInt k = tag & (DIR_CACHE - 1);
 
-	if (tag != dir.last_no) {
-		dir.last = dir_chunk(tag);
-		dir.last_no = tag;
+	if (tag != dir.cache_no[k]) { /* a program's heap, data and buffers: a few chunks */
+		dir.cache[k] = dir_chunk(tag);
+		dir.cache_no[k] = tag;
 	}
-	return &dir.last[lineno & (CHUNK_LINES - 1)];
+	return &dir.cache[k][lineno & (CHUNK_LINES - 1)];
 }
 
 /* ---- optional capacity: a FIFO of line numbers per cpu ------------------- */
