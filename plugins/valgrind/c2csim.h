@@ -22,9 +22,10 @@ enum ev_kind {
 	EV_MIGRATE = 3, /* the thread moved to cpu ev.addr (sched_setaffinity) */
 };
 
-/* key = time << 16 | size << 2 | kind  (size capped at 4095 >> 2...) */
+/* key = time << 16 | force << 15 | size << 2 | kind  (size capped at 8191) */
 #define EV_TIME_SHIFT 16
-#define EV_SIZE_MASK 0x3fff
+#define EV_SIZE_MASK 0x1fff
+#define EV_FORCE (1u << 15) /* sample it: the fast path's gap chose it (sim_fast) */
 
 struct ev {
 	ULong key;
@@ -82,6 +83,7 @@ struct sim_config {
 	ULong lead;
 	ULong cache_lines; /* per-cpu capacity; 0 = unbounded */
 	Bool sim_stack;
+	Bool fast; /* sim_fast: lines only one thread touched skip the merge */
 	UInt cost[C2CSIM_NR_COSTS];
 	const HChar *out_path;
 };
@@ -122,6 +124,8 @@ void sim_init(void);
 void sim_slot_init(struct slot *s, UInt index);
 void sim_buffer_full(struct slot *s, ULong now);
 void sim_push(struct slot *s, ULong key, Addr addr, Addr ip);
+/* At push time: counts an access the merge need not see; 0: push it, with key's flags. */
+UInt sim_fast(struct slot *s, ULong *key, Addr addr);
 /* Process every buffered event earlier than the slowest ready thread. */
 void sim_merge(struct slot *running, ULong running_clock);
 /* Process everything (at exit). */

@@ -28,6 +28,7 @@
 static VG_REGPARM(3) void ev_access(Addr addr, Addr ip, UWord packed)
 {
 	struct slot *s = g_cur;
+	ULong key;
 
 	if (addr - g_stack_lo < g_stack_len) {
 		stats[C2CSIM_ST_STACK_SKIPPED]++;
@@ -35,8 +36,9 @@ static VG_REGPARM(3) void ev_access(Addr addr, Addr ip, UWord packed)
 	}
 	if (UNLIKELY(!s || sim_disabled))
 		return;
-	sim_push(s, ((g_clock + (packed >> 16) - 1) << EV_TIME_SHIFT) | (packed & 0xffff), addr,
-		 ip);
+	key = ((g_clock + (packed >> 16) - 1) << EV_TIME_SHIFT) | (packed & 0xffff);
+	if (!cfg.fast || !sim_fast(s, &key, addr))
+		sim_push(s, key, addr, ip);
 }
 
 struct ir_state {
@@ -58,7 +60,8 @@ static IRTemp load_global(struct ir_state *st, void *p)
 {
 	IRTemp t = newIRTemp(st->out->tyenv, Ity_I64);
 
-	addStmtToIRSB(st->out, IRStmt_WrTmp(t, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)p))));
+	addStmtToIRSB(st->out,
+		      IRStmt_WrTmp(t, IRExpr_Load(Iend_LE, Ity_I64, mkIRExpr_HWord((HWord)p))));
 	return t;
 }
 
@@ -72,9 +75,9 @@ static void add_count(struct ir_state *st)
 	t = load_global(st, &g_clock);
 	sum = newIRTemp(st->out->tyenv, Ity_I64);
 	addStmtToIRSB(st->out, IRStmt_WrTmp(sum, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t),
-							       u64(st->n_imarks - st->counted))));
-	addStmtToIRSB(st->out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&g_clock),
-					    IRExpr_RdTmp(sum)));
+							      u64(st->n_imarks - st->counted))));
+	addStmtToIRSB(st->out,
+		      IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&g_clock), IRExpr_RdTmp(sum)));
 	st->counted = st->n_imarks;
 }
 
@@ -85,7 +88,7 @@ static void add_lead_check(struct ir_state *st, const VexGuestLayout *layout)
 	IRTemp over = newIRTemp(st->out->tyenv, Ity_I1);
 
 	addStmtToIRSB(st->out, IRStmt_WrTmp(over, IRExpr_Binop(Iop_CmpLT64U, IRExpr_RdTmp(limit),
-							        IRExpr_RdTmp(clock))));
+							       IRExpr_RdTmp(clock))));
 	addStmtToIRSB(st->out, IRStmt_Exit(IRExpr_RdTmp(over), Ijk_Yield, IRConst_U64(st->ip),
 					   layout->offset_IP));
 }
@@ -97,7 +100,8 @@ static Bool is_stack_addr(const struct ir_state *st, const IRExpr *addr)
 
 static void track_sp(struct ir_state *st, IRTemp t, const IRExpr *e)
 {
-	if (e->tag == Iex_Get && e->Iex.Get.offset == OFFSET_amd64_RSP && e->Iex.Get.ty == Ity_I64) {
+	if (e->tag == Iex_Get && e->Iex.Get.offset == OFFSET_amd64_RSP &&
+	    e->Iex.Get.ty == Ity_I64) {
 		st->sp_tmp[t] = True;
 	} else if (e->tag == Iex_Binop &&
 		   (e->Iex.Binop.op == Iop_Add64 || e->Iex.Binop.op == Iop_Sub64) &&
@@ -211,7 +215,8 @@ static void on_stmt(struct ir_state *st, IRStmt *s, const VexGuestLayout *layout
 }
 
 IRSB *c2c_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
-		     const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwt, IRType hwt)
+		     const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwt,
+		     IRType hwt)
 {
 	struct ir_state st = { .load_stmt = -1 };
 	Int i = 0;

@@ -43,6 +43,7 @@ struct sim_config cfg = {
 	.hitm_rate = 1,
 	.seed = 1,
 	.lead = 100000,
+	.fast = True,
 	.cost = { 4, 40, 75, 150, 220, 200, 330 },
 };
 struct slot *slots;
@@ -111,6 +112,7 @@ static Bool c2c_option(const HChar *arg)
 	} else if VG_BINT_CLO (arg, "--sim-cache-lines", v, 0, 1LL << 32) {
 		cfg.cache_lines = (ULong)v;
 	} else if VG_BOOL_CLO (arg, "--sim-stack", cfg.sim_stack) {
+	} else if VG_BOOL_CLO (arg, "--sim-fast", cfg.fast) {
 	} else if VG_STR_CLO (arg, "--sim-cycles", s) {
 		if (!parse_costs(s))
 			VG_(fmsg_bad_option)
@@ -138,6 +140,8 @@ static void c2c_usage(void)
 	 "    --sim-lead=N              max instructions a thread may run ahead [100000]\n"
 	 "    --sim-cache-lines=N       per-cpu capacity in lines, FIFO [0: unbounded]\n"
 	 "    --sim-stack=yes|no        simulate a thread's accesses to its own stack [no]\n"
+	 "    --sim-fast=yes|no         count hits on lines only one thread touched\n"
+	 "                              without merging them (exact: no) [yes]\n"
 	 "    --sim-cycles=L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n"
 	 "                              simulated cycles per class [4,40,75,150,220,200,330]\n");
 }

@@ -107,9 +107,13 @@ static struct page *table_get(struct table *t, ULong k, Bool *created)
 
 struct line {
 	ULong sharers; /* cpus holding a valid copy */
-	Int owner; /* cpu holding it M or E, or -1 */
-	UInt dirty; /* 1 = Modified */
+	signed int owner : 8; /* cpu holding it M or E, or -1 */
+	UInt dirty : 1; /* Modified */
+	UInt solo : 23; /* sim_fast: the one slot (+ 1) that touched it, or SOLO_SHARED */
+	UInt epoch; /* sim_fast: virtual time >> EPOCH_SHIFT of its first touch */
 };
+#define SOLO_SHARED 0x7fffffu
+#define EPOCH_SHIFT 10
 
 static struct {
 	ULong *no; /* chunk number + 1; 0 = empty */
@@ -301,7 +305,7 @@ static void budget_note(ULong time)
 /* A sample of code (C2CSIM_CODE_*): always, or 1 in sample_rate; then thinned. */
 static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, UInt code, Bool always)
 {
-	if (!always && !sample_this(s))
+	if (!always && !(e->key & EV_FORCE) && !sample_this(s))
 		return;
 	if (cfg.hitm_rate > 1 && xorshift(&s->thin_rng) % cfg.hitm_rate)
 		return;
@@ -386,6 +390,52 @@ static void sim_access(struct slot *s, const struct ev *e)
 		else
 			load_line(s, time, e, a, kind == EV_ATOMIC);
 	}
+}
+
+/*
+ * The fast path, at push time: an access within one line that only this
+ * thread has touched so far and that its cpu already holds as the access
+ * needs (a copy for a load, M or E for a store or atomic) is an L1 hit
+ * whatever the merge's order, so it is counted here and not buffered. A
+ * line qualifies once every thread's clock (the merge frontier) is a lead
+ * window past its first touch: lines that threads fight over are touched
+ * by the others in that window and never qualify, so their accesses are
+ * all merged. What is approximate: a line private for longer whose first
+ * access by another thread comes while the owner runs ahead, up to a lead
+ * window of the owner's accesses counted as hits before it. When the
+ * sampling gap picks an access, it is buffered after all, flagged, and the
+ * merge classifies and samples it.
+ */
+UInt sim_fast(struct slot *s, ULong *key, Addr addr)
+{
+	UInt kind = *key & 3, size = (*key >> 2) & EV_SIZE_MASK, me = (UInt)(s - slots) + 1;
+	ULong lineno = addr >> cfg.line_shift;
+	struct line *l;
+
+	if (kind == EV_MIGRATE || cfg.cache_lines || s->cpu != s->next_cpu ||
+	    (addr + (size ? size - 1 : 0)) >> cfg.line_shift != lineno)
+		return False;
+	l = line_get(lineno);
+	if (l->solo != me || me >= SOLO_SHARED) {
+		if (!l->solo)
+			l->epoch = (UInt)((*key >> EV_TIME_SHIFT) >> EPOCH_SHIFT);
+		l->solo = l->solo || me >= SOLO_SHARED ? SOLO_SHARED : me;
+		return False;
+	}
+	if ((UInt)(merged_upto >> EPOCH_SHIFT) - l->epoch <= (cfg.lead >> EPOCH_SHIFT) + 1 ||
+	    (kind == EV_LOAD ? !(l->sharers >> s->cpu & 1) : l->owner != (Int)s->cpu))
+		return False;
+	if (sample_this(s)) { /* its gap picked it: the merge samples it */
+		*key |= EV_FORCE;
+		return False;
+	}
+	stats[kind == EV_LOAD  ? C2CSIM_ST_LOADS :
+	      kind == EV_STORE ? C2CSIM_ST_STORES :
+				 C2CSIM_ST_ATOMICS]++;
+	stats[kind == EV_STORE ? C2CSIM_ST_ST_HIT : C2CSIM_ST_L1_HIT]++;
+	if (kind != EV_LOAD)
+		l->dirty = 1;
+	return True;
 }
 
 /* ---- per-thread buffers and the merge ------------------------------------ */
