@@ -15,7 +15,6 @@
 
 #include "c2c/c2c_attrib.h"
 #include "layout/layout.h"
-#include "layout/profile_print.h"
 #include "types/types.h"
 #include "util/xalloc.h"
 

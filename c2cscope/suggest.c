@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
-#include "layout/profile.h"
-#include "layout/propose.h"
+#include "profile/profile.h"
+#include "suggest/suggest.h"
 #include "suggest_patch.h"
 #include "util/strbuf.h"
 #include "types/types.h"

@@ -6,7 +6,7 @@
  * with a field that contexts other than those writers touch) or truly (a
  * field several contexts write).
  */
-#include "layout/profile_print.h"
+#include "layout/layout.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

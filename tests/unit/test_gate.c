@@ -27,7 +27,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "layout/gate.h"
+#include "gate/gate.h"
 #include "util/xalloc.h"
 
 struct member_spec {

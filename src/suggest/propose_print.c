@@ -4,7 +4,7 @@
  * heat, JSON, and the check rules that lock a proposal in.
  */
 #include "config.h"
-#include "layout/propose_int.h"
+#include "suggest/propose_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include <jansson.h>
 #endif
 
-#include "layout/layout_int.h"
+#include "layout/layout.h"
 #include "util/xalloc.h"
 
 static const char *class_name(enum field_class c)

@@ -4,7 +4,7 @@
  * field conflicts from the profile, and build the "reorder only" and
  * "isolate with alignment" options with their moves and predicted effect.
  */
-#include "layout/propose_int.h"
+#include "suggest/propose_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Inside the layout gate: member resolution shared by its files. */
-#ifndef C2C_LAYOUT_GATE_INT_H
-#define C2C_LAYOUT_GATE_INT_H
+#ifndef C2C_GATE_GATE_INT_H
+#define C2C_GATE_GATE_INT_H
 
-#include "layout/gate.h"
+#include "gate/gate.h"
 #include "util/strbuf.h"
 
 struct gate_members {

@@ -3,7 +3,7 @@
  * The re-layout proposer: blocks of members that must move together, a
  * scoring function, and a steepest-descent search over member orders.
  */
-#include "layout/propose_int.h"
+#include "suggest/propose_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

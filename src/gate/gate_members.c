@@ -4,7 +4,7 @@
  * and the list of members that could share a cache line with it. Members
  * of anonymous structs and unions are visible by their own names, as in C.
  */
-#include "layout/gate_int.h"
+#include "gate/gate_int.h"
 #include "layout/layout.h"
 #include "util/xalloc.h"
 

@@ -4,7 +4,7 @@
  * members it names, decides, and on failure says in one sentence which
  * members at which offsets and cache lines broke it.
  */
-#include "layout/gate_int.h"
+#include "gate/gate_int.h"
 #include "util/xalloc.h"
 
 #include <errno.h>

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Layout diff between two type models, in cache-line terms. */
-#include "layout/layout_diff.h"
-#include "layout/gate_int.h"
+#include "gate/gate_int.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
