@@ -362,11 +362,10 @@ static const struct type_member *top_member(const struct type *t, uint64_t off)
 
 	for (i = 0; i < t->nr_members; i++) {
 		const struct type_member *m = &t->members[i];
-		uint64_t size = type_size(m->type);
+		uint64_t start, end;
 
-		if (m->bit_size)
-			size = (m->bit_offset % 8 + m->bit_size + 7) / 8;
-		if (m->name && off >= m->offset && off < m->offset + (size ? size : 1))
+		type_member_extent(m, &start, &end);
+		if (m->name && off >= start && off < (end > start ? end : start + 1))
 			return m;
 	}
 	return NULL;

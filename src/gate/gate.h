@@ -109,9 +109,6 @@ const char *rule_kind_name(enum rule_kind kind);
  * offsets and cache lines, made it fail. Formatting the outcomes for people
  * and machines (text, JSON, JUnit, SARIF) follows.
  */
-#define GATE_GROUP_BEGIN "__cacheline_group_begin__"
-#define GATE_GROUP_END "__cacheline_group_end__"
-
 struct gate_opts {
 	unsigned int cacheline_size; /* 0: 64 */
 };

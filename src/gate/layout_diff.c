@@ -123,8 +123,8 @@ static void add_group(struct diff_struct *s, const char *name, const char *messa
 
 static void add_group_rules(struct ruleset *rs, const char *name, const struct type *t)
 {
-	struct gate_group *groups;
-	size_t n = gate_find_groups(t, &groups), i, j;
+	struct type_group *groups;
+	size_t n = type_find_groups(t, &groups), i, j;
 	const struct rule_block *b = ruleset_nr_blocks(rs) ? ruleset_block(rs, 0) : NULL;
 
 	for (i = 0; i < n; i++) {

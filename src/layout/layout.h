@@ -78,15 +78,17 @@ struct layout_summary {
 
 /*
  * A kernel cache-line group: the members between the zero-size markers
- * __cacheline_group_begin__NAME and __cacheline_group_end__NAME.
+ * __cacheline_group_begin__NAME and __cacheline_group_end__NAME, when the
+ * markers make one (type_group_ok: one begin, then one end).
  */
 struct layout_group {
 	const char *name;
 	uint32_t first_member; /* index of the begin marker */
 	uint32_t end_member; /* index of the end marker */
-	uint64_t start; /* offset of the begin marker */
+	uint64_t start; /* offsetofend(begin marker) */
 	uint64_t end; /* offset of the end marker */
-	uint64_t bytes_used; /* sum of member sizes inside */
+	/* Bytes the members inside cover (type_group_bytes_used). */
+	uint64_t bytes_used;
 	uint32_t first_line, last_line; /* cache lines spanned by [start, end) */
 	uint32_t nr_lines; /* 0 for an empty group */
 };

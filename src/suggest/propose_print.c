@@ -171,8 +171,9 @@ static bool member_range(const struct type *t, const char *name, uint64_t base, 
 		const struct type_member *m = &t->members[i];
 
 		if (m->name && !strcmp(m->name, name)) {
-			*start = base + m->offset;
-			*end = *start + (m->bit_size ? (m->bit_size + 7) / 8 : type_size(m->type));
+			type_member_extent(m, start, end);
+			*start += base;
+			*end += base;
 			return true;
 		}
 		if (!m->name && type_is_aggregate(m->type) &&
