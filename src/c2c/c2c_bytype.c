@@ -5,7 +5,6 @@
  */
 #include "c2c/c2c_bytype.h"
 
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,7 +231,7 @@ size_t c2c_bytype_filter(struct c2c_bytype *bt, const char *glob)
 	size_t i, n = 0;
 
 	for (i = 0; i < bt->n; i++) {
-		if (fnmatch(glob, bt->v[i].type_name, 0))
+		if (!type_name_matches(glob, bt->v[i].type_name))
 			field_sum_release(&bt->v[i]);
 		else
 			bt->v[n++] = bt->v[i];

@@ -8,7 +8,6 @@
 #include "util/xalloc.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -651,16 +650,6 @@ void gate_result_release(struct gate_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static bool wanted(const char *name, const char *const *only)
-{
-	if (!only)
-		return true;
-	for (; *only; only++)
-		if (!fnmatch(*only, name, 0))
-			return true;
-	return false;
-}
-
 size_t gate_add_kernel_groups(struct ruleset *rs, const struct type_db *db, const char *const *only)
 {
 	const char *last = NULL;
@@ -671,7 +660,7 @@ size_t gate_add_kernel_groups(struct ruleset *rs, const struct type_db *db, cons
 		struct type_group *groups;
 		size_t n;
 
-		if ((last && !strcmp(last, t->name)) || !wanted(t->name, only))
+		if ((last && !strcmp(last, t->name)) || !type_name_wanted(only, t->name))
 			continue;
 		last = t->name;
 		n = type_find_groups(t, &groups);

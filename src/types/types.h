@@ -259,6 +259,13 @@ bool type_group_ok(const struct type_group *g);
 /* Bytes the members declared between g's markers cover (extents merged). */
 uint64_t type_group_bytes_used(const struct type *t, const struct type_group *g);
 
+/* Whether PAT is an fnmatch(3) glob rather than a plain name. */
+bool type_name_is_glob(const char *pat);
+/* Whether NAME (may be NULL: no) matches PAT, a plain name or a glob. */
+bool type_name_matches(const char *pat, const char *name);
+/* Whether NAME matches one of the NULL-terminated GLOBS; NULL: any name. */
+bool type_name_wanted(const char *const *globs, const char *name);
+
 /*
  * C declaration of NAME (may be NULL) with type T, as pahole prints it:
  * "struct list_head *         next", "int (*fn)(void *)", "char name[16]".
