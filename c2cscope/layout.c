@@ -255,20 +255,16 @@ static int no_match(const char *path, const struct layout_args *a, const char *p
 {
 	struct type_load_opts lo = { .source = a->source };
 	const char *file = path ? path : "/sys/kernel/btf/vmlinux";
-	const char *hint = NULL;
+	struct strbuf sb = STRBUF_INIT;
 	struct type_db *db = NULL;
 	int ret;
 
 	if (type_name_is_glob(pattern))
 		return cmd_error(CMD, "%s: no struct or union matches '%s'", file, pattern);
 	ret = path ? type_db_load(path, &lo, &db, NULL) : type_db_load_kernel(&lo, &db, NULL);
-	if (!ret)
-		hint = type_db_suggest(db, pattern);
-	if (hint)
-		ret = cmd_error(CMD, "%s: no struct or union '%s'; did you mean '%s'?", file,
-				pattern, hint);
-	else
-		ret = cmd_error(CMD, "%s: no struct or union '%s'", file, pattern);
+	type_db_describe_missing(&sb, file, pattern, ret ? NULL : db);
+	ret = cmd_error(CMD, "%s", sb.buf);
+	strbuf_release(&sb);
 	type_db_free(db);
 	return ret;
 }

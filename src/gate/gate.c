@@ -577,17 +577,14 @@ static void count(struct gate_result *res, const struct gate_outcome *o)
 static void check_missing_struct(struct gate_result *res, const struct rule_block *b,
 				 const struct type_db *db)
 {
-	const char *near = type_db_suggest(db, b->struct_name);
 	size_t i;
 
 	for (i = 0; i < b->nr_rules; i++) {
 		struct gate_outcome *o = new_outcome(res, b, &b->rules[i], NULL);
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "no struct or union %s in %s", b->struct_name,
-			    type_db_path(db) ? type_db_path(db) : "the types");
-		if (near)
-			strbuf_addf(&sb, " (did you mean %s?)", near);
+		type_db_describe_missing(&sb, type_db_path(db) ? type_db_path(db) : "the types",
+					 b->struct_name, db);
 		o->status = GATE_ERROR;
 		o->message = strbuf_detach(&sb, NULL);
 		count(res, o);

@@ -182,6 +182,13 @@ const struct type *type_db_find_typedef(const struct type_db *db, const char *na
  * nothing is close.
  */
 const char *type_db_suggest(const struct type_db *db, const char *name);
+/*
+ * The one wording for a struct that is not there, appended to sb:
+ * "FILE: no struct or union NAME", then "; did you mean NEAR?" when HINTS
+ * (a db loaded without an only-list; may be NULL) knows a close name.
+ */
+void type_db_describe_missing(struct strbuf *sb, const char *file, const char *name,
+			      const struct type_db *hints);
 
 /*
  * The type a loader-specific reference names: the DWARF DIE's global offset

@@ -122,3 +122,13 @@ bool type_name_wanted(const char *const *globs, const char *name)
 			return true;
 	return false;
 }
+
+void type_db_describe_missing(struct strbuf *sb, const char *file, const char *name,
+			      const struct type_db *hints)
+{
+	const char *near = hints ? type_db_suggest(hints, name) : NULL;
+
+	strbuf_addf(sb, "%s: no struct or union %s", file, name);
+	if (near)
+		strbuf_addf(sb, "; did you mean %s?", near);
+}
