@@ -112,5 +112,5 @@ fields "$TMP/h.data" >"$TMP/f.h"
 same_order_within "fields: --hitm-rate 8 vs unsampled" "$TMP/f.h" "$TMP/f.small"
 
 run_c2c 2 "$TMP/o" "$TMP/bad.err" record --sim --max-size 12Q -- true
-expect_contains "bad --max-size named" "--max-size 12Q: expected a size" "$TMP/bad.err"
+expect_contains "bad --max-size named" "--max-size expects a size such as 256M (B, K, M, G or T), not '12Q'" "$TMP/bad.err"
 finish
