@@ -124,8 +124,8 @@ void sim_init(void);
 void sim_slot_init(struct slot *s, UInt index);
 void sim_buffer_full(struct slot *s, ULong now);
 void sim_push(struct slot *s, ULong key, Addr addr, Addr ip);
-/* At push time: counts an access the merge need not see; 0: push it, with key's flags. */
-UInt sim_fast(struct slot *s, ULong *key, Addr addr);
+/* An access of the running thread: counted at once (sim_fast) or buffered. */
+void sim_event(struct slot *s, ULong key, Addr addr, Addr ip);
 /* Process every buffered event earlier than the slowest ready thread. */
 void sim_merge(struct slot *running, ULong running_clock);
 /* Process everything (at exit). */

@@ -28,7 +28,6 @@
 static VG_REGPARM(3) void ev_access(Addr addr, Addr ip, UWord packed)
 {
 	struct slot *s = g_cur;
-	ULong key;
 
 	if (addr - g_stack_lo < g_stack_len) {
 		stats[C2CSIM_ST_STACK_SKIPPED]++;
@@ -36,9 +35,8 @@ static VG_REGPARM(3) void ev_access(Addr addr, Addr ip, UWord packed)
 	}
 	if (UNLIKELY(!s || sim_disabled))
 		return;
-	key = ((g_clock + (packed >> 16) - 1) << EV_TIME_SHIFT) | (packed & 0xffff);
-	if (!cfg.fast || !sim_fast(s, &key, addr))
-		sim_push(s, key, addr, ip);
+	sim_event(s, ((g_clock + (packed >> 16) - 1) << EV_TIME_SHIFT) | (packed & 0xffff), addr,
+		  ip);
 }
 
 struct ir_state {

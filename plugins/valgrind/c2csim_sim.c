@@ -406,7 +406,7 @@ static void sim_access(struct slot *s, const struct ev *e)
  * sampling gap picks an access, it is buffered after all, flagged, and the
  * merge classifies and samples it.
  */
-UInt sim_fast(struct slot *s, ULong *key, Addr addr)
+static inline Bool sim_fast(struct slot *s, ULong *key, Addr addr)
 {
 	UInt kind = *key & 3, size = (*key >> 2) & EV_SIZE_MASK, me = (UInt)(s - slots) + 1;
 	ULong lineno = addr >> cfg.line_shift;
@@ -453,7 +453,7 @@ void sim_init(void)
 	}
 }
 
-void sim_push(struct slot *s, ULong key, Addr addr, Addr ip)
+static inline void push(struct slot *s, ULong key, Addr addr, Addr ip)
 {
 	struct ev *e;
 
@@ -463,6 +463,18 @@ void sim_push(struct slot *s, ULong key, Addr addr, Addr ip)
 	e->key = key;
 	e->addr = addr;
 	e->ip = ip;
+}
+
+void sim_push(struct slot *s, ULong key, Addr addr, Addr ip)
+{
+	push(s, key, addr, ip);
+}
+
+/* One call from the generated code's helper: the fast path, else the buffer. */
+void sim_event(struct slot *s, ULong key, Addr addr, Addr ip)
+{
+	if (!cfg.fast || !sim_fast(s, &key, addr))
+		push(s, key, addr, ip);
 }
 
 static ULong head_time(const struct slot *s)
