@@ -327,6 +327,7 @@ static int parse_tracepoint(struct record_evlist *l, char *item, const char *spe
 
 	*colon = 0;
 	ret = tracepoint_id(item, colon + 1, &id, err);
+	*colon = ':';
 	if (ret)
 		return ret;
 	e = evlist_new(l, spec, "tracepoint");

@@ -241,7 +241,7 @@ static void describe_one(const struct record_event *e, struct strbuf *out)
 	record_sample_type_str(a->sample_type, out);
 	strbuf_addf(out, " precise_ip=%u", a->precise_ip);
 	if (e->flags & RECORD_EV_MAX_PRECISE)
-		strbuf_addstr(out, " (or the highest below it the event accepts)");
+		strbuf_addstr(out, " (P: the highest the event accepts, tried from 3 down)");
 	strbuf_addf(out, " %s=%llu", a->freq ? "sample_freq" : "sample_period",
 		    (unsigned long long)a->sample_period);
 	if (a->exclude_user || a->exclude_kernel)
