@@ -89,7 +89,8 @@ static int opt_line_size(const struct cmd_option *opt, const char *arg, void *ct
 /* The PMU recorder's options: one target, -F or -c, -u or -k. */
 static int check_pmu_args(const struct record_args *o, int nr_args)
 {
-	int targets = (o->all_cpus || o->cpu_list) + !!o->pids + !!o->tids + (nr_args > 0);
+	/* -a/-C with -- CMD: every task on those cpus while CMD runs, as perf does */
+	int targets = !!o->pids + !!o->tids + (nr_args > 0 || o->all_cpus || o->cpu_list);
 
 	if (o->freq && o->period)
 		return cmd_error(CMD, "-F and -c both given: sample by frequency or by period"),
@@ -98,7 +99,7 @@ static int check_pmu_args(const struct record_args *o, int nr_args)
 		return cmd_error(CMD, "-u and -k both given: leave both out for user and kernel"),
 		       CMD_PARSE_ERROR;
 	if (targets > 1)
-		return cmd_error(CMD, "more than one target: give one of -a/-C, -p, -t or -- CMD"),
+		return cmd_error(CMD, "more than one target: give one of -p, -t, -a/-C or -- CMD"),
 		       CMD_PARSE_ERROR;
 	if (!targets && !o->dry_run && !o->list)
 		return cmd_error(CMD, "nothing to record: give -- CMD, -p PID, -t TID, -a or -C "
@@ -485,13 +486,13 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 	if (ret < 0)
 		return cmd_report_err(CMD, &err);
 	ret = record_session_run(s, &stop_flag, &err);
-	if (ret < 0)
-		cmd_report_err(CMD, &err);
+	if (ret < 0) {
+		record_session_abort(s); /* the command did not run, or the file is broken */
+		return cmd_report_err(CMD, &err);
+	}
 	if (record_session_close(s, &st, &err) < 0)
 		return cmd_report_err(CMD, &err);
 	pmu_summary(o, &st, now() - t0);
-	if (ret < 0)
-		return EXIT_BAD_INPUT;
 	return st.child_exited ? exit_code_of(st.wait_status) : EXIT_OK;
 }
 

@@ -212,6 +212,17 @@ static int on_task(struct record_session *s, const struct perf_event_header *h,
 	return perf_writer_task(s->w, h->type == PERF_RECORD_FORK, &t);
 }
 
+static int on_lost(struct record_session *s, struct cursor *c, uint64_t time)
+{
+	int ev = session_event_of_id(s, take_u64(c));
+	uint64_t lost = take_u64(c);
+
+	if (c->short_read)
+		return 0;
+	s->st.lost += lost;
+	return perf_writer_lost(s->w, ev < 0 ? 0 : (uint32_t)ev, lost, time);
+}
+
 static int on_record(struct record_session *s, const struct perf_event_header *h)
 {
 	const uint8_t *body = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
@@ -233,9 +244,7 @@ static int on_record(struct record_session *s, const struct perf_event_header *h
 	case PERF_RECORD_EXIT:
 		return on_task(s, h, &c);
 	case PERF_RECORD_LOST:
-		take_u64(&c);
-		s->st.lost += take_u64(&c);
-		return 0;
+		return on_lost(s, &c, time);
 	case PERF_RECORD_LOST_SAMPLES:
 		s->st.lost_samples += take_u64(&c);
 		return 0;

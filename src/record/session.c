@@ -92,6 +92,7 @@ static int open_writer(struct record_session *s, struct c2c_err *err)
 			.sample_type = a->sample_type & ~(uint64_t)PERF_SAMPLE_IDENTIFIER,
 			.sample_period = a->sample_period,
 			.precise_ip = a->precise_ip > 0,
+			.freq = a->freq,
 			.name = s->events[i].name,
 		};
 	}
@@ -159,10 +160,10 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop,
 	ssize_t n = 0;
 	int ret = 0;
 
-	if (s->child > 0)
-		ret = session_start_child(s, err);
-	else
+	if (!s->per_task || s->child <= 0)
 		ret = session_enable(s, err);
+	if (!ret && s->child > 0)
+		ret = session_start_child(s, err); /* per task: enable_on_exec arms them */
 	while (!ret && !*stop && !child_done(s)) {
 		ret = poll_rings(s, pfd);
 		if (ret)

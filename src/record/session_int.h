@@ -34,6 +34,7 @@ struct record_session {
 	size_t nr_tasks;
 	bool per_task, inherit;
 	pid_t child; /* -- CMD, held before exec until go_fd is written */
+	const char *child_name;
 	int go_fd, exec_err_fd;
 	/* cpu-wide events following a task: the pids whose samples are kept */
 	bool filter;

@@ -208,7 +208,7 @@ int session_synthesize(struct record_session *s, struct c2c_err *err)
 {
 	int ret = synth_modules(s);
 
-	if (ret || s->child > 0)
+	if (ret || (s->child > 0 && s->per_task))
 		; /* a command's COMM and MMAP2 come from the kernel as it execs */
 	else if (s->filter)
 		ret = synth_kept(s);

@@ -172,9 +172,12 @@ int session_targets(struct record_session *s, const struct record_opts *o, struc
 	const struct record_target *t = &o->target;
 	int ret;
 
-	if (!t->argv && !t->pids && !t->tids) {
+	if (t->system_wide || t->cpus || (!t->argv && !t->pids && !t->tids)) {
+		/* with -- CMD too: every task on these cpus while CMD runs */
 		ret = t->cpus ? parse_int_list(t->cpus, "-C", &s->cpus, &s->nr_cpus, err)
 			      : online_cpus(s, err);
+		if (!ret && t->argv)
+			ret = session_fork_child(s, t->argv, err);
 		if (ret)
 			return ret;
 		s->tasks = xcalloc(1, sizeof(*s->tasks));
@@ -212,6 +215,7 @@ int session_fork_child(struct record_session *s, char *const *argv, struct c2c_e
 	close(go[0]);
 	close(ex[1]);
 	s->child = pid;
+	s->child_name = argv[0];
 	s->go_fd = go[1];
 	s->exec_err_fd = ex[0];
 	return 0;
@@ -232,7 +236,7 @@ int session_start_child(struct record_session *s, struct c2c_err *err)
 	close(s->exec_err_fd);
 	s->exec_err_fd = -1;
 	if (n == sizeof(e))
-		return c2c_err_set(err, e, "cannot run the command: %s", strerror(e));
+		return c2c_err_set(err, e, "%s: cannot run: %s", s->child_name, strerror(e));
 	return 0;
 }
 
