@@ -65,9 +65,9 @@ static int opt_freq(const struct cmd_option *opt, const char *arg, void *ctx)
 	FILE *f;
 
 	if (strcmp(arg, "max"))
-		return cmd_parse_number(CMD, "-F", arg, 1, UINT32_MAX, &o->freq) < 0
-			       ? EXIT_BAD_INPUT
-			       : 0;
+		return cmd_parse_number(CMD, "-F", arg, 1, UINT32_MAX, &o->freq) < 0 ?
+			       EXIT_BAD_INPUT :
+			       0;
 	f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
 	if (!f || fscanf(f, "%" SCNu64, &o->freq) != 1 || !o->freq)
 		o->freq = 1000; /* what perf assumes without the file */
@@ -120,7 +120,8 @@ static int parse_args(int argc, char **argv, struct record_args *o)
 		OPT_STRING('C', "cpu", &o->cpu_list, "CPUS", "system-wide on these cpus (0-3,8)"),
 		OPT_STRING('p', "pid", &o->pids, "PID[,PID]", "attach to these processes"),
 		OPT_STRING('t', "tid", &o->tids, "TID[,TID]", "attach to these threads"),
-		OPT_CALLBACK('F', "freq", "FREQ", "samples per second per event, or 'max'", opt_freq),
+		OPT_CALLBACK('F', "freq", "FREQ", "samples per second per event, or 'max'",
+			     opt_freq),
 		OPT_U64('c', "count", &o->period, "PERIOD", "one sample every PERIOD events", 1,
 			UINT64_MAX),
 		OPT_UINT('l', "ldlat", &o->ldlat, "LDLAT",
@@ -132,7 +133,8 @@ static int parse_args(int argc, char **argv, struct record_args *o)
 			 "data pages per ring buffer (a power of 2, default 128)", 1, 1u << 20),
 		OPT_FLAG(0, "sched", &o->sched, "also sched:sched_switch and sched_migrate_task"),
 		OPT_FLAG(0, "dry-run", &o->dry_run, "print the events as they would be opened"),
-		OPT_FLAG(0, "list", &o->list, "the PMUs and memory-sampling events of this machine"),
+		OPT_FLAG(0, "list", &o->list,
+			 "the PMUs and memory-sampling events of this machine"),
 		OPT_GROUP("Simulation"),
 		OPT_FLAG(0, "sim", &o->sim, "simulate the caches with the c2csim Valgrind tool"),
 		OPT_U64(0, "sim-cpus", &o->cpus, "N",
@@ -417,7 +419,8 @@ static void pmu_summary(const struct record_args *o, const struct record_stats *
 	fprintf(stderr, "c2cscope record: %llu samples written to %s in %.2f s",
 		(unsigned long long)st->samples, o->output, secs);
 	if (st->filtered)
-		fprintf(stderr, " (%llu of other tasks left out)", (unsigned long long)st->filtered);
+		fprintf(stderr, " (%llu of other tasks left out)",
+			(unsigned long long)st->filtered);
 	fputc('\n', stderr);
 	if (lost)
 		fprintf(stderr, "c2cscope record: %llu samples lost (%.2f%%)\n",
@@ -429,9 +432,8 @@ static void pmu_summary(const struct record_args *o, const struct record_stats *
 			(unsigned long long)st->throttles);
 }
 
-static int start_session(const struct record_args *a, char **argv,
-			 const struct record_evlist *l, struct record_session **s,
-			 struct c2c_err *err)
+static int start_session(const struct record_args *a, char **argv, const struct record_evlist *l,
+			 struct record_session **s, struct c2c_err *err)
 {
 	struct record_opts ro = {
 		.path = a->output,
@@ -460,8 +462,9 @@ static int start_session(const struct record_args *a, char **argv,
 static int record_pmu(const struct record_args *o, int argc, char **argv)
 {
 	struct record_evlist l = { 0 };
-	struct record_sampling samp = { .freq = o->freq, .period = o->period,
-					.user_only = o->user, .kernel_only = o->kernel };
+	struct record_sampling samp = {
+		.freq = o->freq, .period = o->period, .user_only = o->user, .kernel_only = o->kernel
+	};
 	struct c2c_err err = { 0 };
 	struct record_session *s;
 	struct record_stats st;

@@ -99,9 +99,10 @@ static int apply_mods(struct record_event *e, const char *mods, const char *spec
 		else if (*m == 'P')
 			e->flags |= RECORD_EV_MAX_PRECISE;
 		else
-			return c2c_err_set(err, EINVAL,
-					   "-e %s: modifier '%c' in ':%s': expected u, k, h, p or P",
-					   spec, *m, mods);
+			return c2c_err_set(
+				err, EINVAL,
+				"-e %s: modifier '%c' in ':%s': expected u, k, h, p or P", spec, *m,
+				mods);
 	}
 	if (u || k || h) {
 		e->attr.exclude_user = !u;
@@ -293,8 +294,8 @@ static int parse_breakpoint(struct record_evlist *l, char *item, const char *spe
 		*colon = 0;
 	if (slash)
 		*slash = 0;
-	if (parse_u64(addr, &a) < 0 || (slash && (parse_u64(slash + 1, &len) < 0 || !len ||
-						  len > 8)))
+	if (parse_u64(addr, &a) < 0 ||
+	    (slash && (parse_u64(slash + 1, &len) < 0 || !len || len > 8)))
 		return c2c_err_set(err, EINVAL, "-e %s: expected mem:ADDR[/LEN][:rwx], LEN 1-8",
 				   spec);
 	for (m = colon ? colon + 1 : "rw"; *m; m++) {
@@ -376,15 +377,14 @@ static int parse_pfm(struct record_evlist *l, const char *name, const char *spec
 	e->attr.config = attr.config;
 	e->attr.config1 = attr.config1;
 	e->attr.config2 = attr.config2;
-	if (strstr(fstr.buf, "::MEM_") && (strstr(fstr.buf, "LOAD_LATENCY") ||
-					   strstr(fstr.buf, "STORES")))
+	if (strstr(fstr.buf, "::MEM_") &&
+	    (strstr(fstr.buf, "LOAD_LATENCY") || strstr(fstr.buf, "STORES")))
 		e->flags |= RECORD_EV_MEMORY;
 	strbuf_release(&fstr);
 	return 0;
 }
 
-static int parse_item(struct record_evlist *l, char *item, const char *spec,
-		      struct c2c_err *err)
+static int parse_item(struct record_evlist *l, char *item, const char *spec, struct c2c_err *err)
 {
 	char *colon = strchr(item, ':');
 	int ret;
@@ -415,8 +415,7 @@ static int parse_item(struct record_evlist *l, char *item, const char *spec,
 }
 
 /* Parses one event; it is named by its own text unless name= said otherwise. */
-static int parse_one(struct record_evlist *l, char *item, const char *spec,
-		     struct c2c_err *err)
+static int parse_one(struct record_evlist *l, char *item, const char *spec, struct c2c_err *err)
 {
 	char *text = xstrdup(item);
 	size_t first = l->nr, i;
@@ -454,8 +453,7 @@ static size_t item_end(const char *s, bool *braces)
 }
 
 /* {a,b}:mods: the first event leads; the group's modifiers apply to all. */
-static int parse_group(struct record_evlist *l, char *item, const char *spec,
-		       struct c2c_err *err)
+static int parse_group(struct record_evlist *l, char *item, const char *spec, struct c2c_err *err)
 {
 	char *close = strrchr(item, '}'), *mods, *p;
 	size_t first = l->nr, i;

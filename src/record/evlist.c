@@ -35,8 +35,9 @@ static int intel_sysfs_defaults(struct record_evlist *l, unsigned int ldlat, str
 		if (pmu_has_event(&pmu, "mem-loads-aux")) {
 			strbuf_addf(&spec, "{%s/mem-loads-aux/,%s/mem-loads,ldlat=%u/}:P", cores[i],
 				    cores[i], ldlat);
-			strbuf_addf(notes, "%s: mem-loads goes in a group led by mem-loads-aux, "
-					   "as this PMU requires\n",
+			strbuf_addf(notes,
+				    "%s: mem-loads goes in a group led by mem-loads-aux, "
+				    "as this PMU requires\n",
 				    cores[i]);
 		} else {
 			strbuf_addf(&spec, "%s/mem-loads,ldlat=%u/P", cores[i], ldlat);
@@ -80,8 +81,9 @@ static int amd_arm_defaults(struct record_evlist *l, unsigned int ldlat, struct 
 	spe = first_pmu_with_prefix("arm_spe");
 	if (!spe)
 		return -ENOENT;
-	strbuf_addf(&spec, "%s/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,min_latency=%u/",
-		    spe, ldlat);
+	strbuf_addf(&spec,
+		    "%s/ts_enable=1,pa_enable=1,load_filter=1,store_filter=1,min_latency=%u/", spe,
+		    ldlat);
 	strbuf_addf(notes, "%s: Arm SPE loads and stores of latency >= %u\n", spe, ldlat);
 	ret = record_evlist_parse(l, spec.buf, err);
 	strbuf_release(&spec);
@@ -208,10 +210,30 @@ void record_evlist_configure(struct record_evlist *l, const struct record_sampli
 }
 
 static const char *const sample_names[] = {
-	"IP",	     "TID",	 "TIME",	 "ADDR",	"READ",	      "CALLCHAIN",
-	"ID",	     "CPU",	 "PERIOD",	 "STREAM_ID",	"RAW",	      "BRANCH_STACK",
-	"REGS_USER", "STACK_USER", "WEIGHT",	 "DATA_SRC",	"IDENTIFIER", "TRANSACTION",
-	"REGS_INTR", "PHYS_ADDR",  "AUX",	 "CGROUP",	"DATA_PAGE_SIZE", "CODE_PAGE_SIZE",
+	"IP",
+	"TID",
+	"TIME",
+	"ADDR",
+	"READ",
+	"CALLCHAIN",
+	"ID",
+	"CPU",
+	"PERIOD",
+	"STREAM_ID",
+	"RAW",
+	"BRANCH_STACK",
+	"REGS_USER",
+	"STACK_USER",
+	"WEIGHT",
+	"DATA_SRC",
+	"IDENTIFIER",
+	"TRANSACTION",
+	"REGS_INTR",
+	"PHYS_ADDR",
+	"AUX",
+	"CGROUP",
+	"DATA_PAGE_SIZE",
+	"CODE_PAGE_SIZE",
 	"WEIGHT_STRUCT",
 };
 
@@ -235,9 +257,10 @@ static void describe_one(const struct record_event *e, struct strbuf *out)
 {
 	const struct perf_event_attr *a = &e->attr;
 
-	strbuf_addf(out, "%s: type=%u config=0x%llx config1=0x%llx config2=0x%llx sample_type=",
-		    e->name, a->type, (unsigned long long)a->config,
-		    (unsigned long long)a->config1, (unsigned long long)a->config2);
+	strbuf_addf(out,
+		    "%s: type=%u config=0x%llx config1=0x%llx config2=0x%llx sample_type=", e->name,
+		    a->type, (unsigned long long)a->config, (unsigned long long)a->config1,
+		    (unsigned long long)a->config2);
 	record_sample_type_str(a->sample_type, out);
 	strbuf_addf(out, " precise_ip=%u", a->precise_ip);
 	if (e->flags & RECORD_EV_MAX_PRECISE)

@@ -19,11 +19,11 @@ static void list_pmu(const char *name, struct strbuf *out)
 		strbuf_addf(out, "  %-16s (unreadable)\n", name);
 		return;
 	}
-	strbuf_addf(out, "  %-16s type=%u, %zu format terms, %zu event aliases%s\n", name,
-		    pmu.type, pmu.nr_formats, pmu.nr_events,
-		    !strcmp(name, "ibs_op")		? "; AMD IBS op: memory sampling"
-		    : !strncmp(name, "arm_spe", 7) ? "; Arm SPE: memory sampling"
-						   : "");
+	strbuf_addf(out, "  %-16s type=%u, %zu format terms, %zu event aliases%s\n", name, pmu.type,
+		    pmu.nr_formats, pmu.nr_events,
+		    !strcmp(name, "ibs_op")	 ? "; AMD IBS op: memory sampling" :
+		    !strncmp(name, "arm_spe", 7) ? "; Arm SPE: memory sampling" :
+						   "");
 	for (i = 0; i < sizeof(memory_aliases) / sizeof(memory_aliases[0]); i++) {
 		if (!pmu_has_event(&pmu, memory_aliases[i]) ||
 		    pmu_alias_terms(&pmu, memory_aliases[i], &terms, NULL))
@@ -50,8 +50,10 @@ int record_list(struct strbuf *out, struct c2c_err *err)
 	if (!nr)
 		strbuf_addstr(out, "  none\n");
 	pmu_names_free(names);
-	strbuf_addf(out, "libpfm4 core PMU: %s\n", core ? core : "none (not an Intel/AMD/Arm PMU "
-								 "libpfm4 knows, or a VM)");
+	strbuf_addf(out, "libpfm4 core PMU: %s\n",
+		    core ? core :
+			   "none (not an Intel/AMD/Arm PMU "
+			   "libpfm4 knows, or a VM)");
 	strbuf_addf(out, "tracefs: %s\n", tracefs_root() ? tracefs_root() : "not mounted");
 	strbuf_addstr(out, "Generic events: cycles, instructions, cache-misses, cpu-clock, "
 			   "task-clock, page-faults, minor-faults, major-faults, context-switches, "

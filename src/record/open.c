@@ -43,9 +43,9 @@ static int explain_access(const struct record_session *s, const struct record_ev
 			   "%d or less; run as root, grant CAP_PERFMON (CAP_SYS_ADMIN before Linux "
 			   "5.8), or sysctl kernel.perf_event_paranoid=%d",
 			   e->name, paranoid,
-			   cpu_wide	       ? "recording every task on a cpu"
-			   : need == 1 ? "sampling the kernel (try -u)"
-				       : "following a task",
+			   cpu_wide  ? "recording every task on a cpu" :
+			   need == 1 ? "sampling the kernel (try -u)" :
+				       "following a task",
 			   need, need);
 }
 
@@ -60,12 +60,14 @@ static int explain_open(const struct record_session *s, const struct record_even
 		return c2c_err_set(err, ESRCH, "%s: no such process or thread %d", e->name, pid);
 	case EMFILE:
 	case ENFILE:
-		return c2c_err_set(err, code, "%s: too many open files (%zu counters so far); "
-					      "raise ulimit -n",
+		return c2c_err_set(err, code,
+				   "%s: too many open files (%zu counters so far); "
+				   "raise ulimit -n",
 				   e->name, s->nr_counters);
 	case EBUSY:
-		return c2c_err_set(err, EBUSY, "%s: the PMU is busy (another perf user or the "
-					       "NMI watchdog holds it)",
+		return c2c_err_set(err, EBUSY,
+				   "%s: the PMU is busy (another perf user or the "
+				   "NMI watchdog holds it)",
 				   e->name);
 	case ENOENT:
 	case ENODEV:
@@ -129,8 +131,8 @@ static int add_counter(struct record_session *s, int fd, size_t ev, struct c2c_e
 		return c2c_err_set(err, code, "%s: cannot read the event id: %s",
 				   s->events[ev].name, strerror(code));
 	}
-	s->counters = xgrow(s->counters, &s->alloc_counters, s->nr_counters + 1,
-			    sizeof(*s->counters));
+	s->counters =
+		xgrow(s->counters, &s->alloc_counters, s->nr_counters + 1, sizeof(*s->counters));
 	c = &s->counters[s->nr_counters++];
 	c->fd = fd;
 	c->id = id;
@@ -216,8 +218,7 @@ int session_enable(struct record_session *s, struct c2c_err *err)
 {
 	int ret = ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
 
-	return ret ? c2c_err_set(err, -ret, "cannot enable the counters: %s", strerror(-ret))
-		   : 0;
+	return ret ? c2c_err_set(err, -ret, "cannot enable the counters: %s", strerror(-ret)) : 0;
 }
 
 void session_disable(struct record_session *s)

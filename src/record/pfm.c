@@ -59,7 +59,8 @@ const char *pfm_core_pmu(void)
 
 	if (pfm_ready() < 0)
 		return NULL;
-	pfm_for_all_pmus(pmu) {
+	pfm_for_all_pmus(pmu)
+	{
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
 		if (pfm_get_pmu_info(pmu, &info) != PFM_SUCCESS || !info.is_present)

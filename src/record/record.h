@@ -128,8 +128,7 @@ int record_session_open(const struct record_evlist *l, const struct record_opts 
  * Starts the child (enable_on_exec) or enables the counters, then drains
  * the ring buffers until the child exits or *stop becomes non-zero.
  */
-int record_session_run(struct record_session *s, volatile sig_atomic_t *stop,
-		       struct c2c_err *err);
+int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, struct c2c_err *err);
 /* Finishes the file and frees s; st gets the counts (may be NULL). */
 int record_session_close(struct record_session *s, struct record_stats *st, struct c2c_err *err);
 /* Kills a child not yet started, removes the output, frees s. */

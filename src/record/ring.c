@@ -23,7 +23,8 @@ int session_map_rings(struct record_session *s, struct c2c_err *err)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
 
 	for (i = 0; i < s->nr_counters; i++)
-		hashmap_put(&s->ids, s->counters[i].id, (void *)(uintptr_t)(s->counters[i].event + 1));
+		hashmap_put(&s->ids, s->counters[i].id,
+			    (void *)(uintptr_t)(s->counters[i].event + 1));
 	for (i = 0; i < s->nr_rings; i++) {
 		struct ring *r = &s->rings[i];
 		size_t len = (1 + (size_t)s->mmap_pages) * page;
@@ -36,9 +37,10 @@ int session_map_rings(struct record_session *s, struct c2c_err *err)
 			return c2c_err_set(err, code,
 					   "cannot map a %zu KiB ring buffer (%zu of %zu): %s%s",
 					   len / 1024, i + 1, s->nr_rings, strerror(code),
-					   code == EPERM ? "; kernel.perf_event_mlock_kb limits it: "
-							   "give -m fewer pages, or run as root"
-							 : "");
+					   code == EPERM ?
+						   "; kernel.perf_event_mlock_kb limits it: "
+						   "give -m fewer pages, or run as root" :
+						   "");
 		}
 		r->data_size = (size_t)s->mmap_pages * page;
 	}
@@ -111,8 +113,7 @@ static bool keep_pid(struct record_session *s, uint32_t pid)
 	return !s->filter || hashmap_get(&s->keep_pids, pid);
 }
 
-static int on_sample(struct record_session *s, const struct perf_event_header *h,
-		     struct cursor *c)
+static int on_sample(struct record_session *s, const struct perf_event_header *h, struct cursor *c)
 {
 	struct perf_sample smp = { 0 };
 	uint64_t st;
@@ -155,10 +156,11 @@ static int on_sample(struct record_session *s, const struct perf_event_header *h
 	return perf_writer_sample(s->w, &smp);
 }
 
-static int on_mmap2(struct record_session *s, const struct perf_event_header *h,
-		    struct cursor *c, uint64_t time)
+static int on_mmap2(struct record_session *s, const struct perf_event_header *h, struct cursor *c,
+		    uint64_t time)
 {
-	struct perf_mmap m = { .is_mmap2 = true, .cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK };
+	struct perf_mmap m = { .is_mmap2 = true,
+			       .cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK };
 	const char *name;
 
 	take_u32x2(c, &m.pid, &m.tid);
@@ -180,22 +182,20 @@ static int on_mmap2(struct record_session *s, const struct perf_event_header *h,
 	return perf_writer_mmap2(s->w, &m, time);
 }
 
-static int on_comm(struct record_session *s, const struct perf_event_header *h,
-		   struct cursor *c, uint64_t time)
+static int on_comm(struct record_session *s, const struct perf_event_header *h, struct cursor *c,
+		   uint64_t time)
 {
 	struct perf_comm cm = { .exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC) };
 
 	take_u32x2(c, &cm.pid, &cm.tid);
 	cm.comm = (const char *)c->p;
-	if (c->short_read || !memchr(cm.comm, 0, (size_t)(c->end - c->p)) ||
-	    !keep_pid(s, cm.pid))
+	if (c->short_read || !memchr(cm.comm, 0, (size_t)(c->end - c->p)) || !keep_pid(s, cm.pid))
 		return 0;
 	s->st.comms++;
 	return perf_writer_comm(s->w, &cm, time);
 }
 
-static int on_task(struct record_session *s, const struct perf_event_header *h,
-		   struct cursor *c)
+static int on_task(struct record_session *s, const struct perf_event_header *h, struct cursor *c)
 {
 	struct perf_task t;
 

@@ -105,10 +105,18 @@ int record_session_open(const struct record_evlist *l, const struct record_opts 
 			struct record_session **out, struct c2c_err *err)
 {
 	struct record_session *s;
+	size_t i;
 	int ret;
 
 	if (!l->nr)
 		return c2c_err_set(err, EINVAL, "no events to record");
+	for (i = 0; i < l->nr; i++)
+		if (l->ev[i].flags & RECORD_EV_AUX)
+			return c2c_err_set(err, EOPNOTSUPP,
+					   "%s: Arm SPE delivers its samples in an AUX area, which "
+					   "this recorder does not decode yet; use perf c2c record "
+					   "(c2cscope report reads its file)",
+					   l->ev[i].name);
 	s = session_new(l, o);
 	ret = session_targets(s, o, err);
 	if (!ret)
@@ -153,8 +161,7 @@ static int poll_rings(struct record_session *s, struct pollfd *pfd)
 	return 0;
 }
 
-int record_session_run(struct record_session *s, volatile sig_atomic_t *stop,
-		       struct c2c_err *err)
+int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, struct c2c_err *err)
 {
 	struct pollfd *pfd = xcalloc(s->nr_rings, sizeof(*pfd));
 	ssize_t n = 0;

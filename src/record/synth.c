@@ -26,15 +26,18 @@ static int synth_modules(struct record_session *s)
 	int ret = 0;
 
 	while (f && !ret && fgets(line, sizeof(line), f)) {
-		struct perf_mmap m = { .pid = (uint32_t)-1, .cpumode = PERF_RECORD_MISC_KERNEL,
-				       .is_mmap2 = true, .prot = PROT_READ | PROT_EXEC };
+		struct perf_mmap m = { .pid = (uint32_t)-1,
+				       .cpumode = PERF_RECORD_MISC_KERNEL,
+				       .is_mmap2 = true,
+				       .prot = PROT_READ | PROT_EXEC };
 		char file[160];
 
 		if (sscanf(line, "%127s %llu %*s %*s %*s %llx", name, &size, &addr) != 3)
 			continue;
 		if (!addr) {
-			s->st.note = "kernel.kptr_restrict hides kernel addresses: kernel samples "
-				     "will not resolve (sysctl kernel.kptr_restrict=0, or run as root)";
+			s->st.note =
+				"kernel.kptr_restrict hides kernel addresses: kernel samples "
+				"will not resolve (sysctl kernel.kptr_restrict=0, or run as root)";
 			break;
 		}
 		snprintf(file, sizeof(file), "[%s]", name);
@@ -99,8 +102,10 @@ static int synth_maps(struct record_session *s, int pid)
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	f = fopen(path, "re");
 	while (f && !ret && fgets(line, sizeof(line), f)) {
-		struct perf_mmap m = { .pid = (uint32_t)pid, .tid = (uint32_t)pid,
-				       .is_mmap2 = true, .cpumode = PERF_RECORD_MISC_USER };
+		struct perf_mmap m = { .pid = (uint32_t)pid,
+				       .tid = (uint32_t)pid,
+				       .is_mmap2 = true,
+				       .cpumode = PERF_RECORD_MISC_USER };
 
 		if (!parse_maps_line(line, &m) || !strcmp(m.filename, "[vsyscall]"))
 			continue;
@@ -128,8 +133,10 @@ static int synth_process(struct record_session *s, int pid)
 	while (td && !ret && (d = readdir(td))) {
 		int tid = atoi(d->d_name);
 		struct perf_comm c = { .pid = (uint32_t)pid, .tid = (uint32_t)tid, .comm = comm };
-		struct perf_task t = { .pid = (uint32_t)pid, .ppid = (uint32_t)pid,
-				       .tid = (uint32_t)tid, .ptid = (uint32_t)pid };
+		struct perf_task t = { .pid = (uint32_t)pid,
+				       .ppid = (uint32_t)pid,
+				       .tid = (uint32_t)tid,
+				       .ptid = (uint32_t)pid };
 
 		if (tid <= 0)
 			continue;

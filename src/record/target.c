@@ -27,8 +27,7 @@ static void add_int(int **v, size_t *nr, size_t *alloc, int x)
 }
 
 /* "0-3,8" or "1234,1240" */
-int parse_int_list(const char *list, const char *what, int **out, size_t *nr,
-		   struct c2c_err *err)
+int parse_int_list(const char *list, const char *what, int **out, size_t *nr, struct c2c_err *err)
 {
 	const char *p = list;
 	size_t alloc = 0;
@@ -130,8 +129,7 @@ static int follow_by_filter(struct record_session *s, const int *pids, size_t nr
 	return online_cpus(s, err);
 }
 
-static int task_targets(struct record_session *s, const struct record_opts *o,
-			struct c2c_err *err)
+static int task_targets(struct record_session *s, const struct record_opts *o, struct c2c_err *err)
 {
 	int *ids = NULL;
 	size_t nr = 0;
@@ -174,8 +172,8 @@ int session_targets(struct record_session *s, const struct record_opts *o, struc
 
 	if (t->system_wide || t->cpus || (!t->argv && !t->pids && !t->tids)) {
 		/* with -- CMD too: every task on these cpus while CMD runs */
-		ret = t->cpus ? parse_int_list(t->cpus, "-C", &s->cpus, &s->nr_cpus, err)
-			      : online_cpus(s, err);
+		ret = t->cpus ? parse_int_list(t->cpus, "-C", &s->cpus, &s->nr_cpus, err) :
+				online_cpus(s, err);
 		if (!ret && t->argv)
 			ret = session_fork_child(s, t->argv, err);
 		if (ret)

@@ -53,8 +53,8 @@ int tracepoint_id(const char *sys, const char *name, uint64_t *id, struct c2c_er
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, sys, name);
 	f = fopen(path, "re");
 	if (!f)
-		return errno == ENOENT ? -ENOENT
-				       : c2c_err_set(err, errno, "%s: cannot read: %s", path,
+		return errno == ENOENT ? -ENOENT :
+					 c2c_err_set(err, errno, "%s: cannot read: %s", path,
 						     strerror(errno));
 	if (!fgets(buf, sizeof(buf), f)) {
 		fclose(f);
