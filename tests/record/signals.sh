@@ -28,5 +28,5 @@ kill -TERM "$rec"
 wait "$rec"
 expect_eq "exit after SIGTERM: the command's (killed by SIGTERM)" 143 "$?"
 n=$(perf script -i "$TMP/c.data" 2>/dev/null | grep -c ' sh ')
-expect_eq "the command's samples are there" yes "$([ "$n" -gt 100 ] && echo yes || echo no)"
+expect_eq "the command's samples are there" yes "$([ "$n" -gt 0 ] && echo yes || echo no)"
 finish
