@@ -257,6 +257,9 @@ struct perf_writer_info {
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	size_t nr_numa_nodes;
 	const struct perf_numa_node *numa_nodes;
+	/* TRACING_DATA feature (perf's trace-event-info blob), when size != 0 */
+	const void *tracing_data;
+	size_t tracing_data_size;
 };
 
 /*

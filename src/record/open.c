@@ -119,7 +119,8 @@ static int open_one(struct record_session *s, size_t ev, int pid, int cpu, int g
 	return (int)fd;
 }
 
-static int add_counter(struct record_session *s, int fd, size_t ev, struct c2c_err *err)
+static int add_counter(struct record_session *s, int fd, size_t ev, int output_fd,
+		       struct c2c_err *err)
 {
 	struct counter *c;
 	uint64_t id;
@@ -137,10 +138,15 @@ static int add_counter(struct record_session *s, int fd, size_t ev, struct c2c_e
 	c->fd = fd;
 	c->id = id;
 	c->event = (uint32_t)ev;
+	c->output_fd = output_fd;
 	return 0;
 }
 
-/* All events on one (task, cpu): the first one's ring takes the others' output. */
+/*
+ * All events on one (task, cpu): the first one's ring takes the others'
+ * output (redirected in session_map_rings: the kernel redirects only to a
+ * mapped ring).
+ */
 static int open_pair(struct record_session *s, int pid, int cpu, struct c2c_err *err)
 {
 	int *fds = xcalloc(s->nr_events, sizeof(*fds));
@@ -156,14 +162,11 @@ static int open_pair(struct record_session *s, int pid, int cpu, struct c2c_err 
 			break;
 		}
 		fds[ev] = fd;
-		ret = add_counter(s, fd, ev, err);
+		ret = add_counter(s, fd, ev, ev ? fds[0] : -1, err);
 		if (!ret && ev == 0) {
 			s->rings = xgrow(s->rings, &s->alloc_rings, s->nr_rings + 1,
 					 sizeof(*s->rings));
 			s->rings[s->nr_rings++] = (struct ring){ .fd = fd };
-		} else if (!ret && ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, fds[0]) < 0) {
-			ret = c2c_err_set(err, errno, "%s: cannot share the ring buffer: %s",
-					  s->events[ev].name, strerror(errno));
 		}
 	}
 	free(fds);

@@ -55,6 +55,10 @@ int tracepoint_id(const char *sys, const char *name, uint64_t *id, struct c2c_er
 /* The tracefs root in use ("/sys/kernel/tracing"), or NULL when none is mounted. */
 const char *tracefs_root(void);
 
+/* perf's TRACING_DATA blob for the tracepoints among ev (libtraceevent checks each format). */
+int tracing_data_build(const struct record_event *ev, size_t nr, struct strbuf *out,
+		       struct c2c_err *err);
+
 /* Appends an event and returns it (zeroed attr of the right size, leader -1). */
 struct record_event *evlist_new(struct record_evlist *l, const char *name, const char *pmu);
 

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -43,6 +44,13 @@ int session_map_rings(struct record_session *s, struct c2c_err *err)
 						   "");
 		}
 		r->data_size = (size_t)s->mmap_pages * page;
+	}
+	for (i = 0; i < s->nr_counters; i++) {
+		const struct counter *c = &s->counters[i];
+
+		if (c->output_fd >= 0 && ioctl(c->fd, PERF_EVENT_IOC_SET_OUTPUT, c->output_fd) < 0)
+			return c2c_err_set(err, errno, "%s: cannot share the ring buffer: %s",
+					   s->events[c->event].name, strerror(errno));
 	}
 	return 0;
 }

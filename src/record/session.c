@@ -41,6 +41,7 @@ static struct record_session *session_new(const struct record_evlist *l,
 	hashmap_init(&s->keep_pids);
 	hashmap_init(&s->ids);
 	hashmap_init(&s->dsos);
+	strbuf_init(&s->tracing_data, 0);
 	return s;
 }
 
@@ -71,6 +72,7 @@ static void session_free(struct record_session *s)
 	free(s->cpus);
 	free(s->tasks);
 	free(s->copy);
+	strbuf_release(&s->tracing_data);
 	free(s->path);
 	free(s);
 }
@@ -118,7 +120,12 @@ int record_session_open(const struct record_evlist *l, const struct record_opts 
 					   "(c2cscope report reads its file)",
 					   l->ev[i].name);
 	s = session_new(l, o);
-	ret = session_targets(s, o, err);
+	ret = 0;
+	for (i = 0; i < l->nr && !ret; i++)
+		if (l->ev[i].flags & RECORD_EV_TRACEPOINT)
+			ret = tracing_data_build(l->ev, l->nr, &s->tracing_data, err);
+	if (!ret)
+		ret = session_targets(s, o, err);
 	if (!ret)
 		ret = session_open_counters(s, err);
 	if (!ret)
@@ -187,11 +194,14 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
 
 int record_session_close(struct record_session *s, struct record_stats *st, struct c2c_err *err)
 {
+	struct perf_writer_info info = { .cmdline = s->cmdline,
+					 .tracing_data = s->tracing_data.buf,
+					 .tracing_data_size = s->tracing_data.len };
 	int ret;
 
 	session_kill_child(s);
 	session_write_build_ids(s);
-	ret = perf_writer_close(s->w, NULL, err);
+	ret = perf_writer_close(s->w, &info, err);
 	s->w = NULL;
 	if (ret)
 		unlink(s->path);

@@ -19,6 +19,7 @@ struct counter {
 	int fd;
 	uint64_t id;
 	uint32_t event; /* index into the session's events */
+	int output_fd; /* the ring owner it writes to once that is mapped; -1: owns one */
 };
 
 struct record_session {
@@ -48,6 +49,7 @@ struct record_session {
 	uint8_t *copy; /* a record that wraps the ring's end */
 	size_t copy_size;
 	unsigned int mmap_pages;
+	struct strbuf tracing_data; /* TRACING_DATA feature; empty without tracepoints */
 };
 
 /* target.c */
