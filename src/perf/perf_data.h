@@ -200,6 +200,9 @@ struct perf_header_info {
 	size_t nr_mem_ranges;
 	const struct perf_mem_range *mem_ranges;
 	uint32_t comp_type, comp_level; /* COMPRESSED feature (1 = zstd) */
+	/* TRACING_DATA feature as written (perf's trace-event-info blob) */
+	const void *tracing_data;
+	size_t tracing_data_size;
 };
 
 struct perf_reader_stats {
