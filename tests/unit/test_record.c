@@ -20,7 +20,14 @@
 
 #include <cmocka.h>
 
+#include "config.h"
+#ifdef HAVE_LIBTRACEEVENT
+#include <traceevent/event-parse.h>
+#endif
+
+#include "placement/placement_int.h"
 #include "record/record.h"
+#include "record/record_int.h"
 
 static void use_tree(const char *name)
 {
@@ -275,6 +282,49 @@ static void configure_and_describe(void **state)
 	record_evlist_release(&l);
 }
 
+/*
+ * The TRACING_DATA blob the recorder writes reads back; cut at every
+ * length or with any byte flipped it is refused or read, never overrun
+ * (the ASan build checks that).
+ */
+static void tracing_blob_damage(void **state)
+{
+	struct record_evlist l = { 0 };
+	struct strbuf blob = STRBUF_INIT;
+	struct c2c_err err = { 0 };
+	struct tep_handle *tep;
+	size_t n;
+
+	if (!tracefs_root()) {
+		skip();
+		return;
+	}
+	assert_int_equal(
+		record_evlist_parse(&l, "sched:sched_switch,sched:sched_migrate_task", &err), 0);
+	assert_int_equal(tracing_data_build(l.ev, l.nr, &blob, &err), 0);
+#ifdef HAVE_LIBTRACEEVENT
+	assert_int_equal(tracing_blob_parse(blob.buf, blob.len, "t", &tep, &err), 0);
+	tep_free(tep);
+	for (n = 0; n < blob.len; n++) {
+		char *cut = malloc(n + 1);
+		char saved = blob.buf[n];
+
+		memcpy(cut, blob.buf, n);
+		if (!tracing_blob_parse(cut, n, "t", &tep, &err))
+			tep_free(tep);
+		free(cut);
+		blob.buf[n] ^= 0x5a;
+		if (!tracing_blob_parse(blob.buf, blob.len, "t", &tep, &err))
+			tep_free(tep);
+		blob.buf[n] = saved;
+	}
+	assert_int_equal(tracing_blob_parse(blob.buf, 12, "t", &tep, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "t: TRACING_DATA at +0x"));
+#endif
+	strbuf_release(&blob);
+	record_evlist_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +340,7 @@ int main(void)
 		cmocka_unit_test(groups),
 		cmocka_unit_test(pfm_icl),
 		cmocka_unit_test(configure_and_describe),
+		cmocka_unit_test(tracing_blob_damage),
 	};
 
 	setenv("LIBPFM_FORCE_PMU", "icl", 1); /* before libpfm4 initializes */
