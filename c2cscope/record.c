@@ -394,8 +394,11 @@ static int build_events(const struct record_args *o, struct record_evlist *l, bo
 		ret = record_evlist_add_defaults(l, o->ldlat, &notes, &err);
 	if (!ret && o->sched)
 		ret = record_evlist_parse(l, "sched:sched_switch,sched:sched_migrate_task", &err);
-	if (ret)
+	if (ret) {
+		strbuf_release(&notes);
+		record_evlist_release(l);
 		return cmd_report_err(CMD, &err);
+	}
 	if (verbose && notes.len)
 		fputs(notes.buf, stdout);
 	strbuf_release(&notes);
@@ -517,10 +520,13 @@ int cmd_record(int argc, char **argv)
 	int ret = parse_args(argc, argv, &o);
 
 	if (ret)
-		return cmd_options_exit(ret);
-	if (o.list)
-		return list_pmus();
-	if (!o.sim)
-		return record_pmu(&o, argc, argv);
-	return record_sim(&o, argc, argv);
+		ret = cmd_options_exit(ret);
+	else if (o.list)
+		ret = list_pmus();
+	else if (!o.sim)
+		ret = record_pmu(&o, argc, argv);
+	else
+		ret = record_sim(&o, argc, argv);
+	free(o.events.items);
+	return ret;
 }
