@@ -114,12 +114,16 @@ static bool field_u64(struct tep_event *ev, const struct perf_sample *s, const c
 	return !tep_get_field_val(NULL, ev, name, &rec, v, 0);
 }
 
-static const char *field_str(struct tep_event *ev, const struct perf_sample *s, const char *name,
-			     int *len)
+/* The thread's comm from a char[16] (or __data_loc) field, unless it has one. */
+static void comm_from_field(struct thread_model *t, struct tep_event *ev,
+			    const struct perf_sample *s, const char *name)
 {
 	struct tep_record rec = { .data = (void *)s->raw, .size = (int)s->raw_size };
+	int len = 0;
+	const char *comm = t->comm ? NULL : tep_get_field_raw(NULL, ev, name, &rec, &len, 0);
 
-	return tep_get_field_raw(NULL, ev, name, &rec, len, 0);
+	if (comm && len > 0)
+		set_comm(t, comm, (size_t)len);
 }
 
 void task_placement_on_switch(struct task_placement *p, struct tep_event *ev,
@@ -127,8 +131,6 @@ void task_placement_on_switch(struct task_placement *p, struct tep_event *ev,
 {
 	unsigned long long prev, next;
 	struct thread_model *t;
-	const char *comm;
-	int len = 0;
 
 	if (!field_u64(ev, s, "prev_pid", &prev) || !field_u64(ev, s, "next_pid", &next))
 		return;
@@ -144,9 +146,7 @@ void task_placement_on_switch(struct task_placement *p, struct tep_event *ev,
 	t = task_placement_thread_of(p, 0, (uint32_t)next);
 	t->pub.switches_in++;
 	ran_on(p, t, s->cpu);
-	comm = field_str(ev, s, "next_comm", &len);
-	if (comm && len > 0 && !t->comm)
-		set_comm(t, comm, (size_t)len);
+	comm_from_field(t, ev, s, "next_comm");
 }
 
 void task_placement_on_migrate(struct task_placement *p, struct tep_event *ev,
@@ -154,8 +154,6 @@ void task_placement_on_migrate(struct task_placement *p, struct tep_event *ev,
 {
 	unsigned long long pid, dest;
 	struct thread_model *t;
-	const char *comm;
-	int len = 0;
 
 	if (!field_u64(ev, s, "pid", &pid) || !field_u64(ev, s, "dest_cpu", &dest) || !pid)
 		return;
@@ -164,9 +162,7 @@ void task_placement_on_migrate(struct task_placement *p, struct tep_event *ev,
 	t->pub.migrations++;
 	task_placement_grow_cpus(p, (uint32_t)dest);
 	ran_on(p, t, (uint32_t)dest);
-	comm = field_str(ev, s, "comm", &len);
-	if (comm && len > 0 && !t->comm)
-		set_comm(t, comm, (size_t)len);
+	comm_from_field(t, ev, s, "comm");
 }
 #endif
 

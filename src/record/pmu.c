@@ -24,22 +24,31 @@ const char *record_sysfs_root(void)
 	return env && *env ? env : "/sys/bus/event_source/devices";
 }
 
-int sysfs_read(const char *rel, struct strbuf *out)
+int read_whole_file(const char *path, struct strbuf *out)
 {
-	struct strbuf path = STRBUF_INIT;
 	char buf[4096];
-	FILE *f;
+	FILE *f = fopen(path, "re");
 	size_t n;
 
-	strbuf_addf(&path, "%s/%s", record_sysfs_root(), rel);
-	f = fopen(path.buf, "re");
-	strbuf_release(&path);
 	if (!f)
 		return -errno;
 	strbuf_reset(out);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		strbuf_add(out, buf, n);
 	fclose(f);
+	return 0;
+}
+
+int sysfs_read(const char *rel, struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&path, "%s/%s", record_sysfs_root(), rel);
+	ret = read_whole_file(path.buf, out);
+	strbuf_release(&path);
+	if (ret)
+		return ret;
 	while (out->len && isspace((unsigned char)out->buf[out->len - 1]))
 		strbuf_setlen(out, out->len - 1);
 	return 0;

@@ -38,6 +38,8 @@ int pmu_alias_terms(const struct record_pmu *pmu, const char *event, struct strb
 int pmu_format_apply(const struct pmu_format *f, struct perf_event_attr *attr, uint64_t value);
 /* "event, umask, ldlat, ... (format/); mem-loads, mem-stores (events/)" */
 void pmu_accepted_terms(const struct record_pmu *pmu, struct strbuf *out);
+/* A whole file into out: 0 or -errno. */
+int read_whole_file(const char *path, struct strbuf *out);
 /* A file under the sysfs root, trailing newline removed: -errno when unreadable. */
 int sysfs_read(const char *rel, struct strbuf *out);
 

@@ -23,21 +23,6 @@
 #include "record/record_int.h"
 #include "util/xalloc.h"
 
-static int read_file(const char *path, struct strbuf *out)
-{
-	char buf[4096];
-	size_t n;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -errno;
-	strbuf_reset(out);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(out, buf, n);
-	fclose(f);
-	return 0;
-}
-
 static void put_le(struct strbuf *out, uint64_t v, size_t bytes)
 {
 	strbuf_add(out, &v, bytes); /* written in host order, flagged little-endian */
@@ -50,7 +35,7 @@ static int put_file(struct strbuf *out, const char *root, const char *rel, const
 	int ret;
 
 	strbuf_addf(&path, "%s/%s", root, rel);
-	ret = read_file(path.buf, &body);
+	ret = read_whole_file(path.buf, &body);
 	if (ret)
 		c2c_err_set(err, -ret, "%s: cannot read: %s", path.buf, strerror(-ret));
 	if (!ret && tag)
@@ -85,7 +70,7 @@ static int check_format(void *tep, const char *root, const char *sys, const char
 	int ret;
 
 	strbuf_addf(&path, "%s/events/%s/%s/format", root, sys, event);
-	ret = read_file(path.buf, &body);
+	ret = read_whole_file(path.buf, &body);
 	if (!ret && tep_parse_event(tep, body.buf, body.len, sys) != 0)
 		ret = c2c_err_set(err, EINVAL, "%s: libtraceevent cannot parse this format",
 				  path.buf);

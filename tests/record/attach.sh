@@ -19,11 +19,7 @@ expect_eq "exit status after SIGINT" 0 "$?"
 perf script -i "$TMP/p.data" -F pid,addr,ip,sym 2>/dev/null >"$TMP/script"
 # the last round's buffer was touched well after the attach
 read -r base pages pagesz < <(tail -1 "$TMP/touch.out")
-missing=0
-for ((i = 0; i < pages; i++)); do
-	addr=$(printf '%x' $((0x$base + i * pagesz)))
-	grep -qE "^ *$pid +$addr .*touch_pages" "$TMP/script" || missing=$((missing + 1))
-done
+missing=$(pages_missing "$TMP/script" $pid "$base" "$pages" "$pagesz")
 expect_eq "pages of the last buffer missing for pid $pid" 0 "$missing"
 expect_eq "samples of other pids" 0 "$(awk -v p="$pid" '$1 != p' "$TMP/script" | wc -l)"
 finish

@@ -25,3 +25,15 @@ tracefs_require() {
 		[ -r /sys/kernel/debug/tracing/events/header_page ] ||
 		skip "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)"
 }
+
+# pages_missing SCRIPT PREFIX BASE PAGES PAGESZ: how many of the PAGES pages
+# from 0xBASE have no line "PREFIX ADDR ... touch_pages" in SCRIPT
+# (perf script -F <who>,addr,ip,sym)
+pages_missing() {
+	local script=$1 prefix=$2 base=$3 pages=$4 pagesz=$5 i addr missing=0
+	for ((i = 0; i < pages; i++)); do
+		addr=$(printf '%x' $((0x$base + i * pagesz)))
+		grep -qE "^ *$prefix +$addr .*touch_pages" "$script" || missing=$((missing + 1))
+	done
+	echo "$missing"
+}

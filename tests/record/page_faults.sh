@@ -15,11 +15,7 @@ expect_contains "summary" "samples written to $TMP/pf.data" "$TMP/err"
 
 perf script -i "$TMP/pf.data" -F comm,addr,ip,sym 2>"$TMP/script.err" >"$TMP/script" ||
 	fail "perf script cannot read our file: $(head -3 "$TMP/script.err")"
-missing=0
-for ((i = 0; i < pages; i++)); do
-	addr=$(printf '%x' $((0x$base + i * pagesz)))
-	grep -qE "^ *touch +$addr .*touch_pages" "$TMP/script" || missing=$((missing + 1))
-done
+missing=$(pages_missing "$TMP/script" touch "$base" "$pages" "$pagesz")
 expect_eq "pages of the buffer without a fault in touch_pages" 0 "$missing"
 
 perf report -i "$TMP/pf.data" --stdio --sort sym -q 2>/dev/null >"$TMP/report"
