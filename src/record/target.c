@@ -111,6 +111,16 @@ static bool any_cpu_wide(const struct record_session *s)
 	return false;
 }
 
+static const char *first_cpu_wide(const struct record_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_events; i++)
+		if (s->events[i].flags & RECORD_EV_CPU_WIDE)
+			return s->events[i].name;
+	return "";
+}
+
 /* Per-cpu-only events: record everywhere, keep the samples of these pids. */
 static int follow_by_filter(struct record_session *s, const int *pids, size_t nr,
 			    struct c2c_err *err)
@@ -146,7 +156,12 @@ static int task_targets(struct record_session *s, const struct record_opts *o, s
 	} else {
 		ret = parse_int_list(o->target.tids, "-t", &ids, &nr, err);
 	}
-	if (!ret && any_cpu_wide(s)) {
+	if (!ret && any_cpu_wide(s) && o->target.tids) {
+		ret = c2c_err_set(err, EINVAL,
+				  "-t: %s counts per cpu only and cannot follow one thread; use -p "
+				  "with its process (its samples are kept) or -a",
+				  first_cpu_wide(s));
+	} else if (!ret && any_cpu_wide(s)) {
 		ret = follow_by_filter(s, ids, nr, err);
 	} else if (!ret && o->target.pids) {
 		ret = threads_of(s, ids, nr, err);
