@@ -30,6 +30,7 @@ struct thin {
 	size_t in_len, out_len;
 	int64_t kept;
 	int err; /* positive errno */
+	long *period_off; /* per event: the PERIOD field's offset in a sample, or -1 */
 };
 
 uint64_t perf_writer_size(const struct perf_writer *w)
@@ -55,33 +56,35 @@ static void thin_flush(struct thin *t)
 	t->out_len = 0;
 }
 
-/* Where a sample's PERIOD field is, from its IDENTIFIER; -1: no period. */
-static long period_offset(const struct perf_writer *w, const uint8_t *rec, size_t size,
-			  size_t *attr_index)
+/* Where an event's samples hold PERIOD (they are fixed up to it); -1: no period. */
+static long period_offset(const struct writer_event *e)
 {
 	static const uint64_t before[] = { PERF_SAMPLE_IDENTIFIER, PERF_SAMPLE_IP,
 					   PERF_SAMPLE_TID,	   PERF_SAMPLE_TIME,
 					   PERF_SAMPLE_ADDR,	   PERF_SAMPLE_ID,
 					   PERF_SAMPLE_STREAM_ID,  PERF_SAMPLE_CPU };
-	const struct writer_event *e = NULL;
-	uint64_t id;
-	size_t i, off = sizeof(struct perf_event_header);
+	long off = sizeof(struct perf_event_header);
+	size_t i;
 
-	if (size < off + 8)
-		return -1;
-	memcpy(&id, rec + off, 8); /* every event has PERF_SAMPLE_IDENTIFIER first */
-	for (i = 0; i < w->nr_events && !e; i++)
-		if (w->events[i].id == id)
-			e = &w->events[i];
-	if (!e)
-		return -1;
-	*attr_index = e - w->events;
 	if (!(e->sample_type & PERF_SAMPLE_PERIOD))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(before); i++)
 		if (e->sample_type & before[i])
 			off += 8;
-	return off + 8 <= size ? (long)off : -1;
+	return off;
+}
+
+/* The sample's event, from its IDENTIFIER (every event has it first); -1: none. */
+static long sample_event(const struct perf_writer *w, const uint8_t *rec, size_t size)
+{
+	uint64_t id;
+
+	if (size < sizeof(struct perf_event_header) + 8)
+		return -1;
+	memcpy(&id, rec + sizeof(struct perf_event_header), 8);
+	if (id - PERF_WRITER_ID_BASE < w->nr_events && w->events[id - PERF_WRITER_ID_BASE].id == id)
+		return (long)(id - PERF_WRITER_ID_BASE);
+	return -1;
 }
 
 /* One whole record: copied to the output unless it is a rejected sample. */
@@ -91,13 +94,15 @@ static void thin_record(struct thin *t, uint8_t *rec, size_t size)
 
 	memcpy(&h, rec, sizeof(h));
 	if (h.type == PERF_RECORD_SAMPLE) {
-		size_t attr_index = 0;
-		long off = period_offset(t->w, rec, size, &attr_index);
+		long ev = sample_event(t->w, rec, size);
+		long off = ev >= 0 ? t->period_off[ev] : -1;
 		uint64_t period;
 
+		if (off >= 0 && (size_t)off + 8 > size)
+			off = -1;
 		if (off >= 0)
 			memcpy(&period, rec + off, 8);
-		if (!t->keep(t->ctx, attr_index, off >= 0 ? &period : NULL)) {
+		if (!t->keep(t->ctx, ev >= 0 ? (size_t)ev : 0, off >= 0 ? &period : NULL)) {
 			t->w->nr_samples--;
 			return;
 		}
@@ -162,6 +167,7 @@ int64_t perf_writer_thin(struct perf_writer *w, perf_writer_keep_fn keep, void *
 {
 	struct thin t = { .w = w, .keep = keep, .ctx = ctx };
 	char self[64];
+	size_t i;
 
 	writer_flush(w);
 	if (w->werr)
@@ -174,7 +180,11 @@ int64_t perf_writer_thin(struct perf_writer *w, perf_writer_keep_fn keep, void *
 	t.end = w->data_offset + w->data_size;
 	t.in = xmalloc(THIN_CHUNK);
 	t.out = xmalloc(THIN_CHUNK);
+	t.period_off = xcalloc(w->nr_events + 1, sizeof(*t.period_off));
+	for (i = 0; i < w->nr_events; i++)
+		t.period_off[i] = period_offset(&w->events[i]);
 	thin_pass(&t);
+	free(t.period_off);
 	close(t.rfd);
 	free(t.in);
 	free(t.out);

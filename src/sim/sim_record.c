@@ -42,6 +42,8 @@ struct sim_record {
 	size_t nr_kinds, alloc_kinds;
 	uint32_t thin_k; /* the thinning under way: keep 1 in thin_k */
 	size_t thin_in, thin_out; /* its position in kinds */
+	uint64_t thin_rng, thin_bits; /* its coins: xorshift seeded per pass, bits left */
+	unsigned int thin_nbits;
 	struct perf_sample sample; /* zeroed once; put_sample sets its fields */
 };
 
@@ -227,6 +229,26 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* True: drop the next sample (probability 1 - 1/thin_k). */
+static bool thin_coin(struct sim_record *r)
+{
+	uint64_t x;
+
+	if (!(r->thin_k & (r->thin_k - 1))) { /* a power of 2: log2(k) bits a sample */
+		unsigned int n = __builtin_ctz(r->thin_k);
+
+		if (r->thin_nbits < n) {
+			r->thin_bits = mix64(r->thin_rng++);
+			r->thin_nbits = 64;
+		}
+		x = r->thin_bits & (r->thin_k - 1);
+		r->thin_bits >>= n;
+		r->thin_nbits -= n;
+		return x != 0;
+	}
+	return mix64(r->thin_rng++) % r->thin_k != 0;
+}
+
 static bool thin_keep(void *ctx, size_t attr_index, uint64_t *period)
 {
 	struct sim_record *r = ctx;
@@ -234,7 +256,7 @@ static bool thin_keep(void *ctx, size_t attr_index, uint64_t *period)
 	uint8_t kind = i < r->nr_kinds ? r->kinds[i] : 0;
 
 	(void)attr_index;
-	if (mix64(r->seed ^ mix64(r->st.thin_passes << 40 ^ i)) % r->thin_k) {
+	if (thin_coin(r)) {
 		r->st.thinned++;
 		r->st.samples--;
 		r->st.hitm_samples -= !!(kind & KIND_HITM);
@@ -260,6 +282,8 @@ static int on_rate(struct sim_record *r, const struct c2csim_rate *p, uint64_t a
 		return 0;
 	r->thin_k = p->rate / r->st.hitm_rate;
 	r->thin_in = r->thin_out = 0;
+	r->thin_rng = mix64(r->seed ^ (r->st.thin_passes + 1) << 40);
+	r->thin_nbits = 0;
 	kept = perf_writer_thin(r->w, thin_keep, r);
 	if (kept < 0)
 		return c2c_err_set(err, (int)-kept, "%s: thinning the samples: %s", r->opts.path,
