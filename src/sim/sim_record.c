@@ -466,14 +466,20 @@ int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct c2
 	return 0;
 }
 
+/* The thinning rate is written in the file's CPUDESC too (perf report --header-only). */
 static void fill_info(struct sim_record *r, struct perf_writer_info *info,
-		      struct perf_numa_node *nodes, struct strbuf *lists)
+		      struct perf_numa_node *nodes, struct strbuf *lists, struct strbuf *desc)
 {
 	uint32_t n, c;
 
 	memset(info, 0, sizeof(*info));
 	info->cmdline = r->opts.cmdline;
-	info->cpudesc = "c2csim virtual cpu (weights are simulated cycles)";
+	strbuf_addf(desc, "c2csim virtual cpu (weights are simulated cycles");
+	if (r->st.hitm_rate > 1)
+		strbuf_addf(desc, "; HITMs and store misses sampled 1 in %u, period %u",
+			    r->st.hitm_rate, r->st.hitm_rate);
+	strbuf_addf(desc, ")");
+	info->cpudesc = desc->buf;
 	if (!r->st.have_header)
 		return;
 	info->nr_cpus_avail = info->nr_cpus_online = r->st.nr_cpus;
@@ -495,12 +501,14 @@ int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c
 	struct perf_numa_node nodes[C2CSIM_MAX_NODES];
 	struct strbuf lists[C2CSIM_MAX_NODES];
 	struct perf_writer_info info;
+	struct strbuf desc = STRBUF_INIT;
 	uint32_t n;
 	int ret;
 
 	r->st.truncated_bytes = r->pending_len;
-	fill_info(r, &info, nodes, lists);
+	fill_info(r, &info, nodes, lists, &desc);
 	ret = perf_writer_close(r->w, &info, err);
+	strbuf_release(&desc);
 	for (n = 0; r->st.have_header && n < r->st.nr_nodes; n++)
 		strbuf_release(&lists[n]);
 	if (st)

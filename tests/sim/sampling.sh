@@ -74,6 +74,9 @@ expect_contains "report prints the rate" "HITMs and store misses sampled    : 1 
 periods=$(perf script -i "$TMP/s.data" -F period,data_src 2>/dev/null |
 	awk '/HitM|L1 miss/ { print $1 }' | sort -u | tr '\n' ' ')
 expect_eq "HITM and store-miss sample periods" "$rate " "$periods"
+# and the file says it in its CPUDESC, which perf prints
+perf report --header-only -i "$TMP/s.data" >"$TMP/hdr.txt" 2>/dev/null
+expect_contains "the rate in the file's header" "sampled 1 in $rate, period $rate" "$TMP/hdr.txt"
 # perf c2c report reads it and counts the HITM samples ours counts
 read -r lcl rmt <<<"$(c2c_hitm "$TMP/s.data")"
 ours=$(awk -F: '/Load Local HITM/ { gsub(/ /, "", $2); print $2 }' "$TMP/r.txt")
