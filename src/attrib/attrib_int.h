@@ -136,7 +136,13 @@ struct elf_section {
 	const char *name;
 };
 
-struct attrib {
+/*
+ * The image layer (image.c), below dwarf.c, func.c and attrib.c: the
+ * binary's file descriptors and ELF handles, its separate debug file, its
+ * sections, code bytes and load segments, and the strings every layer
+ * above interns.
+ */
+struct attrib_image {
 	char *path;
 	int fd;
 	Elf *elf;
@@ -147,10 +153,6 @@ struct attrib {
 	Elf *sym_elf; /* the one with the full symbol table */
 	Dwarf *dwarf;
 	unsigned int machine;
-	struct type_db *types;
-	bool own_types;
-	struct type_db *extra; /* types the model lacks (type_dwarf_type_at) */
-	struct decoder *dec;
 
 	struct code_section *code;
 	size_t nr_code;
@@ -158,6 +160,27 @@ struct attrib {
 	size_t nr_sections;
 	GElf_Phdr *loads;
 	size_t nr_loads;
+
+	struct hashmap strings; /* hash → interned string */
+	char **owned;
+	size_t nr_owned, alloc_owned;
+};
+
+/* Open PATH (and its debug file, found under DEBUG_DIR or by build id). */
+int attrib_image_open(struct attrib_image *img, const char *path, const char *debug_dir,
+		      struct c2c_err *err);
+void attrib_image_close(struct attrib_image *img);
+/* One copy of S for the image's lifetime. */
+const char *attrib_image_intern(struct attrib_image *img, const char *s);
+/* The code bytes at PC, *avail of them, or NULL outside the code. */
+const uint8_t *attrib_image_code(const struct attrib_image *img, uint64_t pc, size_t *avail);
+
+struct attrib {
+	struct attrib_image img;
+	struct type_db *types;
+	bool own_types;
+	struct type_db *extra; /* types the model lacks (type_dwarf_type_at) */
+	struct decoder *dec;
 
 	struct global_var *globals; /* sorted by addr */
 	size_t nr_globals;
@@ -169,16 +192,9 @@ struct attrib {
 	const struct attrib_result *last; /* one-entry cache before the maps */
 	uint64_t last_pc, last_addr;
 
-	struct hashmap strings; /* hash → interned string */
-	char **owned;
-	size_t nr_owned, alloc_owned;
-
 	uint64_t stats[ATTRIB_NR_REASONS];
 	uint64_t nr_pcs;
 };
-
-const char *attrib_intern(struct attrib *a, const char *s);
-const uint8_t *attrib_code_at(const struct attrib *a, uint64_t pc, size_t *avail);
 
 /* debuginfo.c */
 bool debuginfo_has_dwarf(Elf *elf);

@@ -153,11 +153,11 @@ static bool find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu)
 	Dwarf_Off off = 0, next;
 	size_t hdr;
 
-	if (dwarf_addrdie(a->dwarf, pc, cu))
+	if (dwarf_addrdie(a->img.dwarf, pc, cu))
 		return true;
 	/* No .debug_aranges entry: try every unit. */
-	while (dwarf_nextcu(a->dwarf, off, &next, &hdr, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(a->dwarf, off + hdr, cu) && dwarf_haspc(cu, pc) == 1)
+	while (dwarf_nextcu(a->img.dwarf, off, &next, &hdr, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(a->img.dwarf, off + hdr, cu) && dwarf_haspc(cu, pc) == 1)
 			return true;
 		off = next;
 	}
@@ -167,7 +167,7 @@ static bool find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu)
 static void func_decode(struct attrib *a, struct func *f)
 {
 	size_t avail, alloc = 0, i;
-	const uint8_t *code = attrib_code_at(a, f->lo, &avail);
+	const uint8_t *code = attrib_image_code(&a->img, f->lo, &avail);
 	uint64_t pc = f->lo;
 
 	if (!code || !a->dec)
@@ -233,8 +233,8 @@ static const int aarch64_args[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
  */
 static void entry_args(struct attrib *a, struct func *f, Dwarf_Die *sub)
 {
-	const int *regs = a->machine == EM_AARCH64 ? aarch64_args : x86_64_args;
-	size_t nr_regs = a->machine == EM_AARCH64 ? ARRAY_SIZE(aarch64_args) :
+	const int *regs = a->img.machine == EM_AARCH64 ? aarch64_args : x86_64_args;
+	size_t nr_regs = a->img.machine == EM_AARCH64 ? ARRAY_SIZE(aarch64_args) :
 						    ARRAY_SIZE(x86_64_args);
 	Dwarf_Addr entry;
 	Dwarf_Die c;

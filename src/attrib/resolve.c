@@ -61,7 +61,7 @@ static void scalar_element(struct attrib *a, struct attrib_result *r, const stru
 		strbuf_addf(&sb, "+%lld", (long long)rem);
 	r->reason = ATTRIB_OK;
 	r->offset = rem;
-	r->path = attrib_intern(a, sb.buf);
+	r->path = attrib_image_intern(&a->img, sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -144,14 +144,14 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 	r->reason = !ret ? ATTRIB_OK : ret == -ENOENT ? ATTRIB_UNKNOWN_INDEX : ATTRIB_OUTSIDE_TYPE;
 	r->type = w.container;
 	r->offset = w.container ? w.container_offset : (uint64_t)off;
-	r->path = attrib_intern(a, sb.buf);
+	r->path = attrib_image_intern(&a->img, sb.buf);
 	r->field = r->path + (w.field_pos <= sb.len ? w.field_pos : sb.len);
 	if (ret && r->type == NULL)
 		r->type = type_is_aggregate(t) ? type_strip(t) : NULL;
 	r->type_name = type_name_of(r->type, t);
 out:
 	if (r->reason != ATTRIB_OK && var)
-		r->path = attrib_intern(a, sb.buf);
+		r->path = attrib_image_intern(&a->img, sb.buf);
 	strbuf_release(&sb);
 }
 
