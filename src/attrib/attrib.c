@@ -41,7 +41,7 @@ int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib 
 	if (ret)
 		goto out_free;
 	/* Without a decoder (no capstone, other machine) only globals resolve. */
-	if (decoder_open(&a->dec, a->img.machine) < 0)
+	if (attrib_decoder_open(&a->dec, a->img.machine) < 0)
 		a->dec = NULL;
 	if (opts && opts->types) {
 		a->types = opts->types;
@@ -53,7 +53,7 @@ int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib 
 		a->own_types = true;
 	}
 	a->extra = type_db_new("DWARF", path);
-	ret = globals_load(a, err);
+	ret = attrib_globals_load(a, err);
 	if (ret)
 		goto out_free;
 	*out = a;
@@ -83,14 +83,14 @@ void attrib_close(struct attrib *a)
 	free_results(&a->by_pc);
 	free_results(&a->by_addr);
 	for (i = 0; i < a->nr_funcs; i++)
-		func_free(a->funcs[i]);
+		attrib_func_free(a->funcs[i]);
 	free(a->funcs);
 	free(a->globals);
 	if (a->extra)
 		type_db_free(a->extra);
 	if (a->own_types)
 		type_db_free(a->types);
-	decoder_close(a->dec);
+	attrib_decoder_close(a->dec);
 	attrib_image_close(&a->img);
 	free(a);
 }

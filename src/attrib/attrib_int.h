@@ -38,7 +38,7 @@ struct field_walk {
 	size_t field_pos;
 };
 
-int field_walk_run(struct field_walk *w, const struct type *t, uint64_t offset);
+int attrib_field_walk(struct field_walk *w, const struct type *t, uint64_t offset);
 
 /* ---- instructions ----------------------------------------------------- */
 
@@ -77,14 +77,14 @@ struct insn {
 
 struct decoder;
 
-int decoder_open(struct decoder **out, unsigned int machine);
-void decoder_close(struct decoder *d);
+int attrib_decoder_open(struct decoder **out, unsigned int machine);
+void attrib_decoder_close(struct decoder *d);
 /* Decode the instruction at pc from code[len]; returns its length or 0. */
-size_t decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
-		      struct insn *out);
+size_t attrib_decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			     struct insn *out);
 /* DWARF numbers of the stack and frame pointer registers. */
-int decoder_sp(const struct decoder *d);
-int decoder_fp(const struct decoder *d);
+int attrib_decoder_sp(const struct decoder *d);
+int attrib_decoder_fp(const struct decoder *d);
 
 /* ---- DWARF: globals and the variables of a function ---------------------- */
 
@@ -197,17 +197,17 @@ struct attrib {
 };
 
 /* debuginfo.c */
-bool debuginfo_has_dwarf(Elf *elf);
-char *debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
+bool attrib_debuginfo_has_dwarf(Elf *elf);
+char *attrib_debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
 
 /* dwarf.c */
-int globals_load(struct attrib *a, struct c2c_err *err);
-const struct global_var *globals_find(const struct attrib *a, uint64_t addr);
+int attrib_globals_load(struct attrib *a, struct c2c_err *err);
+const struct global_var *attrib_globals_find(const struct attrib *a, uint64_t addr);
 const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die);
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
-ptrdiff_t func_insn_index(const struct func *f, uint64_t pc);
-struct func *func_get(struct attrib *a, uint64_t pc);
-void func_free(struct func *f);
+ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc);
+struct func *attrib_func_get(struct attrib *a, uint64_t pc);
+void attrib_func_free(struct func *f);
 
 /* track.c: the type a register holds before the instruction at index i. */
 struct reg_type {
@@ -218,8 +218,8 @@ struct reg_type {
 	/* The offset is known modulo this (an index or a loop step); 0: exact. */
 	uint64_t index_scale;
 };
-int track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
-	      struct reg_type *out, int depth);
+int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
+		     struct reg_type *out, int depth);
 
 static inline uint64_t gcd_u64(uint64_t x, uint64_t y)
 {
@@ -232,6 +232,6 @@ static inline uint64_t gcd_u64(uint64_t x, uint64_t y)
 	return x;
 }
 /* The factor an index register is known to be a multiple of (shl, imul), or 1. */
-uint64_t track_index_stride(const struct func *f, size_t i, int reg);
+uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg);
 
 #endif

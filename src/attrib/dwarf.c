@@ -176,7 +176,7 @@ static void globals_sort(struct attrib *a)
 	a->nr_globals = n;
 }
 
-int globals_load(struct attrib *a, struct c2c_err *err)
+int attrib_globals_load(struct attrib *a, struct c2c_err *err)
 {
 	Dwarf_Off off = 0, next;
 	size_t hdr, alloc = 0;
@@ -194,7 +194,7 @@ int globals_load(struct attrib *a, struct c2c_err *err)
 	return 0;
 }
 
-const struct global_var *globals_find(const struct attrib *a, uint64_t addr)
+const struct global_var *attrib_globals_find(const struct attrib *a, uint64_t addr)
 {
 	return find_in(a, a->nr_globals, addr);
 }

@@ -104,8 +104,8 @@ static int open_elf(struct attrib_image *img, const char *debug_dir, struct c2c_
 		return c2c_err_set(err, EINVAL, "%s: not an ELF file", img->path);
 	img->machine = eh.e_machine;
 	img->sym_elf = img->elf;
-	if (!debuginfo_has_dwarf(img->elf)) {
-		img->debug_path = debuginfo_find(img->elf, img->path, debug_dir);
+	if (!attrib_debuginfo_has_dwarf(img->elf)) {
+		img->debug_path = attrib_debuginfo_find(img->elf, img->path, debug_dir);
 		if (!img->debug_path)
 			return c2c_err_set(err, ENODATA,
 					   "%s: no DWARF debug info, in the file or in %s "

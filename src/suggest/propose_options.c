@@ -32,7 +32,7 @@ static void setup_weights(struct proposer *pr)
 	pr->weight = xcalloc((size_t)n * n + 1, sizeof(*pr->weight));
 	for (a = 0; a < n; a++)
 		for (b = 0; b < n; b++)
-			if (field_conflict(&pr->fields[a], &pr->fields[b]))
+			if (profile_field_conflict(&pr->fields[a], &pr->fields[b]))
 				pr->weight[a * n + b] = 1 + field_hitm(&pr->fields[b]);
 }
 
@@ -149,7 +149,7 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 				continue;
 			o = &pr->fields[pr->members[j].field];
 			member_span(pr, pl, j, &s2, &e2);
-			if (!share_line(s, e, s2, e2, pr->cl) || !field_conflict(o, f))
+			if (!share_line(s, e, s2, e2, pr->cl) || !profile_field_conflict(o, f))
 				continue;
 			stays = true;
 			if (line < nr_lines)
@@ -397,7 +397,7 @@ static void propose_isolate(struct proposer *pr)
 		    !pr->blocks[pr->members[i].block].size)
 			continue;
 		for (j = 0; j < pr->nr_fields; j++) {
-			if (field_conflict(&pr->fields[f], &pr->fields[j])) {
+			if (profile_field_conflict(&pr->fields[f], &pr->fields[j])) {
 				iso[pr->members[i].block] = true;
 				any = true;
 				break;
