@@ -209,7 +209,7 @@ int gate_report_sarif(struct strbuf *sb, const struct gate_result *res,
 void gate_report_github(struct strbuf *sb, const struct gate_result *res);
 
 /* XML text escaping (&, <, >, ", ') for the JUnit writer and friends. */
-void strbuf_add_xml(struct strbuf *sb, const char *s);
+void gate_add_xml(struct strbuf *sb, const char *s);
 
 /* --- Baselines (baseline.c) -------------------------------------------- */
 
