@@ -169,7 +169,8 @@ static void globals_sort(struct attrib *a)
 {
 	size_t i, n = 0;
 
-	qsort(a->globals, a->nr_globals, sizeof(*a->globals), global_cmp);
+	if (a->nr_globals) /* qsort's base must not be NULL, even for 0 */
+		qsort(a->globals, a->nr_globals, sizeof(*a->globals), global_cmp);
 	for (i = 0; i < a->nr_globals; i++)
 		if (!n || a->globals[n - 1].addr != a->globals[i].addr)
 			a->globals[n++] = a->globals[i];
