@@ -420,12 +420,3 @@ const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char 
 	}
 	return NULL;
 }
-
-int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err)
-{
-	struct c2c_session_opts so = { .path = path, .attribute = true };
-
-	so.model.keys[0] = C2C_KEY_IADDR;
-	so.model.nr_keys = 1;
-	return c2c_session_load(&so, out, err);
-}

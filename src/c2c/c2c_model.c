@@ -25,8 +25,6 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
 	m->line_size = opts->double_cl ? 128 : 64;
 	for (i = 0; i < opts->nr_keys; i++)
 		m->key_mask |= 1U << opts->keys[i];
-	if (opts->threads > 1)
-		m->workers = c2c_workers_new(opts);
 	return m;
 }
 
@@ -119,8 +117,6 @@ void c2c_model_free(struct c2c_model *m)
 {
 	if (!m)
 		return;
-	if (m->workers)
-		c2c_workers_finish(m->workers, NULL);
 	arena_free(&m->arena);
 	arena_free(&m->line_arena);
 	free(m->lines);
@@ -646,16 +642,6 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 {
 	struct c2c_pending *p = &m->pending[m->pending_head % C2C_PENDING];
 
-	if (m->workers) {
-		/*
-		 * The worker of a line by one part of its key, the line of the
-		 * map-relative address: cheaper than the whole key's hash.
-		 */
-		uint64_t cl = as_map_ip(s->dmap, s->addr) & ~(m->line_size - 1);
-
-		c2c_workers_add(m->workers, hash_u64(cl), s);
-		return;
-	}
 	if (m->pending_head - m->pending_tail == C2C_PENDING)
 		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
 	p->s = *s;
@@ -680,14 +666,17 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 	}
 }
 
+/*
+ * The worker of a line by one part of its key, the line of the map-relative
+ * address: cheaper than the whole key's hash.
+ */
+uint64_t c2c_model_shard(const struct c2c_model *m, const struct c2c_sample *s)
+{
+	return hash_u64(as_map_ip(s->dmap, s->addr) & ~(m->line_size - 1));
+}
+
 void c2c_model_drain(struct c2c_model *m)
 {
-	if (m->workers) {
-		struct c2c_workers *ws = m->workers;
-
-		m->workers = NULL;
-		c2c_workers_finish(ws, m);
-	}
 	while (m->pending_tail != m->pending_head)
 		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
 }
