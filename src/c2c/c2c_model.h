@@ -18,6 +18,7 @@
 
 #include "c2c/c2c_stats.h"
 #include "symbols/addr_space.h"
+#include "util/arena.h"
 
 enum c2c_display {
 	C2C_DISPLAY_TOT,
@@ -133,7 +134,6 @@ struct c2c_line {
 	bool displayed; /* passes the 0.1% filter (or --show-all) */
 };
 
-struct c2c_arena_chunk;
 struct c2c_class;
 struct c2c_workers;
 
@@ -171,8 +171,8 @@ struct c2c_table {
 
 struct c2c_model {
 	struct c2c_model_opts opts;
-	struct c2c_arena_chunk *arena; /* rows (and row arrays) live here */
-	struct c2c_arena_chunk *line_arena; /* and lines here */
+	struct arena arena; /* rows (and row arrays) live here */
+	struct arena line_arena; /* and lines here */
 	uint64_t line_size;
 	uint32_t key_mask; /* 1 << each enum c2c_key of opts.keys */
 	struct c2c_stats totals;
