@@ -11,6 +11,7 @@
 
 #include "attrib/attrib.h"
 #include "util/hashmap.h"
+#include "util/strpool.h"
 
 /* The kind after typedefs and qualifiers; TYPE_VOID for none (a typedef of void). */
 static inline enum type_kind stripped_kind(const struct type *t)
@@ -161,9 +162,7 @@ struct attrib_image {
 	GElf_Phdr *loads;
 	size_t nr_loads;
 
-	struct hashmap strings; /* hash → interned string */
-	char **owned;
-	size_t nr_owned, alloc_owned;
+	struct strpool strings; /* what every layer interns */
 };
 
 /* Open PATH (and its debug file, found under DEBUG_DIR or by build id). */

@@ -16,18 +16,7 @@
 
 const char *attrib_image_intern(struct attrib_image *img, const char *s)
 {
-	uint64_t h = hash_str(s);
-	const char *old = hashmap_get(&img->strings, h);
-	char *copy;
-
-	if (old && !strcmp(old, s))
-		return old;
-	copy = xstrdup(s);
-	img->owned = xgrow(img->owned, &img->alloc_owned, img->nr_owned + 1, sizeof(*img->owned));
-	img->owned[img->nr_owned++] = copy;
-	if (!old)
-		hashmap_put(&img->strings, h, copy);
-	return copy;
+	return strpool_intern(&img->strings, s);
 }
 
 const uint8_t *attrib_image_code(const struct attrib_image *img, uint64_t pc, size_t *avail)
@@ -135,18 +124,13 @@ int attrib_image_open(struct attrib_image *img, const char *path, const char *de
 	img->path = xstrdup(path);
 	img->fd = -1;
 	img->debug_fd = -1;
-	hashmap_init(&img->strings);
+	strpool_init(&img->strings);
 	return open_elf(img, debug_dir, err);
 }
 
 void attrib_image_close(struct attrib_image *img)
 {
-	size_t i;
-
-	for (i = 0; i < img->nr_owned; i++)
-		free(img->owned[i]);
-	free(img->owned);
-	hashmap_release(&img->strings);
+	strpool_release(&img->strings);
 	free(img->code);
 	free(img->sections);
 	free(img->loads);

@@ -10,6 +10,7 @@
 #include "util/arena.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
+#include "util/strpool.h"
 
 static void strbuf_grows_and_formats(void **state)
 {
@@ -78,12 +79,31 @@ static void arena_aligns_zeroes_and_splices(void **state)
 	assert_null(a.chunks);
 }
 
+/* One copy per string, whatever buffer it came from. */
+static void strpool_keeps_one_copy(void **state)
+{
+	struct strpool p;
+	char a[] = "task_group", b[] = "task_group";
+	const char *x, *y, *z;
+
+	strpool_init(&p);
+	x = strpool_intern(&p, a);
+	y = strpool_intern(&p, b);
+	z = strpool_intern(&p, "load_avg");
+	assert_ptr_equal(x, y);
+	assert_ptr_not_equal(x, a);
+	assert_string_equal(z, "load_avg");
+	assert_int_equal(p.nr, 2);
+	strpool_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strbuf_grows_and_formats),
 		cmocka_unit_test(hashmap_holds_many_keys),
 		cmocka_unit_test(arena_aligns_zeroes_and_splices),
+		cmocka_unit_test(strpool_keeps_one_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
