@@ -9,15 +9,21 @@
 
 #include "util/xalloc.h"
 
+/* "c2cscope CMD: [WHAT]MESSAGE\n" on stderr. */
+static void say(const char *cmd, const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "c2cscope %s: %s", cmd, what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int cmd_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "c2cscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cmd, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_BAD_INPUT;
 }
 
@@ -30,11 +36,9 @@ void cmd_warn(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "c2cscope %s: warning: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cmd, "warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int cmd_parse_cacheline_size(const char *cmd, const char *arg, unsigned int *out)
