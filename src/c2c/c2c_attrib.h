@@ -77,7 +77,7 @@ const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char 
  * cpu % 64) and reader/writer functions; classified with
  * profile_classify(p, 1). Fields nothing touched stay cold.
  */
-struct struct_profile *profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,
-					    const struct type *t);
+struct struct_profile *c2c_profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,
+						const struct type *t);
 
 #endif
