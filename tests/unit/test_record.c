@@ -99,6 +99,25 @@ static void spr_aux_group(void **state)
 	record_evlist_release(&l);
 }
 
+/* Alder Lake: both core types, as perf records them (the atom's events from its own aliases). */
+static void adl_hybrid(void **state)
+{
+	struct record_evlist l = { 0 };
+
+	defaults_of("adl", 30, &l);
+	assert_int_equal(l.nr, 5);
+	assert_string_equal(l.ev[0].name, "cpu_core/mem-loads-aux/");
+	assert_int_equal(l.ev[0].attr.config, 0x8203);
+	intel_loads_stores(&l, 1, 0x1e);
+	assert_int_equal(l.ev[1].leader, 0);
+	assert_int_equal(l.ev[3].attr.type, 10);
+	assert_int_equal(l.ev[3].attr.config, 0x5d0); /* event 0xd0 umask 0x5 */
+	assert_int_equal(l.ev[3].attr.config1, 0x1e);
+	assert_int_equal(l.ev[3].leader, -1);
+	assert_int_equal(l.ev[4].attr.config, 0x6d0);
+	record_evlist_release(&l);
+}
+
 static void amd_ibs(void **state)
 {
 	struct record_evlist l = { 0 };
@@ -340,6 +359,7 @@ int main(void)
 		cmocka_unit_test(icl_defaults),
 		cmocka_unit_test(skx_defaults_ldlat),
 		cmocka_unit_test(spr_aux_group),
+		cmocka_unit_test(adl_hybrid),
 		cmocka_unit_test(amd_ibs),
 		cmocka_unit_test(arm_spe),
 		cmocka_unit_test(split_format),
