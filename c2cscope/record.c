@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * c2cscope record: memory samples into perf.data. With --sim the program
- * runs under the c2csim Valgrind tool (simulated coherence, no PMU needed).
- * The PMU recorder is not built yet: without --sim this command says what
- * the machine offers and points to --sim.
+ * c2cscope record: memory samples into perf.data. Without --sim from the
+ * PMU (src/record: perf c2c's events for this CPU, or -e's), with --sim
+ * from the c2csim Valgrind tool (simulated coherence, no PMU needed).
  */
 #include "config.h"
 #include "cmd.h"
