@@ -203,11 +203,18 @@ int record_session_close(struct record_session *s, struct record_stats *st, stru
 	struct perf_writer_info info = { .cmdline = s->cmdline,
 					 .tracing_data = s->tracing_data.buf,
 					 .tracing_data_size = s->tracing_data.len };
+	struct host_topology topo;
 	int ret;
 
 	session_kill_child(s);
 	session_write_build_ids(s);
+	host_topology_load(&topo);
+	info.numa_nodes = topo.nodes;
+	info.nr_numa_nodes = topo.nr_nodes;
+	info.cpu_topology = topo.cpu_topology.buf;
+	info.cpu_topology_size = topo.cpu_topology.len;
 	ret = perf_writer_close(s->w, &info, err);
+	host_topology_release(&topo);
 	s->w = NULL;
 	if (ret)
 		unlink(s->path);
