@@ -448,17 +448,17 @@ static int start_session(const struct record_args *a, char **argv, const struct 
 		.mmap_pages = a->mmap_pages,
 	};
 	struct sigaction sa = { .sa_handler = on_stop_signal };
-	int ret;
 
 	if (a->mmap_pages & (a->mmap_pages - 1))
 		return c2c_err_set(err, EINVAL, "-m %u: expected a power of 2", a->mmap_pages);
-	ret = record_session_open(l, &ro, s, err);
-	if (ret)
-		return ret;
-	/* no SA_RESTART: poll returns at once */
+	/*
+	 * Before the set-up, so that Ctrl-C during it still ends with a whole
+	 * file; no SA_RESTART, so that poll returns at once. The command gets
+	 * the default handlers back when it execs.
+	 */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	return 0;
+	return record_session_open(l, &ro, s, err);
 }
 
 static int record_pmu(const struct record_args *o, int argc, char **argv)
