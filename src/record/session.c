@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "record/session_int.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 
 #define DEFAULT_MMAP_PAGES 128
@@ -37,6 +38,7 @@ static struct record_session *session_new(const struct record_evlist *l,
 	s->path = xstrdup(o->path);
 	s->cmdline = o->cmdline;
 	s->mmap_pages = o->mmap_pages ? o->mmap_pages : DEFAULT_MMAP_PAGES;
+	s->progress = o->progress;
 	s->go_fd = s->exec_err_fd = -1;
 	hashmap_init(&s->keep_pids);
 	hashmap_init(&s->ids);
@@ -190,6 +192,7 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
 			ret = (int)n;
 		else if (gone)
 			break;
+		progress_update(s->progress, s->st.samples);
 	}
 	session_disable(s);
 	if (!ret && (n = session_drain(s, err)) < 0)
