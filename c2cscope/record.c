@@ -86,6 +86,21 @@ static int opt_line_size(const struct cmd_option *opt, const char *arg, void *ct
 	return 0;
 }
 
+/* --sim: a command, and no more nodes than cpus. */
+static int check_sim_args(const struct record_args *o, int nr_args)
+{
+	if (!nr_args) {
+		cmd_error(CMD, "no command to run: c2cscope record --sim -- CMD [ARGS]");
+		return CMD_PARSE_ERROR;
+	}
+	if (o->nodes > o->cpus) {
+		cmd_error(CMD, "--sim-nodes %llu: more nodes than the %llu cpus",
+			  (unsigned long long)o->nodes, (unsigned long long)o->cpus);
+		return CMD_PARSE_ERROR;
+	}
+	return 0;
+}
+
 /* The PMU recorder's options: one target, -F or -c, -u or -k. */
 static int check_pmu_args(const struct record_args *o, int nr_args)
 {
@@ -169,19 +184,7 @@ static int parse_args(int argc, char **argv, struct record_args *o)
 	if (argi < 0)
 		return argi;
 	o->argv = argv + argi;
-	if (!o->sim)
-		return check_pmu_args(o, argc - argi);
-	if (argi >= argc) {
-		cmd_error(CMD, "no command to run: c2cscope record --sim -- CMD [ARGS]");
-		return CMD_PARSE_ERROR;
-	}
-	if (o->nodes > o->cpus) {
-		cmd_error(CMD, "--sim-nodes %llu: more nodes than the %llu cpus",
-			  (unsigned long long)o->nodes, (unsigned long long)o->cpus);
-		return CMD_PARSE_ERROR;
-	}
-	o->argv = argv + argi;
-	return 0;
+	return o->sim ? check_sim_args(o, argc - argi) : check_pmu_args(o, argc - argi);
 }
 
 static bool has_tool(const char *dir)
