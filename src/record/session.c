@@ -130,6 +130,8 @@ int record_session_open(const struct record_evlist *l, const struct record_opts 
 		ret = session_targets(s, o, err);
 	if (!ret)
 		ret = session_open_counters(s, err);
+	if (!ret && !s->nr_rings)
+		ret = c2c_err_set(err, ESRCH, "nothing to follow: no task or cpu to open counters on");
 	if (!ret)
 		ret = session_map_rings(s, err);
 	if (!ret)
