@@ -96,6 +96,7 @@ static int open_writer(struct record_session *s, struct c2c_err *err)
 			.sample_type = a->sample_type & ~(uint64_t)PERF_SAMPLE_IDENTIFIER,
 			.sample_period = a->sample_period,
 			.precise_ip = a->precise_ip > 0,
+			.precise_level = (uint8_t)a->precise_ip,
 			.freq = a->freq,
 			.name = s->events[i].name,
 		};

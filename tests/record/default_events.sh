@@ -24,6 +24,9 @@ for ev in "cpu/mem-loads,ldlat=30/" "cpu/mem-stores/P"; do
 	expect_eq "$ev: pages without a sample in touch_pages" 0 \
 		"$(pages_missing "$TMP/one" touch "$base" "$pages" "$pagesz")"
 done
+# software events take any precise_ip: the file says 3, as they were opened
+perf report -i "$TMP/d.data" --header-only 2>/dev/null | grep '^# event : name = cpu/mem-loads,' >"$TMP/attr"
+expect_contains "precise_ip in the file" "precise_ip = 3" "$TMP/attr"
 perf c2c report -i "$TMP/d.data" --stdio >"$TMP/perf" 2>"$TMP/perf.err" ||
 	fail "perf c2c report cannot read the file: $(head -3 "$TMP/perf.err")"
 run_c2c 0 "$TMP/ours" "$TMP/ours.err" report -i "$TMP/d.data" --stdio
