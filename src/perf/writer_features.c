@@ -233,6 +233,9 @@ static size_t collect_features(struct perf_writer *w, const struct perf_writer_i
 	writer_put_u64(feature_add(feats, &nr, PERF_FEAT_TOTAL_MEM), total_mem(&topo));
 	put_cmdline(feature_add(feats, &nr, PERF_FEAT_CMDLINE), info->cmdline);
 	put_event_desc(feature_add(feats, &nr, PERF_FEAT_EVENT_DESC), w);
+	if (info->cpu_topology_size)
+		strbuf_add(feature_add(feats, &nr, PERF_FEAT_CPU_TOPOLOGY), info->cpu_topology,
+			   info->cpu_topology_size);
 	put_numa(feature_add(feats, &nr, PERF_FEAT_NUMA_TOPOLOGY), &topo);
 	if (w->nr_timed) {
 		sb = feature_add(feats, &nr, PERF_FEAT_SAMPLE_TIME);
@@ -246,7 +249,7 @@ static size_t collect_features(struct perf_writer *w, const struct perf_writer_i
 int writer_write_features(struct perf_writer *w, const struct perf_writer_info *info,
 			  uint64_t feat_bits[4])
 {
-	struct feature feats[16];
+	struct feature feats[20];
 	struct strbuf table = STRBUF_INIT;
 	uint64_t off;
 	size_t nr, i;
