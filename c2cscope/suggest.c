@@ -79,6 +79,8 @@ static int check_args(struct suggest_args *a, int nr, char **files)
 static int parse_args(int argc, char **argv, struct suggest_args *a)
 {
 	const struct cmd_option opts[] = {
+		TYPE_OPTIONS(&a->ta, "text (default) or json"),
+		OPT_GROUP("Suggest"),
 		OPT_STRING(0, "hotness", &a->hotness, "FILE",
 			   "field classes: read_mostly, read_write, cold"),
 		TYPE_OPT_PROFILE(&a->ta),
@@ -95,13 +97,10 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 			 "the option; apply with patch -p1 in the source directory"),
 		OPT_STRING(0, "source-dir", &a->source_dir, "DIR",
 			   "where the source files DWARF names are (default .)"),
-		TYPE_OPTIONS(&a->ta, "text (default) or json"),
 		OPT_END(),
 	};
-	int argi;
+	int argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 
-	a->ta.cmd = CMD;
-	argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 	return argi < 0 ? argi : check_args(a, argc - argi, argv + argi);
 }
 
@@ -273,7 +272,7 @@ static int run_propose(const struct suggest_args *a, const struct profiled *in,
 
 int cmd_suggest(int argc, char **argv)
 {
-	struct suggest_args a = { 0 };
+	struct suggest_args a = { .ta.cmd = CMD };
 	struct profiled in = { 0 };
 	struct proposer *pr = NULL;
 	struct propose_opts popts;
