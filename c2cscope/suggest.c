@@ -181,15 +181,6 @@ static int load_struct(const struct suggest_args *a, struct type_db **db, const 
 }
 
 /* The option the rules lock in: asked for, or the first that separates all. */
-static const struct proposal *chosen(const struct proposer *pr, const char *choose)
-{
-	const struct proposal *reorder = proposer_get(pr, 0), *isolate = proposer_get(pr, 1);
-
-	if (choose)
-		return !strcmp(choose, "reorder") ? reorder : isolate;
-	return reorder->conflicts_after == 0 ? reorder : isolate;
-}
-
 static int emit_rules(const char *path, const struct type *t, const struct struct_profile *prof,
 		      const struct proposal *p, unsigned int cl)
 {
@@ -328,7 +319,8 @@ int cmd_suggest(int argc, char **argv)
 	}
 	fputs(out.buf, stdout);
 	if (a.emit_rules)
-		ret = emit_rules(a.emit_rules, t, prof, chosen(pr, a.choose), a.cacheline_size);
+		ret = emit_rules(a.emit_rules, t, prof, proposer_choose(pr, a.choose),
+				 a.cacheline_size);
 	if (!ret && !a.json)
 		print_verdict(pr);
 out:
