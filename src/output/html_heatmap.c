@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The heatmap of the hot lines: one row per line, one cell per byte
+ * offset, coloured by a metric of the Pareto rows at that offset (tot,
+ * rmt or lcl HITMs, or stores), one picture per metric with a switch;
+ * each cell's tooltip names the field, the code sites and the cpus, and
+ * the boundaries of the fields of the objects the line holds are drawn.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c2c/c2c_attrib.h"
+#include "layout/layout.h"
+#include "output/html.h"
+#include "output/html_int.h"
+#include "util/xalloc.h"
+
+#define HM_LABEL_W 150.0
+#define HM_TOTAL_W 120.0
+#define HM_CELL_H 18.0
+#define HM_ROW_H 34.0
+#define HM_TOP 26.0
+#define MAX_SITES 6
+#define MAX_OBJECTS 8
+
+static const char *const metric_ids[HTML_NR_METRICS] = { "tot", "rmt", "lcl", "st" };
+static const char *const metric_names[HTML_NR_METRICS] = { "Total HITMs", "Remote HITMs",
+							   "Local HITMs", "Stores" };
+
+uint64_t html_metric(const struct c2c_stats *st, enum html_metric m)
+{
+	switch (m) {
+	case HTML_METRIC_TOT:
+		return st->tot_hitm;
+	case HTML_METRIC_RMT:
+		return st->rmt_hitm;
+	case HTML_METRIC_LCL:
+		return st->lcl_hitm;
+	default:
+		return st->store;
+	}
+}
+
+static const struct layout *cached_layout(struct html_layout_cache *c, const struct type *t,
+					  unsigned int cl)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->types[i] == t)
+			return c->layouts[i];
+	if (c->n == 64)
+		return NULL;
+	c->types[c->n] = t;
+	if (layout_analyze(t, cl, &c->layouts[c->n], NULL))
+		c->layouts[c->n] = NULL;
+	return c->layouts[c->n++];
+}
+
+static void layout_cache_free(struct html_layout_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		layout_free(c->layouts[i]);
+}
+
+/* A line's rows by offset: what the cells show. */
+struct cell {
+	uint64_t v[HTML_NR_METRICS];
+	uint64_t loads;
+	const struct c2c_row *rows[MAX_SITES];
+	size_t nr_rows;
+};
+
+static void line_cells(const struct c2c_line *l, struct cell *cells, uint64_t line_size)
+{
+	size_t i, k;
+
+	memset(cells, 0, line_size * sizeof(*cells));
+	for (i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *r = l->rows[i];
+		struct cell *c = &cells[r->offset_shown & (line_size - 1)];
+
+		if (!r->valid)
+			continue;
+		for (k = 0; k < HTML_NR_METRICS; k++)
+			c->v[k] += html_metric(&r->g.stats, k);
+		c->loads += r->g.stats.load;
+		if (c->nr_rows < MAX_SITES)
+			c->rows[c->nr_rows] = r;
+		c->nr_rows++;
+	}
+}
+
+static void add_cpus(struct strbuf *sb, const struct c2c_model *m, const struct cell *c)
+{
+	uint32_t cpu, n = 0;
+	size_t i;
+
+	for (cpu = 0; cpu < m->opts.nr_cpus; cpu++) {
+		for (i = 0; i < c->nr_rows && i < MAX_SITES; i++)
+			if (c->rows[i]->g.cpuset[cpu / 64] >> (cpu % 64) & 1)
+				break;
+		if (i == c->nr_rows || i == MAX_SITES)
+			continue;
+		if (n++ < 32)
+			strbuf_addf(sb, "%s%u", n > 1 ? "," : "", cpu);
+	}
+	if (n > 32)
+		strbuf_addf(sb, ",... (%u cpus)", n);
+	if (!n)
+		strbuf_addstr(sb, "none sampled");
+}
+
+static void cell_tooltip(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *l,
+			 uint64_t off, const struct cell *c)
+{
+	const struct c2c_model *m = s->model;
+	size_t i;
+
+	strbuf_addf(sb, "line %u 0x%" PRIx64 " +0x%" PRIx64, l->index, l->addr, off);
+	if (s->attrib) {
+		const char *label = c2c_attrib_row(s->attrib, c->rows[0])->label;
+
+		strbuf_addf(sb, "\nfield: %s", *label ? label : "(not named)");
+	}
+	strbuf_addf(sb,
+		    "\nHITM tot %" PRIu64 " (rmt %" PRIu64 ", lcl %" PRIu64 "); stores %" PRIu64
+		    ", loads %" PRIu64 "\ncode:",
+		    c->v[HTML_METRIC_TOT], c->v[HTML_METRIC_RMT], c->v[HTML_METRIC_LCL],
+		    c->v[HTML_METRIC_ST], c->loads);
+	for (i = 0; i < c->nr_rows && i < MAX_SITES; i++) {
+		const struct c2c_row *r = c->rows[i];
+		const struct sym_info *si = sym_resolve(s->symbols, r->imap, r->iaddr);
+
+		strbuf_addf(sb, "\n  %s 0x%" PRIx64 " %s", si->symbol ? si->symbol : "?", r->iaddr,
+			    si->srcline ? si->srcline : "");
+	}
+	if (c->nr_rows > MAX_SITES)
+		strbuf_addf(sb, "\n  ... %zu more", c->nr_rows - MAX_SITES);
+	strbuf_addstr(sb, "\ncpus: ");
+	add_cpus(sb, m, c);
+}
+
+/* Objects the line's rows land in, by type and start (line offset, may be < 0). */
+struct line_object {
+	const struct type *type;
+	int64_t start;
+};
+
+static size_t line_objects(struct c2c_session *s, const struct c2c_line *l, uint64_t line_size,
+			   struct line_object *objs)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; s->attrib && i < l->nr_rows && n < MAX_OBJECTS; i++) {
+		const struct c2c_row *r = l->rows[i];
+		const struct attrib_result *res;
+		int64_t start;
+
+		if (!r->valid || !(res = c2c_attrib_row(s->attrib, r)->res) || !res->outer_type)
+			continue;
+		start = (int64_t)(r->offset_shown & (line_size - 1)) - (int64_t)res->outer_offset;
+		for (k = 0; k < n; k++)
+			if (objs[k].type == res->outer_type && objs[k].start == start)
+				break;
+		if (k == n)
+			objs[n++] = (struct line_object){ res->outer_type, start };
+	}
+	return n;
+}
+
+/* Field boundaries and names of the objects on the row below the cells. */
+static void draw_fields(struct strbuf *sb, struct html_layout_cache *lc,
+			const struct line_object *o, uint64_t line_size, double y, double cw)
+{
+	const struct layout *lo = cached_layout(lc, o->type, (unsigned int)line_size);
+	uint32_t i;
+
+	for (i = 0; lo && i < layout_nr_members(lo); i++) {
+		const struct layout_member *lm = layout_member(lo, i);
+		int64_t a = o->start + (int64_t)lm->offset, e = a + (int64_t)lm->size;
+		double x, w;
+
+		if (e <= 0 || a >= (int64_t)line_size || !lm->size)
+			continue;
+		if (a >= 0)
+			svg_line(sb, HM_LABEL_W + a * cw, y - 2, HM_LABEL_W + a * cw,
+				 y + HM_CELL_H + 12, "bound");
+		a = a < 0 ? 0 : a;
+		e = e > (int64_t)line_size ? (int64_t)line_size : e;
+		x = HM_LABEL_W + a * cw;
+		w = (double)(e - a) * cw;
+		if (lm->name && w >= 5.2 * (double)strlen(lm->name) + 2)
+			svg_text(sb, x + w / 2, y + HM_CELL_H + 10, "middle", "small", "%s",
+				 lm->name);
+	}
+}
+
+static void draw_axis(struct strbuf *sb, uint64_t line_size, double cw, double height)
+{
+	uint64_t off;
+
+	for (off = 0; off <= line_size; off += 8) {
+		svg_text(sb, HM_LABEL_W + (double)off * cw, 12, "middle", "small", "0x%02" PRIx64,
+			 off);
+		if (off % 64 == 0 || off == line_size)
+			continue;
+		svg_line(sb, HM_LABEL_W + (double)off * cw, HM_TOP - 4,
+			 HM_LABEL_W + (double)off * cw, height, "grid");
+	}
+	svg_text(sb, HM_LABEL_W + line_size * cw + 24, 12, "start", "small", "line total");
+}
+
+static void draw_row(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *l,
+		     struct html_heat_ctx *hc, enum html_metric met, double y)
+{
+	uint64_t ls = s->model->line_size, off;
+	struct line_object objs[MAX_OBJECTS];
+	struct strbuf tip = STRBUF_INIT, data = STRBUF_INIT;
+	char colour[HTML_COLOUR_LEN];
+	size_t i, n;
+
+	line_cells(l, hc->cells, ls);
+	svg_text(sb, 0, y + 13, "start", NULL, "%u  0x%" PRIx64, l->index, l->addr);
+	svg_rect(sb, HM_LABEL_W, y, ls * hc->cw, HM_CELL_H, NULL, "empty", NULL, NULL);
+	for (off = 0; off < ls; off++) {
+		const struct cell *c = &hc->cells[off];
+
+		if (!c->nr_rows)
+			continue;
+		strbuf_reset(&tip);
+		strbuf_reset(&data);
+		cell_tooltip(&tip, s, l, off, c);
+		strbuf_addf(&data,
+			    "data-line=\"%u\" data-off=\"%" PRIu64 "\" data-v=\"%" PRIu64 "\"",
+			    l->index, off, c->v[met]);
+		html_heat_colour(c->v[met], hc->max[met], colour);
+		svg_rect(sb, HM_LABEL_W + off * hc->cw, y, hc->cw, HM_CELL_H, colour, NULL, tip.buf,
+			 data.buf);
+	}
+	n = line_objects(s, l, ls, objs);
+	for (i = 0; i < n; i++)
+		draw_fields(sb, &hc->layouts, &objs[i], ls, y, hc->cw);
+	svg_text(sb, HM_LABEL_W + ls * hc->cw + 24, y + 13, "start", NULL, "%" PRIu64,
+		 html_metric(&l->g.stats, met));
+	strbuf_release(&tip);
+	strbuf_release(&data);
+}
+
+static void heatmap_svg(struct strbuf *sb, struct c2c_session *s,
+			const struct c2c_line *const *lines, size_t nr, struct html_heat_ctx *hc,
+			enum html_metric met)
+{
+	uint64_t ls = s->model->line_size;
+	double h = HM_TOP + (double)nr * HM_ROW_H, w = HM_LABEL_W + ls * hc->cw + HM_TOTAL_W;
+	struct strbuf label = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addf(sb, "<div class=\"hm hm-%s\">\n", metric_ids[met]);
+	strbuf_addf(&label, "%s per byte offset of the %zu hottest lines", metric_names[met], nr);
+	html_heat_legend(sb, hc->max[met], metric_names[met], false);
+	svg_begin(sb, w, h, label.buf);
+	draw_axis(sb, ls, hc->cw, h);
+	for (i = 0; i < nr; i++)
+		draw_row(sb, s, lines[i], hc, met, HM_TOP + (double)i * HM_ROW_H);
+	svg_end(sb);
+	strbuf_addstr(sb, "</div>\n");
+	strbuf_release(&label);
+}
+
+/* The colour scales: the hottest cell of each metric. */
+static void heat_max(struct c2c_session *s, const struct c2c_line *const *lines, size_t nr,
+		     struct html_heat_ctx *hc)
+{
+	uint64_t ls = s->model->line_size, off;
+	size_t i, k;
+
+	memset(hc->max, 0, sizeof(hc->max));
+	for (i = 0; i < nr; i++) {
+		line_cells(lines[i], hc->cells, ls);
+		for (off = 0; off < ls; off++)
+			for (k = 0; k < HTML_NR_METRICS; k++)
+				if (hc->cells[off].v[k] > hc->max[k])
+					hc->max[k] = hc->cells[off].v[k];
+	}
+}
+
+void html_heatmap(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *const *lines,
+		  size_t nr)
+{
+	struct html_heat_ctx hc = { .cw = s->model->line_size > 64 ? 6 : 12 };
+	int k;
+
+	hc.cells = xcalloc(s->model->line_size, sizeof(struct cell));
+	heat_max(s, lines, nr, &hc);
+	strbuf_addstr(sb, "<div class=\"metric\">\nColour by: ");
+	for (k = 0; k < HTML_NR_METRICS; k++)
+		strbuf_addf(sb,
+			    "<input type=\"radio\" name=\"metric\" id=\"m-%s\"%s>"
+			    "<label for=\"m-%s\">%s</label>\n",
+			    metric_ids[k], k ? "" : " checked", metric_ids[k], metric_names[k]);
+	strbuf_addstr(sb, "<p class=\"note\">One row per line, one cell per byte offset "
+			  "where a Pareto row starts; hover a cell for its field, code sites "
+			  "and cpus. Red marks are the boundaries of the fields of the objects "
+			  "the line holds, named below the cells.</p>\n<div class=\"hms\">\n");
+	for (k = 0; k < HTML_NR_METRICS; k++)
+		heatmap_svg(sb, s, lines, nr, &hc, k);
+	strbuf_addstr(sb, "</div>\n</div>\n");
+	layout_cache_free(&hc.layouts);
+	free(hc.cells);
+}
