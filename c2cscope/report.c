@@ -14,6 +14,7 @@
 #include "c2c/c2c_bytype.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_session.h"
+#include "output/html_report.h"
 #include "output/json_out.h"
 #include "util/progress.h"
 
@@ -33,6 +34,8 @@ enum {
 	OPT_TYPE,
 	OPT_NO_ATTRIB,
 	OPT_THREADS,
+	OPT_HTML,
+	OPT_HTML_LINES,
 };
 
 static const struct option options[] = {
@@ -53,6 +56,8 @@ static const struct option options[] = {
 	{ "type", required_argument, NULL, OPT_TYPE },
 	{ "no-attrib", no_argument, NULL, OPT_NO_ATTRIB },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "html-lines", required_argument, NULL, OPT_HTML_LINES },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -65,10 +70,14 @@ static void usage(FILE *out)
 		"                       [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		"                       [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
 		"                       [--by-type] [--type GLOB] [--no-attrib] [--threads N]\n"
+		"                       [--html FILE [--html-lines N]]\n"
 		"\n"
 		"  -i, --input FILE    perf.data to read (default ./perf.data; - for a pipe)\n"
 		"      --stdio         text report (the default until the TUI exists)\n"
 		"      --json FILE     also write the report as JSON (- for stdout, no text)\n"
+		"      --html FILE     write the report as one self-contained HTML page (no\n"
+		"                      text on stdout unless --stdio is given too)\n"
+		"      --html-lines N  lines the page draws (default 50)\n"
 		"  -d, --display WHAT  sort and filter lines by tot, rmt or lcl HITMs or peer\n"
 		"  -c, --coalesce KEYS group a line's rows by offset and KEYS (default iaddr)\n"
 		"      --double-cl     128-byte lines (adjacent-line prefetch pairs)\n"
@@ -90,6 +99,9 @@ static void usage(FILE *out)
 struct report_args {
 	struct c2c_session_opts so;
 	const char *json;
+	const char *html;
+	uint64_t html_lines;
+	bool stdio;
 	bool stats_only;
 	bool by_type;
 	const char *type_glob; /* --type */
@@ -102,6 +114,16 @@ static int parse_option(int opt, struct report_args *a)
 		a->so.path = optarg;
 		return 0;
 	case OPT_STDIO:
+		a->stdio = true;
+		return 0;
+	case OPT_HTML:
+		a->html = optarg;
+		return 0;
+	case OPT_HTML_LINES:
+		if (cmd_parse_u64(CMD, "--html-lines", optarg, &a->html_lines))
+			return EXIT_BAD_INPUT;
+		if (a->html_lines < 1 || a->html_lines > 100000)
+			return cmd_error(CMD, "--html-lines expects 1 to 100000, not %s", optarg);
 		return 0;
 	case OPT_JSON:
 		a->json = optarg;
@@ -184,6 +206,20 @@ static void print_warnings(const struct c2c_session *s)
 	}
 }
 
+static int write_html(struct c2c_session *s, const struct report_args *a)
+{
+	struct html_report_opts ho = { .max_lines = (size_t)a->html_lines };
+	struct strbuf page = STRBUF_INIT;
+	struct c2c_err err = { 0 };
+	int ret = EXIT_OK;
+
+	html_report_render(s, &ho, &page);
+	if (html_write_file(a->html, &page, &err))
+		ret = cmd_report_err(CMD, &err);
+	strbuf_release(&page);
+	return ret;
+}
+
 static int write_outputs(struct c2c_session *s, const struct report_args *a)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -198,7 +234,7 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 		return cmd_error(CMD, "%s: no sample was attributed to a struct type matching '%s'",
 				 a->so.path, a->type_glob);
 	}
-	if (!a->json || strcmp(a->json, "-")) {
+	if (a->stdio || (!a->html && (!a->json || strcmp(a->json, "-")))) {
 		if (bt)
 			c2c_bytype_render(bt, &out);
 		else
@@ -220,6 +256,8 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 		ret = cmd_error(CMD, "--json needs jansson, which this build lacks");
 #endif
 	}
+	if (a->html && !ret)
+		ret = write_html(s, a);
 	c2c_bytype_free(bt);
 	return ret;
 }
