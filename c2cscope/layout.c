@@ -16,6 +16,7 @@
 #include "c2c/c2c_attrib.h"
 #include "layout/layout.h"
 #include "layout/profile_print.h"
+#include "output/html_report.h"
 #include "types/types.h"
 #include "util/xalloc.h"
 
@@ -30,6 +31,7 @@ struct layout_args {
 	uint64_t min_holes; /* --holes N; 0: no filter */
 	enum type_source source;
 	const char *profile; /* --profile DATA */
+	const char *html; /* --html FILE */
 };
 
 static const char usage_text[] =
@@ -53,6 +55,8 @@ static const char usage_text[] =
 	"                            perf.data DATA, and false/true sharing marks; the\n"
 	"                            struct from FILE, else from DATA's own binaries\n"
 	"                            (with --format json: one JSON document)\n"
+	"      --html FILE           with --profile: also draw the layout as one\n"
+	"                            self-contained HTML page\n"
 	"  -h, --help                this help\n"
 	"\n"
 	"Exit status: 0 ok, 2 bad usage or input.\n";
@@ -94,7 +98,7 @@ static int parse_number(const char *opt, const char *arg, uint64_t max, uint64_t
 	return 0;
 }
 
-enum { OPT_CACHELINE = 256, OPT_FORMAT, OPT_BTF, OPT_DWARF, OPT_PROFILE };
+enum { OPT_CACHELINE = 256, OPT_FORMAT, OPT_BTF, OPT_DWARF, OPT_PROFILE, OPT_HTML };
 
 static int parse_option(struct layout_args *a, int c, const char *arg)
 {
@@ -141,6 +145,9 @@ static int parse_option(struct layout_args *a, int c, const char *arg)
 	case OPT_PROFILE:
 		a->profile = arg;
 		return 0;
+	case OPT_HTML:
+		a->html = arg;
+		return 0;
 	default:
 		return -1;
 	}
@@ -163,6 +170,7 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		{ "btf", no_argument, NULL, OPT_BTF },
 		{ "dwarf", no_argument, NULL, OPT_DWARF },
 		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -183,6 +191,8 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		a->cacheline_size = host_cacheline_size();
 	if (a->json && (a->sizes || argc - optind > 1))
 		return cmd_error(CMD, "--format json takes one FILE and no --sizes"), -1;
+	if (a->html && !a->profile)
+		return cmd_error(CMD, "--html draws a profiled layout: give --profile DATA"), -1;
 	if (a->profile &&
 	    (a->nr_patterns != 1 || is_glob(a->patterns[0]) || a->sizes || argc - optind > 1))
 		return cmd_error(CMD, "--profile takes one -C STRUCT (no glob), at most one FILE, "
@@ -437,6 +447,11 @@ static int layout_profile(const char *path, const struct layout_args *a)
 			ret = cmd_report_err(CMD, &err);
 		else
 			fwrite(sb.buf, 1, sb.len, stdout);
+		if (!ret && a->html)
+			ret = html_struct_page_write(a->html, t, p, NULL, NULL, a->cacheline_size,
+						     &err) ?
+				      cmd_report_err(CMD, &err) :
+				      0;
 		profile_free(p);
 	}
 	strbuf_release(&sb);

@@ -13,6 +13,7 @@
 #include "c2c/c2c_attrib.h"
 #include "layout/profile.h"
 #include "layout/propose.h"
+#include "output/html_report.h"
 #include "suggest_patch.h"
 #include "util/strbuf.h"
 #include "types/types.h"
@@ -41,6 +42,8 @@ static const char usage_text[] =
 	"                           makes the option (reorder, or --choose isolate);\n"
 	"                           apply with patch -p1 in the source directory\n"
 	"      --source-dir DIR     where the source files DWARF names are (default .)\n"
+	"      --html FILE          also draw the struct and the chosen option (--choose)\n"
+	"                           as one self-contained HTML page\n"
 	"      --btf, --dwarf       choose the type loader\n"
 	"  -h, --help               this text\n";
 
@@ -50,6 +53,7 @@ struct suggest_args {
 	const char *profile;
 	const char *file;
 	const char *emit_rules;
+	const char *html;
 	const char *choose;
 	const char **pins;
 	size_t nr_pins;
@@ -75,6 +79,7 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		{ "source-dir", required_argument, NULL, 'S' },
 		{ "btf", no_argument, NULL, 'B' },
 		{ "dwarf", no_argument, NULL, 'D' },
+		{ "html", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -117,6 +122,9 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 			break;
 		case 'T':
 			a->patch = true;
+			break;
+		case 'W':
+			a->html = optarg;
 			break;
 		case 'S':
 			a->source_dir = optarg;
@@ -321,6 +329,11 @@ int cmd_suggest(int argc, char **argv)
 	if (a.emit_rules)
 		ret = emit_rules(a.emit_rules, t, prof, proposer_choose(pr, a.choose),
 				 a.cacheline_size);
+	if (!ret && a.html)
+		ret = html_struct_page_write(a.html, t, prof, pr, proposer_choose(pr, a.choose),
+					     a.cacheline_size, &err) ?
+			      cmd_report_err("suggest", &err) :
+			      0;
 	if (!ret && !a.json)
 		print_verdict(pr);
 out:

@@ -394,3 +394,16 @@ int html_write_file(const char *path, const struct strbuf *page, struct c2c_err 
 		ret = c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
 	return ret;
 }
+
+int html_struct_page_write(const char *path, const struct type *t, const struct struct_profile *p,
+			   const struct proposer *pr, const struct proposal *chosen,
+			   unsigned int cacheline_size, struct c2c_err *err)
+{
+	struct strbuf page = STRBUF_INIT;
+	int ret;
+
+	html_struct_page(&page, t, p, pr, chosen, cacheline_size);
+	ret = html_write_file(path, &page, err);
+	strbuf_release(&page);
+	return ret;
+}
