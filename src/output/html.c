@@ -77,7 +77,7 @@ static const char page_css[] =
 	"svg text.small{font-size:9px}svg text.halo{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}svg text.light{fill:#fff}svg text.bold{font-weight:700}\n"
 	"svg .empty{fill:#f3f3f3;stroke:#c8c8c8}svg .cold{fill:#e6e6e6;stroke:#888}\n"
 	"svg .bound{stroke:#d62728;stroke-width:1.5}svg .grid{stroke:#fff;stroke-width:.5}\n"
-	"svg .frame{fill:none;stroke:#555}svg .member{stroke:#333;stroke-width:.7}\n"
+	"svg .nohitm{fill:#fff;stroke:#555}svg .member{stroke:#333;stroke-width:.7}\n"
 	"svg rect:hover{stroke:#000;stroke-width:1.5}\n"
 	".hm{display:none}#m-tot:checked~.hms .hm-tot,#m-rmt:checked~.hms .hm-rmt,"
 	"#m-lcl:checked~.hms .hm-lcl,#m-st:checked~.hms .hm-st{display:block}\n"
@@ -311,7 +311,7 @@ void html_heat_legend(struct strbuf *sb, uint64_t max, const char *label, bool h
 	double x0 = 40, w = 240;
 	int i;
 
-	svg_begin(sb, hatches ? 560 : 300, 48, "colour scale");
+	svg_begin(sb, hatches ? 820 : 300, 48, "colour scale");
 	svg_text(sb, 0, 11, "start", "bold", "%s", label);
 	svg_rect(sb, 8, 16, 24, 16, NULL, "empty", "no access of this kind", NULL);
 	svg_text(sb, 20, 44, "middle", "small", "0");
@@ -336,6 +336,10 @@ void html_heat_legend(struct strbuf *sb, uint64_t max, const char *label, bool h
 		svg_rect(sb, 420, 16, 24, 16, NULL, "cold", NULL, NULL);
 		svg_hatch(sb, 420, 16, 24, 16, true);
 		svg_text(sb, 450, 29, "start", NULL, "true sharing");
+		svg_rect(sb, 540, 16, 24, 16, NULL, "nohitm", NULL, NULL);
+		svg_text(sb, 570, 29, "start", NULL, "accessed, no HITM");
+		svg_rect(sb, 690, 16, 24, 16, NULL, "cold", NULL, NULL);
+		svg_text(sb, 720, 29, "start", NULL, "not sampled");
 	}
 	svg_end(sb);
 }

@@ -116,6 +116,13 @@ static void member_tooltip(struct strbuf *sb, const struct strip_member *m, unsi
 		strbuf_addstr(sb, "\ntrue sharing");
 }
 
+static const char *member_class(uint64_t hitm, bool accessed)
+{
+	if (hitm)
+		return "member";
+	return accessed ? "member nohitm" : "member cold";
+}
+
 /* The part of member m on line `line`, as one box. */
 static void draw_box(struct strbuf *sb, const struct strip *s, const struct strip_member *m,
 		     uint64_t line, double y, double bw, const struct struct_profile *p)
@@ -134,15 +141,14 @@ static void draw_box(struct strbuf *sb, const struct strip *s, const struct stri
 	strbuf_addstr(&data, "data-field=\"");
 	html_escape(&data, m->name);
 	strbuf_addf(&data, "\" data-offset=\"%" PRIu64 "\" data-bytes=\"%" PRIu64 "\"", a, e - a);
-	svg_rect(sb, x, y, w, BOX_H, h ? colour : NULL,
-		 h	  ? "member" :
-		 accessed ? "member empty" :
-			    "member cold",
-		 tip.buf, data.buf);
+	svg_rect(sb, x, y, w, BOX_H, h ? colour : NULL, member_class(h, accessed), tip.buf,
+		 data.buf);
 	if (m->false_sharing || m->true_sharing)
 		svg_hatch(sb, x, y, w, BOX_H, m->true_sharing);
 	if (w >= 6.2 * (double)strlen(m->name) + 4)
 		svg_text(sb, x + w / 2, y + BOX_H / 2 + 4, "middle", "halo", "%s", m->name);
+	else if (w >= 5.2 * (double)strlen(m->name) + 2)
+		svg_text(sb, x + w / 2, y + BOX_H / 2 + 3, "middle", "halo small", "%s", m->name);
 	strbuf_release(&tip);
 	strbuf_release(&data);
 }
@@ -353,6 +359,11 @@ void html_struct_section(struct strbuf *out, const struct type *t, const struct 
 		strbuf_addstr(out, "</div>\n");
 	}
 	strbuf_addstr(out, "</div>\n");
+	strbuf_addstr(out,
+		      "<p class=\"note\">Boxes are members, as wide as their bytes, coloured "
+		      "by the HITMs measured on them (the same colours on both sides); right "
+		      "of each line, the HITMs the proposer counts on that line for the layout "
+		      "now and predicts for the option.</p>\n");
 	if (chosen)
 		proposal_summary(out, chosen);
 	(void)pr;
