@@ -26,7 +26,7 @@
 
 static const char usage_text[] =
 	"usage: c2cscope demo [--keep DIR] [--no-kernel] [--no-bench] [--threads N]\n"
-	"                     [--iterations N] [--samples DIR] [--srcdir DIR]\n"
+	"                     [--iterations N] [--samples DIR] [--srcdir DIR] [--html DIR]\n"
 	"\n"
 	"The task_group story on the bundled sched-core model: layouts (running\n"
 	"kernel's BTF, the model's DWARF), the layout rules, record + report of the\n"
@@ -41,12 +41,21 @@ static const char usage_text[] =
 	"  --samples DIR     where sched-core-{upstream,reordered,aligned} are\n"
 	"                    (default: next to this c2cscope's build)\n"
 	"  --srcdir DIR      the c2cscope source tree (layout.rules, verify.sh)\n"
+	"  --html DIR        write the reports and the suggestion as HTML pages in DIR\n"
 	"  -h, --help        this help\n"
 	"\n"
 	"Exit status: 0 the story ran (skipped steps say why), 1 a verification\n"
 	"contradicted it, 2 bad usage or the samples are missing.\n";
 
-enum { OPT_NO_KERNEL = 256, OPT_NO_BENCH, OPT_THREADS, OPT_ITERATIONS, OPT_SAMPLES, OPT_SRCDIR };
+enum {
+	OPT_NO_KERNEL = 256,
+	OPT_NO_BENCH,
+	OPT_THREADS,
+	OPT_ITERATIONS,
+	OPT_SAMPLES,
+	OPT_SRCDIR,
+	OPT_HTML,
+};
 
 static int parse_count(const char *opt, const char *arg, unsigned int max, unsigned int *out)
 {
@@ -86,6 +95,10 @@ static int parse_option(struct demo *d, int c, const char *arg)
 		free(d->srcdir);
 		d->srcdir = xstrdup(arg);
 		return 0;
+	case OPT_HTML:
+		free(d->html_dir);
+		d->html_dir = xstrdup(arg);
+		return 0;
 	default:
 		return -1;
 	}
@@ -102,6 +115,7 @@ static int parse_args(int argc, char **argv, struct demo *d)
 		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
 		{ "samples", required_argument, NULL, OPT_SAMPLES },
 		{ "srcdir", required_argument, NULL, OPT_SRCDIR },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,9 +189,21 @@ static int check_samples(struct demo *d)
 	return ret ? -1 : 0;
 }
 
+bool demo_html_path(const struct demo *d, const char *name, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (!d->html_dir)
+		return false;
+	strbuf_addf(sb, "%s/%s.html", d->html_dir, name);
+	return true;
+}
+
 static int make_workdir(struct demo *d)
 {
 	char tmpl[] = "/tmp/c2cscope-demo.XXXXXX";
+
+	if (d->html_dir && mkdir(d->html_dir, 0777) && errno != EEXIST)
+		return cmd_error(CMD, "--html %s: %s", d->html_dir, strerror(errno)), -1;
 
 	if (d->keep) {
 		if (mkdir(d->workdir, 0777) && errno != EEXIST)
@@ -344,8 +370,8 @@ static void print_outside_layouts(const char *text)
 
 static void step_suggest(struct demo *d)
 {
-	struct strbuf bin = STRBUF_INIT, log = STRBUF_INIT, hot = STRBUF_INIT;
-	const char *args[] = { "suggest", "-C", "task_group", "--hotness", NULL, NULL, NULL };
+	struct strbuf bin = STRBUF_INIT, log = STRBUF_INIT, hot = STRBUF_INIT, html = STRBUF_INIT;
+	const char *args[9] = { "suggest", "-C", "task_group", "--hotness" }; /* NULLs after */
 	int rc;
 
 	demo_step(d, "A better layout for task_group (c2cscope suggest)");
@@ -359,6 +385,10 @@ static void step_suggest(struct demo *d)
 	strbuf_addf(&hot, "%s/samples/sched-core/task_group.hotness", d->srcdir);
 	args[4] = hot.buf;
 	args[5] = bin.buf;
+	if (demo_html_path(d, "suggest-task_group", &html)) {
+		args[6] = "--html";
+		args[7] = html.buf;
+	}
 	rc = demo_c2c(d, log.buf, false, args);
 	demo_slurp(log.buf, &d->suggestion);
 	print_outside_layouts(d->suggestion.buf);
@@ -369,6 +399,7 @@ static void step_suggest(struct demo *d)
 	strbuf_release(&bin);
 	strbuf_release(&log);
 	strbuf_release(&hot);
+	strbuf_release(&html);
 }
 
 static void step_verify(struct demo *d)
@@ -497,6 +528,9 @@ static void summary(struct demo *d, int *verdict)
 		demo_print_matching(d->bench.buf, "ops/s", 3);
 	}
 	printf("  outputs          %s\n", d->keep ? d->workdir : "removed (use --keep DIR)");
+	if (d->html_dir)
+		printf("  HTML pages       %s (report-upstream.html: the heatmap and task_group)\n",
+		       d->html_dir);
 }
 
 static void demo_release(struct demo *d)
@@ -517,6 +551,7 @@ static void demo_release(struct demo *d)
 	free(d->samples);
 	free(d->srcdir);
 	free(d->workdir);
+	free(d->html_dir);
 }
 
 int cmd_demo(int argc, char **argv)
