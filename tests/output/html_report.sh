@@ -110,7 +110,7 @@ run_c2c 2 "$TMP/bad2.out" "$TMP/bad2.err" layout -C config --html "$TMP/x.html" 
 expect_contains "layout --html without --profile" "give --profile DATA" "$TMP/bad2.err"
 run_c2c 2 "$TMP/bad3.out" "$TMP/bad3.err" report -i "$TMP/lockword.data" --html "$TMP/x.html" \
 	--html-lines 0
-expect_contains "--html-lines 0" "--html-lines expects 1 to" "$TMP/bad3.err"
+expect_contains "--html-lines 0" "--html-lines expects a number from 1 to" "$TMP/bad3.err"
 
 echo "$checks checks, $failures failures"
 [ "$failures" -eq 0 ]
