@@ -282,9 +282,9 @@ static double heat_position(uint64_t value, uint64_t max)
 {
 	if (!value || !max)
 		return -1;
-	if (value >= max)
+	if (value >= max || max == 1)
 		return 1;
-	return log1p((double)value) / log1p((double)max);
+	return log((double)value) / log((double)max);
 }
 
 void html_heat_colour(uint64_t value, uint64_t max, char out[HTML_COLOUR_LEN])
