@@ -74,7 +74,7 @@ static const char page_css[] =
 	".figs{display:flex;flex-wrap:wrap;gap:8px 32px;align-items:flex-start}.figs table td:first-child"
 	"{white-space:nowrap}\n"
 	"svg{display:block;margin:6px 0}svg text{font:11px system-ui,sans-serif;fill:#1b1b1b}\n"
-	"svg text.small{font-size:9px}svg text.halo{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}svg text.light{fill:#fff}svg text.bold{font-weight:700}\n"
+	"svg text.small{font-size:9px}svg text.halo{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}svg text.light{fill:#fff;font-weight:600}svg text.bold{font-weight:700}\n"
 	"svg .empty{fill:#f3f3f3;stroke:#c8c8c8}svg .cold{fill:#e6e6e6;stroke:#888}\n"
 	"svg .bound{stroke:#d62728;stroke-width:1.5}svg .grid{stroke:#fff;stroke-width:.5}\n"
 	"svg .nohitm{fill:#fff;stroke:#555}svg .member{stroke:#333;stroke-width:.7}\n"
@@ -296,13 +296,18 @@ void html_heat_colour(uint64_t value, uint64_t max, char out[HTML_COLOUR_LEN])
 		strcpy(out, "#f3f3f3");
 		return;
 	}
-	f = t * 10;
+	f = (1 - t) * 10; /* dark is hot: the page is white */
 	i = f >= 10 ? 9 : (unsigned int)f;
 	f -= i;
 	for (k = 0; k < 3; k++)
 		c[k] = (unsigned int)lround(viridis[i][k] +
 					    (viridis[i + 1][k] - viridis[i][k]) * f);
 	snprintf(out, HTML_COLOUR_LEN, "#%02x%02x%02x", c[0] & 0xff, c[1] & 0xff, c[2] & 0xff);
+}
+
+bool html_heat_dark(uint64_t value, uint64_t max)
+{
+	return heat_position(value, max) > 0.45;
 }
 
 void html_heat_legend(struct strbuf *sb, uint64_t max, const char *label, bool hatches)

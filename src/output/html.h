@@ -62,11 +62,13 @@ void svg_text(struct strbuf *sb, double x, double y, const char *anchor, const c
 
 /*
  * The colour of value among 0..max on a colour-blind-safe sequential
- * scale (viridis: dark blue, green, yellow), logarithmic so that a few
- * hot cells do not wash out the rest (1 is the darkest purple, max the
- * yellow); 0 is the page's empty colour.
+ * scale (viridis, reversed for a white page: yellow, green, blue, dark
+ * purple), logarithmic so that a few hot cells do not wash out the rest
+ * (1 is the yellow, max the darkest purple); 0 is the page's empty colour.
  */
 void html_heat_colour(uint64_t value, uint64_t max, char out[HTML_COLOUR_LEN]);
+/* Whether that colour is dark enough to want light text on it. */
+bool html_heat_dark(uint64_t value, uint64_t max);
 /* A legend: the scale from 0 to max with its label, as its own <svg>. */
 void html_heat_legend(struct strbuf *sb, uint64_t max, const char *label, bool hatches);
 

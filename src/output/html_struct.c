@@ -135,6 +135,7 @@ static void draw_box(struct strbuf *sb, const struct strip *s, const struct stri
 	uint64_t h = field_hitm(m->f);
 	char colour[HTML_COLOUR_LEN];
 	bool accessed = m->f && (m->f->loads || m->f->stores);
+	bool dark = h && html_heat_dark(h, s->max_hitm);
 
 	html_heat_colour(h, s->max_hitm, colour);
 	member_tooltip(&tip, m, s->cl, p);
@@ -146,9 +147,11 @@ static void draw_box(struct strbuf *sb, const struct strip *s, const struct stri
 	if (m->false_sharing || m->true_sharing)
 		svg_hatch(sb, x, y, w, BOX_H, m->true_sharing);
 	if (w >= 6.2 * (double)strlen(m->name) + 4)
-		svg_text(sb, x + w / 2, y + BOX_H / 2 + 4, "middle", "halo", "%s", m->name);
+		svg_text(sb, x + w / 2, y + BOX_H / 2 + 4, "middle", dark ? "light" : "halo", "%s",
+			 m->name);
 	else if (w >= 5.2 * (double)strlen(m->name) + 2)
-		svg_text(sb, x + w / 2, y + BOX_H / 2 + 3, "middle", "halo small", "%s", m->name);
+		svg_text(sb, x + w / 2, y + BOX_H / 2 + 3, "middle",
+			 dark ? "light small" : "halo small", "%s", m->name);
 	strbuf_release(&tip);
 	strbuf_release(&data);
 }
