@@ -9,9 +9,9 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "util/xalloc.h"
 
 void html_escape(struct strbuf *sb, const char *s)
 {

@@ -81,6 +81,13 @@ run_c2c 0 "$TMP/args1.out" "$TMP/args1.err" report -i "$TMP/args.data" --html "$
 check "args page, one line" "$TMP/args1.html" --json "$TMP/args.json" --lines 1
 expect_contains "args page, one line: says so" "The 1 hottest of 2 lines" "$TMP/args1.html"
 
+# without field names: still a valid page with perf's numbers, and it says why no struct
+run_c2c 0 "$TMP/na.out" "$TMP/na.err" report -i "$TMP/lockword.data" --no-attrib \
+	--json "$TMP/na.json" --html "$TMP/na.html"
+check "report page, --no-attrib" "$TMP/na.html" --json "$TMP/na.json"
+expect_contains "--no-attrib: no struct, and why" "No row of the hot lines was attributed" \
+	"$TMP/na.html"
+
 # layout --profile --html: the same strip, the same numbers as --format json
 run_c2c 0 "$TMP/lay.txt" "$TMP/lay.err" layout --profile "$TMP/lockword.data" -C config \
 	--html "$TMP/lay.html"
