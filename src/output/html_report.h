@@ -12,8 +12,8 @@
 #include <stddef.h>
 
 #include "c2c/c2c_session.h"
-#include "layout/profile.h"
-#include "layout/propose.h"
+#include "profile/profile.h"
+#include "suggest/suggest.h"
 #include "types/types.h"
 #include "util/err.h"
 #include "util/strbuf.h"

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "layout/layout.h"
-#include "layout/profile_print.h"
 #include "output/html.h"
 #include "output/html_report.h"
 #include "util/xalloc.h"
