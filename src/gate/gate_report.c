@@ -89,33 +89,6 @@ static const char *status_word(enum gate_status st)
 	return st == GATE_PASS ? "pass" : st == GATE_FAIL ? "fail" : "error";
 }
 
-void strbuf_add_xml(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_addstr(sb, "&amp;");
-			break;
-		case '<':
-			strbuf_addstr(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(sb, "&gt;");
-			break;
-		case '"':
-			strbuf_addstr(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_addstr(sb, "&apos;");
-			break;
-		default:
-			/* XML 1.0 has no place for other control characters */
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				strbuf_addch(sb, *s);
-		}
-	}
-}
-
 static void junit_case(struct strbuf *sb, const struct gate_outcome *o,
 		       const struct gate_report_opts *opts, unsigned int cl)
 {

@@ -12,37 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
-
 void html_escape(struct strbuf *sb, const char *s)
 {
-	const char *p = s ? s : "";
-
-	while (*p) {
-		size_t n = strcspn(p, "&<>\"'");
-
-		strbuf_add(sb, p, n);
-		p += n;
-		switch (*p) {
-		case '&':
-			strbuf_addstr(sb, "&amp;");
-			break;
-		case '<':
-			strbuf_addstr(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(sb, "&gt;");
-			break;
-		case '"':
-			strbuf_addstr(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_addstr(sb, "&#39;");
-			break;
-		default:
-			return;
-		}
-		p++;
-	}
+	strbuf_add_xml(sb, s ? s : "");
 }
 
 void html_escapef(struct strbuf *sb, const char *fmt, ...)

@@ -18,7 +18,7 @@
 #include "output/table.h"
 #include "util/strbuf.h"
 
-/* Text for an element or an attribute value: & < > " ' escaped. */
+/* Text for an element or an attribute value: strbuf_add_xml (util/strbuf.h). */
 void html_escape(struct strbuf *sb, const char *s);
 void html_escapef(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -109,7 +109,7 @@ class Page(html.parser.HTMLParser):
             self.text_stack[-1] += data
 
     def handle_entityref(self, name):
-        if name not in ("amp", "lt", "gt", "quot"):
+        if name not in ("amp", "lt", "gt", "quot", "apos"):
             problem("unknown entity &%s;" % name)
         if self.text_stack:
             self.text_stack[-1] += html.unescape("&%s;" % name)

@@ -21,8 +21,8 @@ static void escapes_markup_and_quotes(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	html_escape(&sb, "a<b>&\"c\"'d' e");
-	assert_string_equal(sb.buf, "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39; e");
+	html_escape(&sb, "a<b>&\"c\"'d' e\x01\n");
+	assert_string_equal(sb.buf, "a&lt;b&gt;&amp;&quot;c&quot;&apos;d&apos; e\n");
 	strbuf_reset(&sb);
 	html_escape(&sb, NULL);
 	html_escape(&sb, "");
