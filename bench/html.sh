@@ -28,17 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$gen" -n "$samples" -l "$lines" -P -q "$tmp/bench.data"
 echo "input: $samples samples over $lines lines, $(($(stat -c %s "$tmp/bench.data") / 1048576)) MiB"
 
-# measure NAME CMD...: appends "wall cpu rss_kb" to NAME.times
-measure() {
-	local name=$1
-	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/$name.time" >>"$tmp/$name.times"
-}
-best() {
-	awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 < c { c = $2 } $3 > r { r = $3 }
-	     END { print w, c, r }' "$tmp/$1.times"
-}
+source "$top/bench/lib.sh"
 
 export C2CSCOPE_PROGRESS=0
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cpus)"
