@@ -81,6 +81,12 @@ run_c2c 0 "$TMP/args1.out" "$TMP/args1.err" report -i "$TMP/args.data" --html "$
 check "args page, one line" "$TMP/args1.html" --json "$TMP/args.json" --lines 1
 expect_contains "args page, one line: says so" "The 1 hottest of 2 lines" "$TMP/args1.html"
 
+# 128-byte lines: 128 cells a row, struct boxes at 3 px a byte
+run_c2c 0 "$TMP/dcl.out" "$TMP/dcl.err" report -i "$TMP/lockword.data" --double-cl \
+	--json "$TMP/dcl.json" --html "$TMP/dcl.html"
+check "report page, --double-cl" "$TMP/dcl.html" --json "$TMP/dcl.json" \
+	--fields lock,updates,limit,scale --members "$TMP/config.members" --px-per-byte 3
+
 # without field names: still a valid page with perf's numbers, and it says why no struct
 run_c2c 0 "$TMP/na.out" "$TMP/na.err" report -i "$TMP/lockword.data" --no-attrib \
 	--json "$TMP/na.json" --html "$TMP/na.html"
