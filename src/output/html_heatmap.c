@@ -148,27 +148,74 @@ static void cell_tooltip(struct strbuf *sb, struct c2c_session *s, const struct 
 struct line_object {
 	const struct type *type;
 	int64_t start;
+	uint64_t hitm, records; /* of its rows: which object is the line's */
 };
 
+/* Whether o's bytes overlap those of one of the n objects. */
+static bool overlaps(const struct line_object *objs, size_t n, const struct line_object *o)
+{
+	int64_t a = o->start, e = a + (int64_t)type_size(o->type);
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		int64_t ka = objs[k].start, ke = ka + (int64_t)type_size(objs[k].type);
+
+		if (a < ke && ka < e)
+			return true;
+	}
+	return false;
+}
+
+static int cmp_hotter(const void *pa, const void *pb)
+{
+	const struct line_object *a = pa, *b = pb;
+
+	if (a->hitm != b->hitm)
+		return a->hitm > b->hitm ? -1 : 1;
+	if (a->records != b->records)
+		return a->records > b->records ? -1 : 1;
+	return 0;
+}
+
+/* Row r's object in the line, added to (or summed into) the candidates. */
+static size_t add_candidate(struct line_object *c, size_t n, const struct c2c_row *r,
+			    const struct attrib_result *res, uint64_t line_size)
+{
+	int64_t start = (int64_t)(r->offset_shown & (line_size - 1)) - (int64_t)res->outer_offset;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (c[k].type == res->outer_type && c[k].start == start)
+			break;
+	if (k == n)
+		c[n++] = (struct line_object){ .type = res->outer_type, .start = start };
+	c[k].hitm += r->g.stats.tot_hitm;
+	c[k].records += r->g.stats.nr_entries;
+	return n;
+}
+
+/*
+ * The objects whose fields the row shows, hottest first; an object that
+ * overlaps a hotter one (another reading of the same bytes, such as an
+ * allocator's chunk header) is left out.
+ */
 static size_t line_objects(struct c2c_session *s, const struct c2c_line *l, uint64_t line_size,
 			   struct line_object *objs)
 {
-	size_t i, k, n = 0;
+	struct line_object cand[4 * MAX_OBJECTS];
+	size_t i, nc = 0, n = 0;
 
-	for (i = 0; s->attrib && i < l->nr_rows && n < MAX_OBJECTS; i++) {
+	for (i = 0; s->attrib && i < l->nr_rows && nc < 4 * MAX_OBJECTS; i++) {
 		const struct c2c_row *r = l->rows[i];
 		const struct attrib_result *res;
-		int64_t start;
 
-		if (!r->valid || !(res = c2c_attrib_row(s->attrib, r)->res) || !res->outer_type)
-			continue;
-		start = (int64_t)(r->offset_shown & (line_size - 1)) - (int64_t)res->outer_offset;
-		for (k = 0; k < n; k++)
-			if (objs[k].type == res->outer_type && objs[k].start == start)
-				break;
-		if (k == n)
-			objs[n++] = (struct line_object){ res->outer_type, start };
+		if (r->valid && (res = c2c_attrib_row(s->attrib, r)->res) && res->outer_type)
+			nc = add_candidate(cand, nc, r, res, line_size);
 	}
+	qsort(cand, nc, sizeof(*cand), cmp_hotter);
+	for (i = 0; i < nc && n < MAX_OBJECTS; i++)
+		if (!overlaps(objs, n, &cand[i]))
+			objs[n++] = cand[i];
 	return n;
 }
 
