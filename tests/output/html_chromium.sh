@@ -2,8 +2,8 @@
 # The report page in a real browser: headless Chromium renders it offline
 # (no network, a fresh profile) without a script error, the screenshot is
 # not blank (ink, many colours, the heat scale's ends: viridis' dark
-# purple and its yellow), and the inline script sorts a Pareto table when
-# its header is clicked.
+# purple and its yellow), the inline script sorts a Pareto table when
+# its header is clicked, and the metric buttons switch the heatmap.
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/sim/common.sh"
 sim_require
@@ -61,6 +61,13 @@ want=$(echo "$got" | tr ' ' '\n' | sort -rn | paste -sd' ')
 [ -n "$got" ] && ok || fail "the sort script left no result: $(grep CONSOLE "$TMP/dom.log" | head -3)"
 expect_eq "records sorted, largest first" "$want" "$got"
 [ "$(echo "$got" | wc -w)" -ge 3 ] && ok || fail "too few rows to tell a sort: '$got'"
+
+# the metric switch (CSS only): stores shown, totals hidden after a click on "Stores"
+sed 's|</body>|<script>document.getElementById("m-st").click();var v=function(c){return getComputedStyle(document.querySelector(".hm-"+c)).display};document.body.setAttribute("data-got",v("tot")+","+v("st"));</script></body>|' \
+	"$TMP/page.html" >"$TMP/switch.html"
+chromium_run --dump-dom "file://$TMP/switch.html" >"$TMP/dom2.html" 2>"$TMP/dom2.log"
+expect_eq "metric switch: totals hidden, stores shown" "none,block" \
+	"$(sed -n 's/.*<body data-got="\([a-z,]*\)".*/\1/p' "$TMP/dom2.html")"
 
 echo "$checks checks, $failures failures"
 [ "$failures" -eq 0 ]
