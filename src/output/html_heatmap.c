@@ -2,7 +2,8 @@
 /*
  * The heatmap of the hot lines: one row per line, one cell per byte
  * offset, coloured by a metric of the Pareto rows at that offset (tot,
- * rmt or lcl HITMs, or stores), one picture per metric with a switch;
+ * rmt or lcl HITMs, or stores): each cell carries its four colours and a
+ * CSS-only switch picks one;
  * each cell's tooltip names the field, the code sites and the cpus, and
  * the boundaries of the fields of the objects the line holds are drawn.
  */
@@ -261,60 +262,77 @@ static void draw_axis(struct strbuf *sb, uint64_t line_size, double cw, double h
 	svg_text(sb, HM_LABEL_W + line_size * cw + 24, 12, "start", "small", "line total");
 }
 
-static void draw_row(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *l,
-		     struct html_heat_ctx *hc, enum html_metric met, double y)
+/* A cell: one colour per metric in CSS variables, the switch picks one. */
+static void draw_cell(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *l,
+		      struct html_heat_ctx *hc, uint64_t off, double y)
 {
-	uint64_t ls = s->model->line_size, off;
-	struct line_object objs[MAX_OBJECTS];
+	const struct cell *c = &hc->cells[off];
 	struct strbuf tip = STRBUF_INIT, data = STRBUF_INIT;
 	char colour[HTML_COLOUR_LEN];
-	size_t i, n;
+	int k;
 
-	line_cells(l, hc->cells, ls);
-	svg_text(sb, 0, y + 13, "start", NULL, "%u  0x%" PRIx64, l->index, l->addr);
-	svg_rect(sb, HM_LABEL_W, y, ls * hc->cw, HM_CELL_H, NULL, "empty", NULL, NULL);
-	for (off = 0; off < ls; off++) {
-		const struct cell *c = &hc->cells[off];
-
-		if (!c->nr_rows)
-			continue;
-		strbuf_reset(&tip);
-		strbuf_reset(&data);
-		cell_tooltip(&tip, s, l, off, c);
-		strbuf_addf(&data,
-			    "data-line=\"%u\" data-off=\"%" PRIu64 "\" data-v=\"%" PRIu64 "\"",
-			    l->index, off, c->v[met]);
-		html_heat_colour(c->v[met], hc->max[met], colour);
-		svg_rect(sb, HM_LABEL_W + off * hc->cw, y, hc->cw, HM_CELL_H, colour, NULL, tip.buf,
-			 data.buf);
+	cell_tooltip(&tip, s, l, off, c);
+	strbuf_addf(&data, "data-line=\"%u\" data-off=\"%" PRIu64 "\"", l->index, off);
+	for (k = 0; k < HTML_NR_METRICS; k++)
+		strbuf_addf(&data, " data-%s=\"%" PRIu64 "\"", metric_ids[k], c->v[k]);
+	strbuf_addstr(&data, " style=\"");
+	for (k = 0; k < HTML_NR_METRICS; k++) {
+		html_heat_colour(c->v[k], hc->max[k], colour);
+		strbuf_addf(&data, "--%s:%s;", metric_ids[k], colour);
 	}
-	n = line_objects(s, l, ls, objs);
-	for (i = 0; i < n; i++)
-		draw_fields(sb, &hc->layouts, &objs[i], ls, y, hc->cw);
-	svg_text(sb, HM_LABEL_W + ls * hc->cw + 24, y + 13, "start", NULL, "%" PRIu64,
-		 html_metric(&l->g.stats, met));
+	strbuf_addch(&data, '"');
+	svg_rect(sb, HM_LABEL_W + off * hc->cw, y, hc->cw, HM_CELL_H, NULL, "c", tip.buf, data.buf);
 	strbuf_release(&tip);
 	strbuf_release(&data);
 }
 
+static void draw_row(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *l,
+		     struct html_heat_ctx *hc, double y)
+{
+	uint64_t ls = s->model->line_size, off;
+	struct line_object objs[MAX_OBJECTS];
+	struct strbuf cls = STRBUF_INIT;
+	size_t i, n;
+	int k;
+
+	line_cells(l, hc->cells, ls);
+	svg_text(sb, 0, y + 13, "start", NULL, "%u  0x%" PRIx64, l->index, l->addr);
+	svg_rect(sb, HM_LABEL_W, y, ls * hc->cw, HM_CELL_H, NULL, "empty", NULL, NULL);
+	for (off = 0; off < ls; off++)
+		if (hc->cells[off].nr_rows)
+			draw_cell(sb, s, l, hc, off, y);
+	n = line_objects(s, l, ls, objs);
+	for (i = 0; i < n; i++)
+		draw_fields(sb, &hc->layouts, &objs[i], ls, y, hc->cw);
+	for (k = 0; k < HTML_NR_METRICS; k++) {
+		strbuf_reset(&cls);
+		strbuf_addf(&cls, "mt mt-%s", metric_ids[k]);
+		svg_text(sb, HM_LABEL_W + ls * hc->cw + 24, y + 13, "start", cls.buf, "%" PRIu64,
+			 html_metric(&l->g.stats, k));
+	}
+	strbuf_release(&cls);
+}
+
 static void heatmap_svg(struct strbuf *sb, struct c2c_session *s,
-			const struct c2c_line *const *lines, size_t nr, struct html_heat_ctx *hc,
-			enum html_metric met)
+			const struct c2c_line *const *lines, size_t nr, struct html_heat_ctx *hc)
 {
 	uint64_t ls = s->model->line_size;
 	double h = HM_TOP + (double)nr * HM_ROW_H, w = HM_LABEL_W + ls * hc->cw + HM_TOTAL_W;
 	struct strbuf label = STRBUF_INIT;
 	size_t i;
+	int k;
 
-	strbuf_addf(sb, "<div class=\"hm hm-%s\">\n", metric_ids[met]);
-	strbuf_addf(&label, "%s per byte offset of the %zu hottest lines", metric_names[met], nr);
-	html_heat_legend(sb, hc->max[met], metric_names[met], false);
+	for (k = 0; k < HTML_NR_METRICS; k++) { /* one legend per metric, one shown */
+		strbuf_addf(sb, "<div class=\"hm hm-%s\">\n", metric_ids[k]);
+		html_heat_legend(sb, hc->max[k], metric_names[k], false);
+		strbuf_addstr(sb, "</div>\n");
+	}
+	strbuf_addf(&label, "HITMs or stores per byte offset of the %zu hottest lines", nr);
 	svg_begin(sb, w, h, label.buf);
 	draw_axis(sb, ls, hc->cw, h);
 	for (i = 0; i < nr; i++)
-		draw_row(sb, s, lines[i], hc, met, HM_TOP + (double)i * HM_ROW_H);
+		draw_row(sb, s, lines[i], hc, HM_TOP + (double)i * HM_ROW_H);
 	svg_end(sb);
-	strbuf_addstr(sb, "</div>\n");
 	strbuf_release(&label);
 }
 
@@ -353,8 +371,7 @@ void html_heatmap(struct strbuf *sb, struct c2c_session *s, const struct c2c_lin
 			  "where a Pareto row starts; hover a cell for its field, code sites "
 			  "and cpus. Red marks are the boundaries of the fields of the objects "
 			  "the line holds, named below the cells.</p>\n<div class=\"hms\">\n");
-	for (k = 0; k < HTML_NR_METRICS; k++)
-		heatmap_svg(sb, s, lines, nr, &hc, k);
+	heatmap_svg(sb, s, lines, nr, &hc);
 	strbuf_addstr(sb, "</div>\n</div>\n");
 	layout_cache_free(&hc.layouts);
 	free(hc.cells);

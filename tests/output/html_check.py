@@ -40,7 +40,6 @@ class Page(html.parser.HTMLParser):
         self.strip = -1
         self.text_stack = []
         self.context = None  # id of the enclosing <details>, or the last h2's text
-        self.metric = None
         self.external = []
         self.hitm_texts = []  # (strip index, line, HITMs) right of each strip line
         self.line_label = None
@@ -122,8 +121,6 @@ class Page(html.parser.HTMLParser):
     def collect_start(self, tag, a):
         if tag == "details":
             self.context = a.get("id")
-        if tag == "div" and re.match(r"hm hm-(\w+)", a.get("class", "")):
-            self.metric = a["class"].split("-")[1]
         if tag == "table":
             self.tables.append({"headers": [], "rows": [], "keys": {}, "context": self.context,
                                 "title": None, "row": None})
@@ -132,9 +129,10 @@ class Page(html.parser.HTMLParser):
             self.cur_attrs = a
         if tag == "tr" and self.tables:
             self.tables[-1]["row"] = []
-        if tag == "rect" and "data-line" in a and self.metric:
-            self.cells.append((self.metric, int(a["data-line"]), int(a["data-off"]),
-                               int(a["data-v"])))
+        if tag == "rect" and "data-line" in a:
+            for m in ("tot", "rmt", "lcl", "st"):
+                self.cells.append((m, int(a["data-line"]), int(a["data-off"]),
+                                   int(a["data-" + m])))
         if tag == "rect" and "data-field" in a:
             self.boxes.append((self.strip, a["data-field"], int(a["data-offset"]),
                                int(a["data-bytes"]), float(a["width"])))
@@ -148,7 +146,6 @@ class Page(html.parser.HTMLParser):
                 self.tables[-1]["row"].append((tag, text, self.cur_attrs if tag == "td" else {}))
             if tag == "h2":
                 self.context = text
-                self.metric = None
             m = re.match(r"line (\d+) \+\d+$", text)
             if tag == "text" and m:
                 self.line_label = int(m.group(1))

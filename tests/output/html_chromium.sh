@@ -62,11 +62,26 @@ want=$(echo "$got" | tr ' ' '\n' | sort -rn | paste -sd' ')
 expect_eq "records sorted, largest first" "$want" "$got"
 [ "$(echo "$got" | wc -w)" -ge 3 ] && ok || fail "too few rows to tell a sort: '$got'"
 
-# the metric switch (CSS only): stores shown, totals hidden after a click on "Stores"
-sed 's|</body>|<script>document.getElementById("m-st").click();var v=function(c){return getComputedStyle(document.querySelector(".hm-"+c)).display};document.body.setAttribute("data-got",v("tot")+","+v("st"));</script></body>|' \
-	"$TMP/page.html" >"$TMP/switch.html"
+# the metric switch (CSS only): a click on "Stores" colours the cells by
+# their stores colour and shows the stores legend instead of the totals'
+cat >"$TMP/switch.js" <<'JS'
+<script>
+var r = document.querySelector("rect.c");
+function rgb(h) {
+	h = h.trim();
+	return "rgb(" + parseInt(h.substr(1, 2), 16) + ", " + parseInt(h.substr(3, 2), 16) + ", " +
+		parseInt(h.substr(5, 2), 16) + ")";
+}
+function shown(c) { return getComputedStyle(document.querySelector(".hm-" + c)).display; }
+var before = getComputedStyle(r).fill == rgb(r.style.getPropertyValue("--tot"));
+document.getElementById("m-st").click();
+var after = getComputedStyle(r).fill == rgb(r.style.getPropertyValue("--st"));
+document.body.setAttribute("data-got", [before, after, shown("tot"), shown("st")].join(","));
+</script>
+JS
+{ sed '/^<\/body>$/,$d' "$TMP/page.html"; cat "$TMP/switch.js"; echo '</body></html>'; } >"$TMP/switch.html"
 chromium_run --dump-dom "file://$TMP/switch.html" >"$TMP/dom2.html" 2>"$TMP/dom2.log"
-expect_eq "metric switch: totals hidden, stores shown" "none,block" \
+expect_eq "metric switch: cells and legend follow the button" "true,true,none,block" \
 	"$(sed -n 's/.*<body data-got="\([a-z,]*\)".*/\1/p' "$TMP/dom2.html")"
 
 echo "$checks checks, $failures failures"
