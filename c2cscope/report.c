@@ -175,7 +175,8 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 		return cmd_error(CMD, "%s: no sample was attributed to a struct type matching '%s'",
 				 a->so.path, a->type_glob);
 	}
-	if (a->stdio || (!a->html && (!a->json || strcmp(a->json, "-")))) {
+	/* text unless the JSON takes stdout; with --html only when asked */
+	if ((!a->json || strcmp(a->json, "-")) && (a->stdio || !a->html)) {
 		if (bt)
 			c2c_bytype_render(bt, &out);
 		else

@@ -70,6 +70,12 @@ run_c2c 0 "$TMP/lw-plain.txt" "$TMP/lw-plain.err" report -i "$TMP/lockword.data"
 if cmp -s "$TMP/lw-stdio.txt" "$TMP/lw-plain.txt"; then ok; else fail "--stdio text differs with --html"; fi
 if cmp -s "$TMP/lw.html" "$TMP/lw2.html"; then ok; else fail "the page differs between runs"; fi
 
+# --json - keeps stdout for the JSON, --stdio or not
+run_c2c 0 "$TMP/lw-j.json" "$TMP/lw-j.err" report -i "$TMP/lockword.data" --json - --stdio \
+	--html "$TMP/lw3.html"
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/lw-j.json" && ok ||
+	fail "--json - --stdio --html: stdout is not the JSON"
+
 # two lines, then --html-lines 1 draws only the hottest
 run_c2c 0 "$TMP/args.out" "$TMP/args.err" report -i "$TMP/args.data" --json "$TMP/args.json" \
 	--html "$TMP/args.html"
