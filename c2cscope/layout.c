@@ -435,8 +435,7 @@ static int layout_profile(const char *path, const struct layout_args *a)
 		else
 			fwrite(sb.buf, 1, sb.len, stdout);
 		if (!ret && a->html)
-			ret = html_struct_page_write(a->html, t, p, NULL, NULL, a->cacheline_size,
-						     &err) ?
+			ret = html_struct_page_write(a->html, t, p, NULL, a->cacheline_size, &err) ?
 				      cmd_report_err(CMD, &err) :
 				      0;
 		profile_free(p);

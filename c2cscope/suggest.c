@@ -330,7 +330,7 @@ int cmd_suggest(int argc, char **argv)
 		ret = emit_rules(a.emit_rules, t, prof, proposer_choose(pr, a.choose),
 				 a.cacheline_size);
 	if (!ret && a.html)
-		ret = html_struct_page_write(a.html, t, prof, pr, proposer_choose(pr, a.choose),
+		ret = html_struct_page_write(a.html, t, prof, proposer_choose(pr, a.choose),
 					     a.cacheline_size, &err) ?
 			      cmd_report_err("suggest", &err) :
 			      0;

@@ -157,7 +157,7 @@ static void struct_sections(struct strbuf *sb, struct c2c_session *s,
 
 		if (propose(types[i], p, &po, &pr, NULL))
 			pr = NULL;
-		html_struct_section(sb, types[i], p, pr, pr ? proposer_choose(pr, NULL) : NULL, cl);
+		html_struct_section(sb, types[i], p, pr ? proposer_choose(pr, NULL) : NULL, cl);
 		proposer_free(pr);
 		profile_free(p);
 	}

@@ -41,18 +41,16 @@ void html_report_render(struct c2c_session *s, const struct html_report_opts *op
  * with the predicted HITMs per line.
  */
 void html_struct_section(struct strbuf *out, const struct type *t, const struct struct_profile *p,
-			 const struct proposer *pr, const struct proposal *chosen,
-			 unsigned int cacheline_size);
+			 const struct proposal *chosen, unsigned int cacheline_size);
 
 /* Whole pages for layout --profile --html and suggest --html. */
 void html_struct_page(struct strbuf *out, const struct type *t, const struct struct_profile *p,
-		      const struct proposer *pr, const struct proposal *chosen,
-		      unsigned int cacheline_size);
+		      const struct proposal *chosen, unsigned int cacheline_size);
 
 /* html_struct_page written to path; 0 or -errno with err filled. */
 int html_struct_page_write(const char *path, const struct type *t, const struct struct_profile *p,
-			   const struct proposer *pr, const struct proposal *chosen,
-			   unsigned int cacheline_size, struct c2c_err *err);
+			   const struct proposal *chosen, unsigned int cacheline_size,
+			   struct c2c_err *err);
 
 /* Write the page to path; 0 or -errno with err filled. */
 int html_write_file(const char *path, const struct strbuf *page, struct c2c_err *err);

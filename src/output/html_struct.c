@@ -318,8 +318,7 @@ static void verdicts(struct strbuf *sb, const struct struct_profile *p,
 }
 
 void html_struct_section(struct strbuf *out, const struct type *t, const struct struct_profile *p,
-			 const struct proposer *pr, const struct proposal *chosen,
-			 unsigned int cacheline_size)
+			 const struct proposal *chosen, unsigned int cacheline_size)
 {
 	unsigned int cl = cacheline_size ? cacheline_size : 64;
 	struct profile_findings fs;
@@ -368,7 +367,6 @@ void html_struct_section(struct strbuf *out, const struct type *t, const struct 
 		      "now and predicts for the option.</p>\n");
 	if (chosen)
 		proposal_summary(out, chosen);
-	(void)pr;
 	verdicts(out, p, &fs);
 	member_table(out, &before, p);
 	free(before.m);
@@ -379,8 +377,7 @@ void html_struct_section(struct strbuf *out, const struct type *t, const struct 
 }
 
 void html_struct_page(struct strbuf *out, const struct type *t, const struct struct_profile *p,
-		      const struct proposer *pr, const struct proposal *chosen,
-		      unsigned int cacheline_size)
+		      const struct proposal *chosen, unsigned int cacheline_size)
 {
 	struct strbuf title = STRBUF_INIT;
 
@@ -389,7 +386,7 @@ void html_struct_page(struct strbuf *out, const struct type *t, const struct str
 	html_page_begin(out, title.buf);
 	html_heading(out, 1, NULL, title.buf);
 	html_heat_legend(out, max_field_hitm(p), "HITMs per member", true);
-	html_struct_section(out, t, p, pr, chosen, cacheline_size);
+	html_struct_section(out, t, p, chosen, cacheline_size);
 	html_page_end(out);
 	strbuf_release(&title);
 }
@@ -409,13 +406,13 @@ int html_write_file(const char *path, const struct strbuf *page, struct c2c_err 
 }
 
 int html_struct_page_write(const char *path, const struct type *t, const struct struct_profile *p,
-			   const struct proposer *pr, const struct proposal *chosen,
-			   unsigned int cacheline_size, struct c2c_err *err)
+			   const struct proposal *chosen, unsigned int cacheline_size,
+			   struct c2c_err *err)
 {
 	struct strbuf page = STRBUF_INIT;
 	int ret;
 
-	html_struct_page(&page, t, p, pr, chosen, cacheline_size);
+	html_struct_page(&page, t, p, chosen, cacheline_size);
 	ret = html_write_file(path, &page, err);
 	strbuf_release(&page);
 	return ret;
