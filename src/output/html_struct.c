@@ -46,19 +46,28 @@ static uint64_t field_hitm(const struct field_profile *f)
 	return f ? f->hitm_local + f->hitm_remote : 0;
 }
 
+/* Contexts by name, unnamed ones (cpus) as ranges: "0-3,5", "all". */
 static void format_mask(struct strbuf *sb, const struct struct_profile *p, uint64_t mask)
 {
-	int i, n = 0;
+	int i = 0, j, n = 0;
 
-	if (!mask)
-		strbuf_addstr(sb, "-");
-	for (i = 0; i < 64; i++) {
-		if (!(mask >> i & 1))
+	if (!mask || mask == PROFILE_ALL_CONTEXTS) {
+		strbuf_addstr(sb, mask ? "all" : "-");
+		return;
+	}
+	while (i < 64) {
+		if (!(mask >> i & 1)) {
+			i++;
 			continue;
-		if (p->contexts[i])
-			strbuf_addf(sb, "%s%s", n++ ? "," : "", p->contexts[i]);
-		else
-			strbuf_addf(sb, "%s%d", n++ ? "," : "", i);
+		}
+		if (p->contexts[i]) {
+			strbuf_addf(sb, "%s%s", n++ ? "," : "", p->contexts[i++]);
+			continue;
+		}
+		for (j = i; j + 1 < 64 && (mask >> (j + 1) & 1) && !p->contexts[j + 1]; j++)
+			;
+		strbuf_addf(sb, j > i ? "%s%d-%d" : "%s%d", n++ ? "," : "", i, j);
+		i = j + 1;
 	}
 }
 
@@ -115,11 +124,21 @@ static void member_tooltip(struct strbuf *sb, const struct strip_member *m, unsi
 		strbuf_addstr(sb, "\ntrue sharing");
 }
 
-static const char *member_class(uint64_t hitm, bool accessed)
+/*
+ * A box's class when it has no HITM colour: sampled or not; with a
+ * profile that has no HITMs at all (a hotness file), its class.
+ */
+static const char *member_class(const struct strip *s, const struct strip_member *m, uint64_t hitm)
 {
+	const struct field_profile *f = m->f;
+
 	if (hitm)
 		return "member";
-	return accessed ? "member nohitm" : "member cold";
+	if (!s->max_hitm && f && f->cls == FIELD_WRITE_HOT)
+		return "member whot";
+	if (!s->max_hitm && f && f->cls == FIELD_READ_MOSTLY)
+		return "member rmostly";
+	return f && (f->loads || f->stores) ? "member nohitm" : "member cold";
 }
 
 /* The part of member m on line `line`, as one box. */
@@ -133,7 +152,6 @@ static void draw_box(struct strbuf *sb, const struct strip *s, const struct stri
 	struct strbuf tip = STRBUF_INIT, data = STRBUF_INIT;
 	uint64_t h = field_hitm(m->f);
 	char colour[HTML_COLOUR_LEN];
-	bool accessed = m->f && (m->f->loads || m->f->stores);
 	bool dark = h && html_heat_dark(h, s->max_hitm);
 
 	html_heat_colour(h, s->max_hitm, colour);
@@ -141,8 +159,7 @@ static void draw_box(struct strbuf *sb, const struct strip *s, const struct stri
 	strbuf_addstr(&data, "data-field=\"");
 	html_escape(&data, m->name);
 	strbuf_addf(&data, "\" data-offset=\"%" PRIu64 "\" data-bytes=\"%" PRIu64 "\"", a, e - a);
-	svg_rect(sb, x, y, w, BOX_H, h ? colour : NULL, member_class(h, accessed), tip.buf,
-		 data.buf);
+	svg_rect(sb, x, y, w, BOX_H, h ? colour : NULL, member_class(s, m, h), tip.buf, data.buf);
 	if (m->false_sharing || m->true_sharing)
 		svg_hatch(sb, x, y, w, BOX_H, m->true_sharing);
 	if (w >= 6.2 * (double)strlen(m->name) + 4)
@@ -292,6 +309,21 @@ static void proposal_summary(struct strbuf *sb, const struct proposal *pp)
 	strbuf_addstr(sb, "</p>\n");
 }
 
+static void strip_note(struct strbuf *out, uint64_t max_hitm)
+{
+	strbuf_addstr(out,
+		      "<p class=\"note\">Boxes are members, as wide as their bytes, coloured "
+		      "by the HITMs measured on them (the same colours on both sides); right "
+		      "of each line, the HITMs the proposer counts on that line for the layout "
+		      "now and predicts for the option.");
+	if (!max_hitm)
+		strbuf_addstr(out,
+			      " This profile has no HITMs (a hotness file, or nothing shared): "
+			      "boxes show each field's class, <span class=\"key whot\">write-hot"
+			      "</span> or <span class=\"key rmostly\">read-mostly</span>.");
+	strbuf_addstr(out, "</p>\n");
+}
+
 static uint64_t max_field_hitm(const struct struct_profile *p)
 {
 	uint64_t max = 0;
@@ -360,11 +392,7 @@ void html_struct_section(struct strbuf *out, const struct type *t, const struct 
 		strbuf_addstr(out, "</div>\n");
 	}
 	strbuf_addstr(out, "</div>\n");
-	strbuf_addstr(out,
-		      "<p class=\"note\">Boxes are members, as wide as their bytes, coloured "
-		      "by the HITMs measured on them (the same colours on both sides); right "
-		      "of each line, the HITMs the proposer counts on that line for the layout "
-		      "now and predicts for the option.</p>\n");
+	strip_note(out, before.max_hitm);
 	if (chosen)
 		proposal_summary(out, chosen);
 	verdicts(out, p, &fs);

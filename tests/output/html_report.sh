@@ -122,6 +122,19 @@ done
 expect_contains "suggest page: the option is named" "isolate with alignment: 192 bytes in 3 cache lines" \
 	"$TMP/sug-isolate.html"
 
+# a hotness file (no HITMs): boxes show the classes, numbers still suggest's
+hot="$TOP_SRCDIR/samples/sched-core/task_group.hotness"
+model="$TOP_BUILDDIR/samples/sched-core/sched-core-upstream"
+run_c2c 0 "$TMP/tg.json" "$TMP/tg.err" suggest -C task_group --hotness "$hot" --format json "$model"
+run_c2c 0 "$TMP/tg.txt" "$TMP/tg.err" suggest -C task_group --hotness "$hot" --html "$TMP/tg.html" \
+	"$model"
+check "suggest page, hotness file" "$TMP/tg.html" --suggest-json "$TMP/tg.json" --option reorder \
+	--fields load_avg,rt_se,rt_rq
+expect_contains "hotness: load_avg drawn write-hot" 'class="member whot" data-field="load_avg"' \
+	"$TMP/tg.html"
+expect_contains "hotness: rt_se drawn read-mostly" 'class="member rmostly" data-field="rt_se"' \
+	"$TMP/tg.html"
+
 # bad paths and usage: exit 2 and a message naming what is wrong
 run_c2c 2 "$TMP/bad.out" "$TMP/bad.err" report -i "$TMP/lockword.data" --html "$TMP/no/such/dir/x.html"
 expect_contains "unwritable page: named" "$TMP/no/such/dir/x.html: cannot write" "$TMP/bad.err"
