@@ -13,6 +13,8 @@
 #              the first strip must sit and be as wide as these bytes
 #   --suggest-json, --option: the strips' HITMs per line and the moved
 #              members' offsets are those of suggest's JSON for the option
+#   --profile-json: the member table's numbers and cpu sets are those of
+#              layout --profile --format json
 import argparse
 import html.parser
 import json
@@ -304,6 +306,48 @@ def check_option(p, path, name):
                     (name, mv["member"], [b[2] for b in boxes], mv["new_offset"]))
 
 
+def cpus(v):
+    """A cpu list as the page writes it: 0-3,5; - for none."""
+    if not v:
+        return "-"
+    out, i = [], 0
+    while i < len(v):
+        j = i
+        while j + 1 < len(v) and v[j + 1] == v[j] + 1:
+            j += 1
+        out.append("%d-%d" % (v[i], v[j]) if j > i else "%d" % v[i])
+        i = j + 1
+    return ",".join(out)
+
+
+def check_profile(p, path):
+    """The member table of the first struct equals layout --profile --format json."""
+    d = json.load(open(path))
+    t = [t for t in p.tables if t["headers"][:2] == ["Field", "Offset"]]
+    if not t:
+        return problem("no member table")
+    t = t[0]
+    rows = {r[0]: r for r in t["rows"]}
+    members = {m["name"]: m for m in d["struct"]["members"]}
+    for f in d["fields"]:
+        if not f["loads"] and not f["stores"]:
+            continue
+        r = rows.get(f["name"])
+        if not r:
+            problem("member table: no row for %s" % f["name"])
+            continue
+        m = members[f["name"]]
+        want = [f["name"], str(m["offset"]), str(m["size"]), str(m["cacheline"]),
+                str(f["hitm_local"]), str(f["hitm_remote"]), str(f["loads"]), str(f["stores"]),
+                cpus(f["writers"]), cpus(f["readers"]), ",".join(f["writer_funcs"]),
+                ",".join(f["reader_funcs"])]
+        if r[:len(want)] != want:
+            problem("member %s: %s, layout --profile's JSON says %s" % (f["name"],
+                                                                       r[:len(want)], want))
+    if len(rows) != sum(1 for f in d["fields"] if f["loads"] or f["stores"]):
+        problem("member table: %d rows for the sampled fields" % len(rows))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("page")
@@ -313,6 +357,7 @@ def main():
     ap.add_argument("--members")
     ap.add_argument("--px-per-byte", type=float, default=6)
     ap.add_argument("--suggest-json", help="suggest --format json of the drawn struct")
+    ap.add_argument("--profile-json", help="layout --profile --format json of the first struct")
     ap.add_argument("--option", default="reorder", help="the option drawn beside it")
     a = ap.parse_args()
     src = open(a.page, encoding="utf-8").read()
@@ -348,6 +393,8 @@ def main():
         check_members(p, a.members, a.px_per_byte)
     if a.suggest_json:
         check_option(p, a.suggest_json, a.option)
+    if a.profile_json:
+        check_profile(p, a.profile_json)
     for msg in problems:
         print("%s: %s" % (a.page, msg))
     return 1 if problems else 0

@@ -103,7 +103,12 @@ expect_contains "--no-attrib: no struct, and why" "No row of the hot lines was a
 # layout --profile --html: the same strip, the same numbers as --format json
 run_c2c 0 "$TMP/lay.txt" "$TMP/lay.err" layout --profile "$TMP/lockword.data" -C config \
 	--html "$TMP/lay.html"
-check "layout page" "$TMP/lay.html" --fields lock,updates,limit,scale --members "$TMP/config.members"
+run_c2c 0 "$TMP/lay.json" "$TMP/lay-json.err" layout --profile "$TMP/lockword.data" -C config \
+	--format json
+check "layout page" "$TMP/lay.html" --fields lock,updates,limit,scale --members "$TMP/config.members" \
+	--profile-json "$TMP/lay.json"
+check "report page: struct config's numbers are layout --profile's" "$TMP/lw.html" \
+	--profile-json "$TMP/lay.json"
 expect_contains "layout page: text still printed" "/* size: 32, cachelines: 1, members: 4 */" \
 	"$TMP/lay.txt"
 expect_contains "layout page: limit's numbers (layout --profile's)" \
