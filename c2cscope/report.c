@@ -148,9 +148,10 @@ static void print_warnings(const struct c2c_session *s)
 	}
 }
 
-static int write_html(struct c2c_session *s, const struct report_args *a)
+static int write_html(struct c2c_session *s, const struct report_args *a,
+		      const struct task_placement *pl)
 {
-	struct html_report_opts ho = { .max_lines = (size_t)a->html_lines };
+	struct html_report_opts ho = { .max_lines = (size_t)a->html_lines, .placement = pl };
 	struct strbuf page = STRBUF_INIT;
 	struct c2c_err err = { 0 };
 	int ret = EXIT_OK;
@@ -162,30 +163,28 @@ static int write_html(struct c2c_session *s, const struct report_args *a)
 	return ret;
 }
 
-/* "Task placement" when the recording has sched tracepoints (--sched). */
-static int add_placement(const char *path, struct strbuf *out)
+/* The recording's task placement when it has sched tracepoints (--sched), or NULL. */
+static struct task_placement *load_placement(const char *path)
 {
 	struct c2c_err err = { 0 };
-	struct task_placement *p;
+	struct task_placement *p = NULL;
 
 	if (!strcmp(path, "-"))
-		return EXIT_OK; /* a pipe is read once */
+		return NULL; /* a pipe is read once */
 	if (task_placement_load(path, 64, &p, &err) < 0) {
 		cmd_warn(CMD, "no Task placement section: %s", err.msg);
-		return EXIT_OK;
+		return NULL;
 	}
-	if (p)
-		task_placement_render(p, out);
-	task_placement_free(p);
-	return EXIT_OK;
+	return p;
 }
 
 static int write_outputs(struct c2c_session *s, const struct report_args *a)
 {
 	struct strbuf out = STRBUF_INIT;
-	int ret = EXIT_OK;
-
+	struct task_placement *pl = NULL;
 	struct c2c_bytype *bt = NULL;
+	int ret = EXIT_OK;
+	bool text;
 
 	if (a->by_type && s->attrib)
 		bt = c2c_bytype_build(s, s->attrib);
@@ -195,13 +194,16 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 				 a->so.path, a->type_glob);
 	}
 	/* text unless the JSON takes stdout; with --html only when asked */
-	if ((!a->json || strcmp(a->json, "-")) && (a->stdio || !a->html)) {
+	text = (!a->json || strcmp(a->json, "-")) && (a->stdio || !a->html);
+	if (!bt && !a->stats_only && (text || a->html))
+		pl = load_placement(a->so.path);
+	if (text) {
 		if (bt)
 			c2c_bytype_render(bt, &out);
 		else
 			c2c_text_render(s, &out, a->stats_only);
-		if (!bt && !a->stats_only)
-			ret = add_placement(a->so.path, &out);
+		if (pl)
+			task_placement_render(pl, &out);
 		fwrite(out.buf, 1, out.len, stdout);
 		strbuf_release(&out);
 	}
@@ -220,7 +222,8 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 #endif
 	}
 	if (a->html && !ret)
-		ret = write_html(s, a);
+		ret = write_html(s, a, pl);
+	task_placement_free(pl);
 	c2c_bytype_free(bt);
 	return ret;
 }

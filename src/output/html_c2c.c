@@ -14,6 +14,7 @@
 #include "output/html.h"
 #include "output/html_int.h"
 #include "output/html_report.h"
+#include "placement/placement.h"
 #include "util/xalloc.h"
 
 static void figures_table(struct strbuf *sb, const char *title, const struct c2c_figure *f,
@@ -263,6 +264,51 @@ static void cpu_matrix(struct strbuf *sb, struct c2c_session *s,
 	free(used);
 }
 
+static void placement_row(struct table *t, const struct task_placement_thread *pt)
+{
+	struct strbuf cpus = STRBUF_INIT, nodes = STRBUF_INIT, lines = STRBUF_INIT;
+	size_t i;
+
+	task_placement_thread_sets(pt, &cpus, &nodes);
+	for (i = 0; i < pt->nr_lines; i++)
+		strbuf_addf(&lines, "%s0x%" PRIx64 " (%" PRIu64 "/%" PRIu64 ")", i ? ", " : "",
+			    pt->lines[i].line, pt->lines[i].samples, pt->lines[i].hitms);
+	table_add_row(t);
+	table_set(t, 0, "%u", pt->tid);
+	table_set(t, 1, "%u", pt->pid);
+	table_set(t, 2, "%s", pt->comm ? pt->comm : "");
+	table_set(t, 3, "%s", cpus.buf);
+	table_set(t, 4, "%s", nodes.buf);
+	table_set(t, 5, "%" PRIu64, pt->migrations);
+	table_set(t, 6, "%" PRIu64, pt->switches_in);
+	table_set(t, 7, "%.3f", (double)pt->run_ns / 1e6);
+	table_set(t, 8, "%s", pt->nr_lines ? lines.buf : "-");
+	strbuf_release(&cpus);
+	strbuf_release(&nodes);
+	strbuf_release(&lines);
+}
+
+/* Where each thread ran (record --sched): the report's Task placement. */
+static void placement(struct strbuf *sb, const struct task_placement *p)
+{
+	static const char *const heads[] = {
+		"Tid",	    "Pid",    "Command",
+		"Cpus",	    "Nodes",  "Migrations",
+		"Switches", "Run ms", "Lines touched most (samples/HITMs)"
+	};
+	struct table *t = table_new();
+	size_t i;
+
+	html_heading(sb, 2, "placement", "Task placement");
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		table_add_column(t, NULL, heads[i],
+				 i == 2 || i == 3 || i == 4 || i == 8 ? TABLE_LEFT : TABLE_RIGHT);
+	for (i = 0; i < task_placement_nr_threads(p); i++)
+		placement_row(t, task_placement_thread(p, i));
+	html_table(sb, t, true);
+	table_free(t);
+}
+
 void html_report_render(struct c2c_session *s, const struct html_report_opts *opts,
 			struct strbuf *out)
 {
@@ -275,10 +321,12 @@ void html_report_render(struct c2c_session *s, const struct html_report_opts *op
 	strbuf_addf(&title, "c2cscope report: %s", s->opts.path);
 	html_page_begin(out, title.buf);
 	html_heading(out, 1, NULL, title.buf);
-	strbuf_addstr(out,
-		      "<nav><a href=\"#summary\">Summary</a><a href=\"#heatmap\">Heatmap</a>"
-		      "<a href=\"#structs\">Hot structs</a><a href=\"#lines\">Lines</a>"
-		      "<a href=\"#pareto\">Pareto</a><a href=\"#cpus\">Cpu x line</a></nav>\n");
+	strbuf_addstr(out, "<nav><a href=\"#summary\">Summary</a><a href=\"#heatmap\">Heatmap</a>"
+			   "<a href=\"#structs\">Hot structs</a><a href=\"#lines\">Lines</a>"
+			   "<a href=\"#pareto\">Pareto</a><a href=\"#cpus\">Cpu x line</a>");
+	if (opts && opts->placement)
+		strbuf_addstr(out, "<a href=\"#placement\">Task placement</a>");
+	strbuf_addstr(out, "</nav>\n");
 	summary(out, s);
 	html_heading(out, 2, "heatmap", "Hot lines");
 	if (nr)
@@ -290,6 +338,8 @@ void html_report_render(struct c2c_session *s, const struct html_report_opts *op
 	lines_table(out, s, nr);
 	pareto(out, s, lines, nr);
 	cpu_matrix(out, s, lines, nr);
+	if (opts && opts->placement)
+		placement(out, opts->placement);
 	html_page_end(out);
 	free(lines);
 	strbuf_release(&title);

@@ -21,15 +21,19 @@
 #define HTML_REPORT_LINES 50 /* lines drawn by default */
 #define HTML_REPORT_STRUCTS 4 /* hot structs drawn by default */
 
+struct task_placement;
+
 struct html_report_opts {
 	size_t max_lines; /* hot lines in the heatmap, tables and matrix; 0: 50 */
 	size_t max_structs; /* hot structs drawn with their proposal; 0: 4 */
+	/* where the threads ran (record --sched), or NULL */
+	const struct task_placement *placement;
 };
 
 /*
  * The report page: summary, heatmap of the hot lines, the hot structs
  * (layout and the proposal suggest would choose), each line's Pareto
- * table, the cpu x line matrix.
+ * table, the cpu x line matrix and, with a placement, the threads' cpus.
  */
 void html_report_render(struct c2c_session *s, const struct html_report_opts *opts,
 			struct strbuf *out);
