@@ -16,19 +16,10 @@ build=${1:-$top/build}
 samples=${2:-2000000}
 lines=${3:-10000}
 runs=${4:-3}
-gen=$build/tests/c2c/gen_c2c_data
 c2c=$build/c2cscope/c2cscope
 
-[ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time)" >&2; exit 77; }
-make -C "$build" -s tests/c2c/gen_c2c_data c2cscope/c2cscope >/dev/null
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/c2c-bench-html.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-"$gen" -n "$samples" -l "$lines" -P -q "$tmp/bench.data"
-echo "input: $samples samples over $lines lines, $(($(stat -c %s "$tmp/bench.data") / 1048576)) MiB"
-
 source "$top/bench/lib.sh"
+bench_input
 
 export C2CSCOPE_PROGRESS=0
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cpus)"

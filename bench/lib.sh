@@ -1,4 +1,18 @@
-# Shared by the bench scripts (sourced): timing with GNU time into $tmp.
+# Shared by the bench scripts (sourced after setting top, build, samples,
+# lines): the input file, and timing with GNU time into $tmp.
+
+# bench_input: build the generator and c2cscope, write $tmp/bench.data
+# (samples memory samples over lines lines, with physical addresses)
+bench_input() {
+	[ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time)" >&2; exit 77; }
+	make -C "$build" -s tests/c2c/gen_c2c_data c2cscope/c2cscope >/dev/null
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/c2c-bench.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	"$build/tests/c2c/gen_c2c_data" -n "$samples" -l "$lines" -P -q "$tmp/bench.data"
+	echo "input: $samples samples over $lines lines," \
+		"$(($(stat -c %s "$tmp/bench.data") / 1048576)) MiB"
+}
+
 # measure NAME CMD...: appends "wall cpu rss_kb" to $tmp/NAME.times, stdout in NAME.out
 measure() {
 	local name=$1
