@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
+#include "c2c/c2c_view.h"
 #include "layout/layout.h"
 #include "output/html.h"
 #include "output/html_int.h"
@@ -69,42 +70,52 @@ static void layout_cache_free(struct html_layout_cache *c)
 
 /* A line's rows by offset: what the cells show. */
 struct cell {
-	uint64_t v[HTML_NR_METRICS];
-	uint64_t loads;
-	const struct c2c_row *rows[MAX_SITES];
-	size_t nr_rows;
+	struct c2c_offset_sum sum; /* the engine's: c2c_view_offset_sums */
+	const struct c2c_row *rows[MAX_SITES]; /* the first rows there, for the tooltip */
+	size_t nr_sites;
 };
 
-static void line_cells(const struct c2c_line *l, struct cell *cells, uint64_t line_size)
+static void line_cells(const struct c2c_line *l, struct html_heat_ctx *hc, uint64_t line_size)
 {
-	size_t i, k;
+	struct cell *cells = hc->cells;
+	size_t i;
 
-	memset(cells, 0, line_size * sizeof(*cells));
+	c2c_view_offset_sums(l, line_size, hc->sums);
+	for (i = 0; i < line_size; i++) {
+		cells[i].sum = hc->sums[i];
+		cells[i].nr_sites = 0;
+	}
 	for (i = 0; i < l->nr_rows; i++) {
 		const struct c2c_row *r = l->rows[i];
 		struct cell *c = &cells[r->offset_shown & (line_size - 1)];
 
-		if (!r->valid)
-			continue;
-		for (k = 0; k < HTML_NR_METRICS; k++)
-			c->v[k] += html_metric(&r->g.stats, k);
-		c->loads += r->g.stats.load;
-		if (c->nr_rows < MAX_SITES)
-			c->rows[c->nr_rows] = r;
-		c->nr_rows++;
+		if (r->valid && c->nr_sites < MAX_SITES)
+			c->rows[c->nr_sites++] = r;
 	}
 }
 
-static void add_cpus(struct strbuf *sb, const struct c2c_model *m, const struct cell *c)
+static uint64_t cell_value(const struct cell *c, enum html_metric m)
 {
-	uint32_t cpu, n = 0;
-	size_t i;
+	return html_metric(&c->sum.stats, m);
+}
 
+/* The cpus sampled at any of the line's shown rows at offset off. */
+static void add_cpus(struct strbuf *sb, const struct c2c_model *m, const struct c2c_line *l,
+		     uint64_t off)
+{
+	size_t words = (m->opts.nr_cpus + 63) / 64, i, w;
+	uint64_t *set = xcalloc(words ? words : 1, sizeof(*set));
+	uint32_t cpu, n = 0;
+
+	for (i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *r = l->rows[i];
+
+		if (r->valid && (r->offset_shown & (m->line_size - 1)) == off)
+			for (w = 0; w < words; w++)
+				set[w] |= r->g.cpuset[w];
+	}
 	for (cpu = 0; cpu < m->opts.nr_cpus; cpu++) {
-		for (i = 0; i < c->nr_rows && i < MAX_SITES; i++)
-			if (c->rows[i]->g.cpuset[cpu / 64] >> (cpu % 64) & 1)
-				break;
-		if (i == c->nr_rows || i == MAX_SITES)
+		if (!(set[cpu / 64] >> (cpu % 64) & 1))
 			continue;
 		if (n++ < 32)
 			strbuf_addf(sb, "%s%u", n > 1 ? "," : "", cpu);
@@ -113,6 +124,7 @@ static void add_cpus(struct strbuf *sb, const struct c2c_model *m, const struct 
 		strbuf_addf(sb, ",... (%u cpus)", n);
 	if (!n)
 		strbuf_addstr(sb, "none sampled");
+	free(set);
 }
 
 static void cell_tooltip(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *l,
@@ -130,19 +142,20 @@ static void cell_tooltip(struct strbuf *sb, struct c2c_session *s, const struct 
 	strbuf_addf(sb,
 		    "\nHITM tot %" PRIu64 " (rmt %" PRIu64 ", lcl %" PRIu64 "); stores %" PRIu64
 		    ", loads %" PRIu64 "\ncode:",
-		    c->v[HTML_METRIC_TOT], c->v[HTML_METRIC_RMT], c->v[HTML_METRIC_LCL],
-		    c->v[HTML_METRIC_ST], c->loads);
-	for (i = 0; i < c->nr_rows && i < MAX_SITES; i++) {
+		    cell_value(c, HTML_METRIC_TOT), cell_value(c, HTML_METRIC_RMT),
+		    cell_value(c, HTML_METRIC_LCL), cell_value(c, HTML_METRIC_ST),
+		    (uint64_t)c->sum.stats.load);
+	for (i = 0; i < c->nr_sites; i++) {
 		const struct c2c_row *r = c->rows[i];
 		const struct sym_info *si = sym_resolve(s->symbols, r->imap, r->iaddr);
 
 		strbuf_addf(sb, "\n  %s 0x%" PRIx64 " %s", si->symbol ? si->symbol : "?", r->iaddr,
 			    si->srcline ? si->srcline : "");
 	}
-	if (c->nr_rows > MAX_SITES)
-		strbuf_addf(sb, "\n  ... %zu more", c->nr_rows - MAX_SITES);
+	if (c->sum.nr_rows > c->nr_sites)
+		strbuf_addf(sb, "\n  ... %zu more", c->sum.nr_rows - c->nr_sites);
 	strbuf_addstr(sb, "\ncpus: ");
-	add_cpus(sb, m, c);
+	add_cpus(sb, m, l, off);
 }
 
 /* Objects the line's rows land in, by type and start (line offset, may be < 0). */
@@ -274,10 +287,10 @@ static void draw_cell(struct strbuf *sb, struct c2c_session *s, const struct c2c
 	cell_tooltip(&tip, s, l, off, c);
 	strbuf_addf(&data, "data-line=\"%u\" data-off=\"%" PRIu64 "\"", l->index, off);
 	for (k = 0; k < HTML_NR_METRICS; k++)
-		strbuf_addf(&data, " data-%s=\"%" PRIu64 "\"", metric_ids[k], c->v[k]);
+		strbuf_addf(&data, " data-%s=\"%" PRIu64 "\"", metric_ids[k], cell_value(c, k));
 	strbuf_addstr(&data, " style=\"");
 	for (k = 0; k < HTML_NR_METRICS; k++) {
-		html_heat_colour(c->v[k], hc->max[k], colour);
+		html_heat_colour(cell_value(c, k), hc->max[k], colour);
 		strbuf_addf(&data, "--%s:%s;", metric_ids[k], colour);
 	}
 	strbuf_addch(&data, '"');
@@ -295,11 +308,11 @@ static void draw_row(struct strbuf *sb, struct c2c_session *s, const struct c2c_
 	size_t i, n;
 	int k;
 
-	line_cells(l, hc->cells, ls);
+	line_cells(l, hc, ls);
 	svg_text(sb, 0, y + 13, "start", NULL, "%u  0x%" PRIx64, l->index, l->addr);
 	svg_rect(sb, HM_LABEL_W, y, ls * hc->cw, HM_CELL_H, NULL, "empty", NULL, NULL);
 	for (off = 0; off < ls; off++)
-		if (hc->cells[off].nr_rows)
+		if (hc->cells[off].sum.nr_rows)
 			draw_cell(sb, s, l, hc, off, y);
 	n = line_objects(s, l, ls, objs);
 	for (i = 0; i < n; i++)
@@ -345,11 +358,11 @@ static void heat_max(struct c2c_session *s, const struct c2c_line *const *lines,
 
 	memset(hc->max, 0, sizeof(hc->max));
 	for (i = 0; i < nr; i++) {
-		line_cells(lines[i], hc->cells, ls);
+		line_cells(lines[i], hc, ls);
 		for (off = 0; off < ls; off++)
 			for (k = 0; k < HTML_NR_METRICS; k++)
-				if (hc->cells[off].v[k] > hc->max[k])
-					hc->max[k] = hc->cells[off].v[k];
+				if (cell_value(&hc->cells[off], k) > hc->max[k])
+					hc->max[k] = cell_value(&hc->cells[off], k);
 	}
 }
 
@@ -360,6 +373,7 @@ void html_heatmap(struct strbuf *sb, struct c2c_session *s, const struct c2c_lin
 	int k;
 
 	hc.cells = xcalloc(s->model->line_size, sizeof(struct cell));
+	hc.sums = xcalloc(s->model->line_size, sizeof(struct c2c_offset_sum));
 	heat_max(s, lines, nr, &hc);
 	strbuf_addstr(sb, "<div class=\"metric\">\nColour by: ");
 	for (k = 0; k < HTML_NR_METRICS; k++)
@@ -375,4 +389,5 @@ void html_heatmap(struct strbuf *sb, struct c2c_session *s, const struct c2c_lin
 	strbuf_addstr(sb, "</div>\n</div>\n");
 	layout_cache_free(&hc.layouts);
 	free(hc.cells);
+	free(hc.sums);
 }

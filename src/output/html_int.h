@@ -21,6 +21,7 @@ enum html_metric {
 uint64_t html_metric(const struct c2c_stats *st, enum html_metric m);
 
 struct cell;
+struct c2c_offset_sum;
 struct layout;
 struct type;
 
@@ -35,6 +36,7 @@ struct html_heat_ctx {
 	double cw; /* width of one byte */
 	uint64_t max[HTML_NR_METRICS];
 	struct cell *cells; /* line_size of them */
+	struct c2c_offset_sum *sums; /* line_size of them, c2c_view_offset_sums */
 	struct html_layout_cache layouts;
 };
 
