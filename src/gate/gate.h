@@ -306,10 +306,10 @@ struct layout_diff_opts {
 	const char *const *only;
 };
 
-int layout_diff_compute(const struct type_db *old, const struct type_db *new,
-			const struct layout_diff_opts *opts, struct layout_diff *out,
-			struct c2c_err *err);
-void layout_diff_release(struct layout_diff *d);
+int gate_diff_compute(const struct type_db *old, const struct type_db *new,
+		      const struct layout_diff_opts *opts, struct layout_diff *out,
+		      struct c2c_err *err);
+void gate_diff_release(struct layout_diff *d);
 
 /* The --fail-on policies. */
 enum {

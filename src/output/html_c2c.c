@@ -152,7 +152,7 @@ static void struct_sections(struct strbuf *sb, struct c2c_session *s,
 	else
 		html_heat_legend(sb, 0, "HITMs per member (each struct its own scale)", true);
 	for (i = 0; i < n; i++) {
-		struct struct_profile *p = profile_from_session(s, s->attrib, types[i]);
+		struct struct_profile *p = c2c_profile_from_session(s, s->attrib, types[i]);
 		const struct propose_opts po = { .cacheline_size = cl };
 		struct proposer *pr = NULL;
 

@@ -340,7 +340,7 @@ static void verdicts(struct strbuf *sb, const struct struct_profile *p,
 {
 	struct strbuf v = STRBUF_INIT;
 
-	profile_format_verdicts(&v, p, fs);
+	layout_profile_verdicts(&v, p, fs);
 	if (v.len) {
 		strbuf_addstr(sb, "<pre class=\"note\">");
 		html_escape(sb, v.buf);
@@ -360,7 +360,7 @@ void html_struct_section(struct strbuf *out, const struct type *t, const struct 
 
 	if (layout_analyze(t, cl, &l, NULL))
 		return;
-	profile_find(&fs, t, p, cl);
+	layout_profile_find(&fs, t, p, cl);
 	strbuf_addf(&id, "struct %s", p->struct_name);
 	html_heading(out, 3, NULL, id.buf);
 	strbuf_addstr(out, "<p class=\"note\">");
@@ -400,7 +400,7 @@ void html_struct_section(struct strbuf *out, const struct type *t, const struct 
 	free(before.m);
 	free(after.m);
 	strbuf_release(&id);
-	profile_findings_free(&fs);
+	layout_profile_findings_free(&fs);
 	layout_free(l);
 }
 
