@@ -43,6 +43,8 @@ int field_walk_run(struct field_walk *w, const struct type *t, uint64_t offset);
 /* ---- instructions ----------------------------------------------------- */
 
 #define REG_NONE (-1)
+#define INSN_MEM_READ 1
+#define INSN_MEM_WRITE 2
 #define NR_DWARF_REGS 64
 
 enum insn_op {
@@ -62,6 +64,7 @@ struct insn {
 	uint8_t len;
 	uint8_t op; /* enum insn_op */
 	bool mem_access; /* reads or writes memory through its memory operand */
+	uint8_t mem_rw; /* INSN_MEM_READ | INSN_MEM_WRITE, as capstone says */
 	bool segment; /* fs:/gs: override (x86): thread-local or per-cpu */
 	bool nop;
 	int8_t base, index; /* DWARF register numbers, REG_NONE */
@@ -188,6 +191,7 @@ char *debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
 
 /* dwarf.c */
 int globals_load(struct attrib *a, struct c2c_err *err);
+const struct global_var *globals_find_name(const struct attrib *a, const char *name);
 const struct global_var *globals_find(const struct attrib *a, uint64_t addr);
 const struct type *dwarf_die_type(struct attrib *a, Dwarf_Die *die);
 const struct type *dwarf_type_of_die(struct attrib *a, Dwarf_Die *tdie, int depth);
