@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The watched process: started by us and held at its exec by ptrace until
+ * the breakpoints are armed (a PIE's addresses are known only once it is
+ * mapped), or attached by pid. Its mappings come from /proc/PID/maps at
+ * arming time and from MMAP2 records afterwards.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/xalloc.h"
+#include "watch/watch_int.h"
+
+void watch_add_map(struct watch *w, const struct perf_mmap *m)
+{
+	struct perf_mmap *dst;
+
+	w->maps = xgrow(w->maps, &w->alloc_maps, w->nr_maps + 1, sizeof(*w->maps));
+	dst = &w->maps[w->nr_maps++];
+	*dst = *m;
+	dst->filename = xstrdup(m->filename ? m->filename : "");
+	dst->is_mmap2 = true;
+	addr_spaces_mmap(w->as, dst);
+}
+
+void watch_add_comm(struct watch *w, uint32_t pid, uint32_t tid, const char *comm)
+{
+	struct perf_comm *c;
+
+	w->comms = xgrow(w->comms, &w->alloc_comms, w->nr_comms + 1, sizeof(*w->comms));
+	c = &w->comms[w->nr_comms++];
+	*c = (struct perf_comm){ .pid = pid, .tid = tid, .comm = xstrdup(comm) };
+	addr_spaces_comm(w->as, tid, c->comm);
+}
+
+static void parse_map_line(struct watch *w, const char *line)
+{
+	unsigned long long start, end, pgoff, ino;
+	unsigned int maj, min;
+	char perms[8], path[PATH_MAX];
+	struct perf_mmap m;
+	int n;
+
+	path[0] = '\0';
+	n = sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]", &start, &end, perms, &pgoff,
+		   &maj, &min, &ino, path);
+	if (n < 7 || perms[2] != 'x')
+		return; /* only code maps matter for sites */
+	m = (struct perf_mmap){ .pid = w->pid,
+				.tid = w->pid,
+				.start = start,
+				.len = end - start,
+				.pgoff = pgoff,
+				.maj = maj,
+				.min = min,
+				.ino = ino,
+				.prot = 5,
+				.flags = 2,
+				.filename = path[0] ? path : "//anon",
+				.cpumode = AS_CPUMODE_USER };
+	watch_add_map(w, &m);
+}
+
+/* The load bias of the executable: from its mapping at file offset 0. */
+static int exe_bias(struct watch *w, const char *line, struct c2c_err *err)
+{
+	unsigned long long start, pgoff;
+	char path[PATH_MAX];
+
+	path[0] = '\0';
+	if (sscanf(line, "%llx-%*x %*s %llx %*x:%*x %*u %4095[^\n]", &start, &pgoff, path) != 3)
+		return 1;
+	if (strcmp(path, w->exe) || pgoff)
+		return 1;
+	if (attrib_load_bias(w->attrib, start, pgoff, &w->bias))
+		return c2c_err_set(err, ENOEXEC, "%s: no load segment maps file offset 0", w->exe);
+	return 0;
+}
+
+int watch_target_maps(struct watch *w, struct c2c_err *err)
+{
+	char path[64], line[PATH_MAX + 128];
+	bool have_bias = false;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", w->pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), fp)) {
+		if (w->attrib && !have_bias) {
+			int r = exe_bias(w, line, err);
+
+			if (r < 0) {
+				fclose(fp);
+				return r;
+			}
+			have_bias = r == 0;
+		}
+		parse_map_line(w, line);
+	}
+	fclose(fp);
+	if (w->attrib && !have_bias)
+		return c2c_err_set(err, ENOENT, "%s: %s is not mapped in process %d", path, w->exe,
+				   w->pid);
+	return 0;
+}
+
+static void child_exec(const char *const *argv, int fd)
+{
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL) < 0)
+		_exit(126);
+	execvp(argv[0], (char *const *)argv);
+	if (write(fd, &errno, sizeof(errno)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Fork, exec under ptrace and wait for the stop at exec. */
+int watch_target_start(struct watch *w, struct c2c_err *err)
+{
+	int pfd[2], status, child_errno = 0;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return c2c_err_set(err, errno, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0)
+		return c2c_err_set(err, errno, "fork: %s", strerror(errno));
+	if (!pid) {
+		close(pfd[0]);
+		child_exec(w->opts.argv, pfd[1]);
+	}
+	close(pfd[1]);
+	if (read(pfd[0], &child_errno, sizeof(child_errno)) != sizeof(child_errno))
+		child_errno = 0;
+	close(pfd[0]);
+	w->pid = pid;
+	w->started = true;
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
+		w->started = false;
+		if (child_errno)
+			return c2c_err_set(err, child_errno, "%s: %s", w->opts.argv[0],
+					   strerror(child_errno));
+		return c2c_err_set(err, ECHILD, "%s: did not start", w->opts.argv[0]);
+	}
+	w->stopped = true;
+	return 0;
+}
+
+void watch_target_release(struct watch *w)
+{
+	if (w->stopped)
+		ptrace(PTRACE_DETACH, w->pid, NULL, NULL);
+	w->stopped = false;
+}
+
+bool watch_target_alive(struct watch *w)
+{
+	int status;
+
+	if (w->opts.kernel)
+		return true;
+	if (w->started) {
+		pid_t r = waitpid(w->pid, &status, WNOHANG);
+
+		if (r == w->pid && (WIFEXITED(status) || WIFSIGNALED(status))) {
+			w->started = false;
+			w->sum.exited = true;
+			w->sum.exit_status = status;
+			return false;
+		}
+		return r == 0 || r == w->pid;
+	}
+	if (kill(w->pid, 0) < 0 && errno == ESRCH) {
+		w->sum.exited = true;
+		return false;
+	}
+	return true;
+}

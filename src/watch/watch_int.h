@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Inside src/watch: the session, its rings and the accesses they gave. */
+#ifndef C2C_WATCH_WATCH_INT_H
+#define C2C_WATCH_WATCH_INT_H
+
+#include <sys/types.h>
+
+#include "attrib/attrib.h"
+#include "perf/perf_data.h"
+#include "symbols/addr_space.h"
+#include "symbols/resolve.h"
+#include "types/types.h"
+#include "watch/watch.h"
+
+/* One hit as its sample told it. */
+struct watch_access {
+	uint64_t time, ip;
+	uint32_t pid, tid, cpu;
+	uint16_t field;
+	uint8_t access; /* enum attrib_access, after decoding */
+	uint8_t kernel; /* the ip is kernel code */
+	uint64_t site_ip; /* the instruction's start (ip when undecoded) */
+};
+
+/* One perf event: a breakpoint of one field on one thread (or cpu). */
+struct watch_ring {
+	int fd;
+	size_t field;
+	int cpu;
+	void *base; /* the mapping: one header page, then data pages */
+	size_t data_size;
+};
+
+struct watch_field_int {
+	struct watch_field pub;
+	char *name;
+	struct watch_site *sites;
+};
+
+struct watch {
+	struct watch_opts opts;
+	pid_t pid;
+	bool started; /* we forked it: it is ours to wait for */
+	bool stopped; /* held at exec by ptrace until armed */
+	char *exe; /* the target's executable */
+	uint64_t bias; /* runtime - binary-relative address of exe */
+	struct type_db *types; /* of exe, or the kernel's BTF */
+	struct attrib *attrib; /* of exe; NULL for kernel-only fields */
+
+	struct watch_field_int *fields;
+	size_t nr_fields, alloc_fields;
+
+	struct watch_ring *rings;
+	size_t nr_rings, alloc_rings;
+
+	struct watch_access *acc;
+	size_t nr_acc, alloc_acc;
+	struct perf_mmap *maps; /* filename owned (strdup) */
+	size_t nr_maps, alloc_maps;
+	struct perf_comm *comms; /* comm owned */
+	size_t nr_comms, alloc_comms;
+
+	struct addr_spaces *as;
+	struct sym_resolver *syms;
+	struct watch_summary sum;
+	struct watch_line *lines;
+	uint64_t start_ns, end_ns;
+};
+
+/* field.c */
+int watch_resolve(struct watch *w, const char *spec, struct watch_field *f, char **name,
+		  struct c2c_err *err);
+void watch_bp_window(uint64_t addr, uint64_t size, uint64_t *bp_addr, uint32_t *bp_len,
+		     bool *partial);
+
+/* target.c */
+int watch_target_start(struct watch *w, struct c2c_err *err);
+int watch_target_maps(struct watch *w, struct c2c_err *err);
+void watch_target_release(struct watch *w);
+bool watch_target_alive(struct watch *w);
+void watch_add_map(struct watch *w, const struct perf_mmap *m);
+void watch_add_comm(struct watch *w, uint32_t pid, uint32_t tid, const char *comm);
+
+/* ring.c */
+int watch_arm(struct watch *w, struct c2c_err *err);
+int watch_drain(struct watch *w);
+void watch_disarm(struct watch *w);
+int watch_calibrate(double *ns_per_hit);
+
+/* replay.c */
+void watch_replay(struct watch *w);
+
+/* wrecord.c */
+int watch_write_record(struct watch *w, struct c2c_err *err);
+
+#endif
