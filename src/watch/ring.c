@@ -55,8 +55,8 @@ static void bp_attr(const struct watch *w, const struct watch_field *f, bool fir
 	a->inherit = !w->opts.kernel;
 	a->sample_id_all = 1;
 	a->watermark = 1;
-	/* The first field's first ring also tells the mappings and names. */
-	a->mmap = a->mmap2 = a->comm = first && !w->opts.kernel;
+	/* The first field's events (every cpu) also tell the mappings and names. */
+	a->mmap = a->mmap2 = a->comm = a->task = first && !w->opts.kernel;
 }
 
 static int open_error(const struct watch *w, const struct watch_field *f, int e, int target,
@@ -121,7 +121,7 @@ static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err
 	size_t i;
 	int fd;
 
-	bp_attr(w, f, w->nr_rings == 0, &a);
+	bp_attr(w, f, fi == 0, &a);
 	fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return open_error(w, f, errno, pid, err);
@@ -224,6 +224,15 @@ static void add_mmap2(struct watch *w, const uint8_t *rec, size_t size)
 		watch_add_map(w, &m);
 }
 
+static void add_fork(struct watch *w, const uint32_t *ids, uint64_t time)
+{
+	w->forks = xgrow(w->forks, &w->alloc_forks, w->nr_forks + 1, sizeof(*w->forks));
+	w->forks[w->nr_forks++] = (struct perf_task){
+		.pid = ids[0], .ppid = ids[1], .tid = ids[2], .ptid = ids[3], .time = time
+	};
+	addr_spaces_fork(w->as, ids[0], ids[1]);
+}
+
 static void parse_record(struct watch *w, const struct watch_ring *r, const uint8_t *rec,
 			 size_t size)
 {
@@ -241,6 +250,10 @@ static void parse_record(struct watch *w, const struct watch_ring *r, const uint
 		if (size > 16 && memchr(rec + 16, 0, size - 16))
 			watch_add_comm(w, *(const uint32_t *)(rec + 8),
 				       *(const uint32_t *)(rec + 12), (const char *)rec + 16);
+		break;
+	case PERF_RECORD_FORK:
+		if (size >= 8 + 24)
+			add_fork(w, (const uint32_t *)(rec + 8), *(const uint64_t *)(rec + 24));
 		break;
 	case PERF_RECORD_LOST:
 		if (size >= 24)
@@ -319,11 +332,12 @@ void watch_disarm(struct watch *w)
 	w->nr_rings = w->alloc_rings = 0;
 }
 
+/* This thread's cpu time: the trap's cost, not the time others ran. */
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 

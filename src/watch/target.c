@@ -87,12 +87,30 @@ static int exe_bias(struct watch *w, const char *line, struct c2c_err *err)
 	return 0;
 }
 
+/* The process's name, as perf record synthesizes it for a running task. */
+static void target_comm(struct watch *w)
+{
+	char path[64], comm[64];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", w->pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return;
+	if (fgets(comm, sizeof(comm), fp)) {
+		comm[strcspn(comm, "\n")] = '\0';
+		watch_add_comm(w, w->pid, w->pid, comm);
+	}
+	fclose(fp);
+}
+
 int watch_target_maps(struct watch *w, struct c2c_err *err)
 {
 	char path[64], line[PATH_MAX + 128];
 	bool have_bias = false;
 	FILE *fp;
 
+	target_comm(w);
 	snprintf(path, sizeof(path), "/proc/%d/maps", w->pid);
 	fp = fopen(path, "r");
 	if (!fp)

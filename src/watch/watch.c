@@ -222,6 +222,7 @@ void watch_close(struct watch *w)
 	for (i = 0; i < w->nr_comms; i++)
 		free((char *)w->comms[i].comm);
 	free(w->comms);
+	free(w->forks);
 	free(w->acc);
 	attrib_close(w->attrib);
 	type_db_free(w->types);

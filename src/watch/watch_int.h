@@ -60,6 +60,9 @@ struct watch {
 	struct perf_comm *comms; /* comm owned */
 	size_t nr_comms, alloc_comms;
 
+	struct perf_task *forks; /* new threads and processes, in order */
+	size_t nr_forks, alloc_forks;
+
 	struct addr_spaces *as;
 	struct sym_resolver *syms;
 	struct watch_summary sum;

@@ -44,9 +44,11 @@ static int write_body(struct watch *w, struct perf_writer *pw)
 	int ret = 0;
 
 	for (i = 0; i < w->nr_comms && !ret; i++)
-		ret = perf_writer_comm(pw, &w->comms[i], w->acc ? w->acc[0].time : 0);
+		ret = perf_writer_comm(pw, &w->comms[i], 0);
 	for (i = 0; i < w->nr_maps && !ret; i++)
 		ret = perf_writer_mmap2(pw, &w->maps[i], 0);
+	for (i = 0; i < w->nr_forks && !ret; i++)
+		ret = perf_writer_task(pw, true, &w->forks[i]);
 	for (i = 0; i < w->nr_acc && !ret; i++) {
 		const struct watch_access *a = &w->acc[i];
 		struct perf_sample s = {
