@@ -225,12 +225,15 @@ static int resolve_typed(struct watch *w, const char *spec, struct watch_field *
 	path = xstrndup(spec + tlen, at - spec - tlen);
 	t = w->types ? find_type(w->types, tname) : NULL;
 	if (!t) {
-		const char *best = w->types ? type_db_suggest(w->types, tname) : NULL;
+		struct strbuf sb = STRBUF_INIT;
 
-		ret = best ? c2c_err_set(err, ENOENT, "%s: no type '%s'; did you mean '%s'?", spec,
-					 tname, best) :
-			     c2c_err_set(err, ENOENT, "%s: no type '%s' in %s", spec, tname,
-					 w->types ? type_db_path(w->types) : "the target");
+		type_db_describe_missing(&sb,
+					 w->types ? type_db_path(w->types) :
+					 w->exe	  ? w->exe :
+						    "the kernel's BTF",
+					 tname, w->types);
+		ret = c2c_err_set(err, ENOENT, "%s: %s", spec, sb.buf);
+		strbuf_release(&sb);
 	} else {
 		ret = walk_path(spec, path, &t, &off, err);
 		if (!ret)

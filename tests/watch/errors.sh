@@ -15,7 +15,7 @@ run_c2c 2 "$TMP/out" "$TMP/err" watch -e countrs.a -- "$shared" 1
 expect_contains "no such variable" "no variable 'countrs'" "$TMP/err"
 expect_contains "did you mean the variable" "did you mean 'counters'?" "$TMP/err"
 run_c2c 2 "$TMP/out" "$TMP/err" watch -e 'pairs.a@0x1000' -- "$shared" 1
-expect_contains "no such type" "no type 'pairs'; did you mean 'pair'?" "$TMP/err"
+expect_contains "no such type" "no struct or union pairs; did you mean pair?" "$TMP/err"
 run_c2c 2 "$TMP/out" "$TMP/err" watch -e 0x1000/16 -- "$shared" 1
 expect_contains "ADDR/LEN" "LEN must be 1 to 8 bytes" "$TMP/err"
 run_c2c 2 "$TMP/out" "$TMP/err" watch -e counters.a
