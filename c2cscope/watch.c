@@ -332,11 +332,15 @@ int cmd_watch(int argc, char **argv)
 	struct watch_opts o = { 0 };
 	int argi = parse_args(argc, argv, &a), ret;
 
-	if (argi < 0)
+	if (argi < 0) {
+		free(a.fields.items);
 		return cmd_options_exit(argi);
+	}
 	ret = check_args(&a, argc, argi, &o.duration);
-	if (ret)
+	if (ret) {
+		free(a.fields.items);
 		return ret;
+	}
 	o.argv = argi < argc ? (const char *const *)argv + argi : NULL;
 	o.pid = (int)a.pid;
 	o.all = a.all;
