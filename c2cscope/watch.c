@@ -167,6 +167,15 @@ static void print_text(FILE *out, const struct watch *w)
 }
 
 #ifdef HAVE_JANSSON
+/* Addresses as hexadecimal strings: JSON numbers lose 64-bit precision. */
+static json_t *json_hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%#llx", (unsigned long long)v);
+	return json_string(buf);
+}
+
 static json_t *json_field(const struct watch_field *f)
 {
 	json_t *o = json_object(), *sites = json_array();
@@ -174,9 +183,9 @@ static json_t *json_field(const struct watch_field *f)
 
 	json_object_set_new(o, "name", json_string(f->name));
 	json_object_set_new(o, "type", f->type_name ? json_string(f->type_name) : json_null());
-	json_object_set_new(o, "address", json_integer(f->addr));
+	json_object_set_new(o, "address", json_hex(f->addr));
 	json_object_set_new(o, "size", json_integer(f->size));
-	json_object_set_new(o, "bp_address", json_integer(f->bp_addr));
+	json_object_set_new(o, "bp_address", json_hex(f->bp_addr));
 	json_object_set_new(o, "bp_len", json_integer(f->bp_len));
 	json_object_set_new(o, "hits", json_integer(f->count));
 	json_object_set_new(o, "samples", json_integer(f->samples));
@@ -190,7 +199,7 @@ static json_t *json_field(const struct watch_field *f)
 		const struct watch_site *s = &f->sites[i];
 		json_t *js = json_object();
 
-		json_object_set_new(js, "ip", json_integer(s->ip));
+		json_object_set_new(js, "ip", json_hex(s->ip));
 		json_object_set_new(js, "symbol", s->symbol ? json_string(s->symbol) : json_null());
 		json_object_set_new(js, "srcline",
 				    s->srcline ? json_string(s->srcline) : json_null());
@@ -211,7 +220,7 @@ static json_t *json_lines(const struct watch *w, const struct watch_summary *s)
 		const struct watch_line *l = &s->lines[i];
 		json_t *o = json_object(), *pairs = json_array();
 
-		json_object_set_new(o, "address", json_integer(l->addr));
+		json_object_set_new(o, "address", json_hex(l->addr));
 		json_object_set_new(o, "accesses", json_integer(l->accesses));
 		json_object_set_new(o, "replayed_hitm", json_integer(l->replayed_hitm));
 		for (j = 0; j < l->nr_pairs; j++) {
@@ -238,6 +247,7 @@ static int write_json(const struct watch *w, const char *path)
 	size_t i;
 	int ret;
 
+	json_object_set_new(root, "schema", json_string("c2cscope-watch/1"));
 	json_object_set_new(root, "pid", json_integer(s->pid));
 	json_object_set_new(root, "seconds", json_real(s->seconds));
 	json_object_set_new(root, "method", json_string(s->method));

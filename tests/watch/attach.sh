@@ -40,7 +40,7 @@ exec 3>&-
 wait $watch
 expect_eq "heap watch exit" 0 $?
 wait $pid
-expect_eq "heap: b's address is the object's + offsetof(b)" $((addr + 8)) \
+expect_eq "heap: b's address is the object's + offsetof(b)" "$(printf '%#x' $((addr + 8)))" \
 	"$(field "$TMP/heap.json" "struct pair.b@$addr" address)"
 expect_eq "heap: b's writes" 20000 "$(field "$TMP/heap.json" "struct pair.b@$addr" writes)"
 expect_eq "heap: a's writes" 20000 "$(field "$TMP/heap.json" "pair.a@$addr" writes)"

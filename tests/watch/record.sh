@@ -12,7 +12,7 @@ perf script -i "$TMP/w.data" -F comm,tid,event,ip,sym >"$TMP/script" 2>"$TMP/per
 expect_eq "perf script exit" 0 $?
 expect_eq "one line per hit" 10000 "$(wc -l <"$TMP/script")"
 expect_eq "a's breakpoint event" 5000 \
-	"$(grep -c "mem:$(printf '%#x' "$(field "$TMP/w.json" counters.a bp_address)")/8:rw" \
+	"$(grep -c "mem:$(field "$TMP/w.json" counters.a bp_address)/8:rw" \
 		"$TMP/script")"
 expect_eq "writes of a in write_a" 5000 "$(grep -c ' write_a' "$TMP/script")"
 expect_contains "the command's name" "pair" "$TMP/script"
