@@ -104,13 +104,14 @@ static void print_sites(FILE *out, const struct watch_field *f)
 
 	if (!f->nr_sites)
 		return;
-	fprintf(out, "  %10s %10s  %-24s %s\n", "reads", "writes", "function", "source:line");
+	fprintf(out, "  %10s %10s %10s  %-24s %s\n", "reads", "writes", "unknown", "function",
+		"source:line");
 	for (i = 0; i < f->nr_sites; i++) {
 		const struct watch_site *s = &f->sites[i];
 
-		fprintf(out, "  %10llu %10llu  %-24s %s\n", (unsigned long long)s->reads,
-			(unsigned long long)s->writes, s->symbol ? s->symbol : "[unknown]",
-			s->srcline ? s->srcline : "??:0");
+		fprintf(out, "  %10llu %10llu %10llu  %-24s %s\n", (unsigned long long)s->reads,
+			(unsigned long long)s->writes, (unsigned long long)s->unknown,
+			s->symbol ? s->symbol : "[unknown]", s->srcline ? s->srcline : "??:0");
 	}
 }
 
@@ -205,6 +206,7 @@ static json_t *json_field(const struct watch_field *f)
 				    s->srcline ? json_string(s->srcline) : json_null());
 		json_object_set_new(js, "reads", json_integer(s->reads));
 		json_object_set_new(js, "writes", json_integer(s->writes));
+		json_object_set_new(js, "unknown", json_integer(s->unknown));
 		json_array_append_new(sites, js);
 	}
 	json_object_set_new(o, "sites", sites);

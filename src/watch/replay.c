@@ -79,16 +79,17 @@ static bool is_write(const struct watch_access *a)
 static int by_hits(const void *x, const void *y)
 {
 	const struct watch_site *a = x, *b = y;
-	uint64_t ha = a->reads + a->writes, hb = b->reads + b->writes;
+	uint64_t ha = a->reads + a->writes + a->unknown, hb = b->reads + b->writes + b->unknown;
 
 	if (ha != hb)
 		return ha > hb ? -1 : 1;
 	return a->ip < b->ip ? -1 : a->ip > b->ip;
 }
 
-static void name_site(struct watch *w, struct watch_site *s, uint32_t pid)
+static void name_site(struct watch *w, struct watch_site *s, const struct watch_access *a)
 {
-	const struct as_map *map = addr_spaces_find_any(w->as, pid, s->ip);
+	const struct as_map *map = addr_spaces_find(
+		w->as, a->pid, a->kernel ? AS_CPUMODE_KERNEL : AS_CPUMODE_USER, s->ip);
 	const struct sym_info *si = map ? sym_resolve(w->syms, map, s->ip) : NULL;
 
 	s->symbol = si && si->symbol ? xstrdup(si->symbol) : NULL;
@@ -122,12 +123,13 @@ static void field_stats(struct watch *w, size_t fi)
 		if (!idx) {
 			f->sites = xgrow(f->sites, &alloc, nr + 1, sizeof(*f->sites));
 			f->sites[nr] = (struct watch_site){ .ip = a->site_ip };
-			name_site(w, &f->sites[nr], a->pid);
+			name_site(w, &f->sites[nr], a);
 			idx = ++nr;
 			hashmap_put(&sites, a->site_ip, (void *)idx);
 		}
 		f->sites[idx - 1].writes += is_write(a);
-		f->sites[idx - 1].reads += !is_write(a);
+		f->sites[idx - 1].reads += a->access == ATTRIB_ACCESS_READ;
+		f->sites[idx - 1].unknown += a->access == ATTRIB_ACCESS_NONE;
 	}
 	f->pub.nr_threads = tids.nr;
 	f->pub.nr_cpus = cpus.nr;

@@ -68,15 +68,21 @@ static int open_error(const struct watch *w, const struct watch_field *f, int e,
 			"%s: no free debug register: this cpu has %u for data "
 			"breakpoints, shared by all watchers and debuggers of the thread",
 			f->name, watch_debug_registers());
-	if (e == EACCES || e == EPERM)
-		return c2c_err_set(err, e,
-				   "%s: perf_event_open: %s: watching %s needs CAP_PERFMON (or "
-				   "root), or kernel.perf_event_paranoid <= %d "
-				   "(sysctl -w kernel.perf_event_paranoid=%d)",
-				   f->name, strerror(e),
-				   w->opts.kernel ? "kernel addresses" : "a process",
-				   w->opts.kernel || w->opts.all ? 1 : 2,
-				   w->opts.kernel || w->opts.all ? 1 : 2);
+	if (e == EACCES || e == EPERM) {
+		/* perf_event_paranoid: 1 allows kernel samples of own tasks, 0 cpu-wide events */
+		int level = w->opts.kernel ? 0 : w->opts.all ? 1 : 2;
+
+		return c2c_err_set(
+			err, e,
+			"%s: perf_event_open: %s: watching %s needs CAP_PERFMON (or root), "
+			"or kernel.perf_event_paranoid <= %d (sysctl -w "
+			"kernel.perf_event_paranoid=%d)",
+			f->name, strerror(e),
+			w->opts.kernel ? "kernel data on every cpu" :
+			w->opts.all    ? "kernel accesses (--all)" :
+					 "this process",
+			level, level);
+	}
 	if (e == ENOENT || e == ENODEV || e == EOPNOTSUPP)
 		return c2c_err_set(err, e, "%s: no hardware breakpoints here (perf_event_open: %s)",
 				   f->name, strerror(e));

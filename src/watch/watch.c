@@ -49,6 +49,20 @@ static int open_exe(struct watch *w, struct c2c_err *err)
 	return watch_target_maps(w, err);
 }
 
+/* Kernel sites resolve through kallsyms (the writer maps the kernel itself). */
+static void map_kernel(struct watch *w)
+{
+	struct perf_mmap m = { .pid = UINT32_MAX,
+			       .tid = UINT32_MAX,
+			       .start = 0xffff800000000000ULL,
+			       .len = 0x00007fffffffffffULL,
+			       .filename = "[kernel.kallsyms]_text",
+			       .cpumode = AS_CPUMODE_KERNEL };
+
+	m.pgoff = m.start;
+	addr_spaces_mmap(w->as, &m);
+}
+
 int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err *err)
 {
 	struct sym_resolver_opts so = { 0 };
@@ -60,6 +74,8 @@ int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err
 	w->as = addr_spaces_new();
 	w->syms = sym_resolver_new(&so);
 	w->sum.pid = opts->pid;
+	if (opts->kernel || opts->all)
+		map_kernel(w);
 	if (opts->kernel) {
 		if (type_db_load_kernel(NULL, &w->types, NULL))
 			w->types = NULL;

@@ -46,7 +46,7 @@ struct watch_site {
 	uint64_t ip; /* the accessing instruction (runtime address) */
 	const char *symbol; /* function, or NULL */
 	const char *srcline; /* "file.c:12", or perf's fallback text */
-	uint64_t reads, writes;
+	uint64_t reads, writes, unknown; /* unknown: not decoded (kernel code) */
 };
 
 struct watch_field {

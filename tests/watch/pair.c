@@ -7,11 +7,14 @@
  * (read/write separation). argv[2] "heap": the same on a heap object, whose address is
  * printed first (for TYPE.field@ADDR), and the threads start on a newline
  * from stdin. argv[2] "spin": run until killed (attach with -p).
+ * argv[2] "copy": no threads; the kernel writes counters.b N times
+ * (read from /dev/zero: copy_to_user).
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 struct pair {
@@ -52,6 +55,20 @@ static void *write_b(void *arg)
 	return NULL;
 }
 
+static int copy_in(long times)
+{
+	int fd = open("/dev/zero", O_RDONLY);
+	long i;
+
+	if (fd < 0)
+		return 3;
+	for (i = 0; i < times; i++)
+		if (read(fd, (void *)&counters.b, sizeof(counters.b)) != sizeof(counters.b))
+			return 4;
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t1, t2;
@@ -66,6 +83,8 @@ int main(int argc, char **argv)
 		if (!fgets(line, sizeof(line), stdin))
 			return 3;
 	}
+	if (argc > 2 && !strcmp(argv[2], "copy"))
+		return copy_in(n);
 	spin = argc > 2 && !strcmp(argv[2], "spin");
 	readers = argc > 2 && !strcmp(argv[2], "read");
 	pthread_create(&t1, NULL, write_a, NULL);
