@@ -81,5 +81,7 @@ void demo_describe_layout(struct strbuf *sb, const char *text);
 
 /* The record + report step for one build (demo_c2c.c). */
 void demo_record_and_report(struct demo *d, int build);
+/* The watch step: breakpoints on the two builds (demo_watch.c). */
+void demo_watch_step(struct demo *d);
 
 #endif
