@@ -17,6 +17,7 @@
 #ifdef HAVE_JANSSON
 #include "output/json_out.h"
 #endif
+#include "util/progress.h"
 #include "watch/watch.h"
 
 #define CMD "watch"
@@ -306,21 +307,20 @@ static int target_exit(const struct watch_summary *s, bool started)
 static int run_watch(const struct watch_args *a, struct watch_opts *o)
 {
 	struct c2c_err err = { 0 };
-	struct watch *w;
+	struct watch *w = NULL;
 	size_t i;
 	int ret;
 
-	if (watch_open(o, &w, &err))
-		return cmd_report_err(CMD, &err);
-	for (i = 0; i < a->fields.nr; i++) {
-		if (watch_add_field(w, a->fields.items[i], &err)) {
-			watch_close(w);
-			return cmd_report_err(CMD, &err);
-		}
+	o->progress = progress_new("Watching (hits)", 0);
+	ret = watch_open(o, &w, &err);
+	for (i = 0; !ret && i < a->fields.nr; i++)
+		ret = watch_add_field(w, a->fields.items[i], &err);
+	if (!ret) {
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		ret = watch_run(w, &stop, &err);
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	ret = watch_run(w, &stop, &err);
+	progress_free(o->progress);
 	if (!ret)
 		ret = watch_analyze(w, &err);
 	if (ret) {

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/progress.h"
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
 
@@ -173,8 +174,10 @@ int watch_run(struct watch *w, volatile sig_atomic_t *stop, struct c2c_err *err)
 	}
 	w->start_ns = clock_ns();
 	watch_target_release(w);
-	while (!run_over(w, stop))
+	while (!run_over(w, stop)) {
 		poll_rings(w);
+		progress_update(w->opts.progress, w->nr_acc);
+	}
 	w->end_ns = clock_ns();
 	watch_disarm(w);
 	end_target(w);

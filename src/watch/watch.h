@@ -38,9 +38,11 @@ struct watch_opts {
 	size_t ring_pages; /* data pages per ring (power of two; 0: 512) */
 	const char *record; /* write the accesses to this perf.data, or NULL */
 	const char *const *record_argv; /* the command line for the perf.data header */
+	struct progress *progress; /* hits so far, drawn on a terminal; may be NULL */
 };
 
 struct watch;
+struct progress;
 
 struct watch_site {
 	uint64_t ip; /* the accessing instruction (runtime address) */
