@@ -25,9 +25,6 @@
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
 
-#define SAMPLE_TYPE \
-	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU)
-
 static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
 			    unsigned long flags)
 {
@@ -49,7 +46,7 @@ static void bp_attr(const struct watch *w, const struct watch_field *f, bool fir
 	a->bp_addr = f->bp_addr;
 	a->bp_len = f->bp_len;
 	a->sample_period = 1;
-	a->sample_type = SAMPLE_TYPE;
+	a->sample_type = WATCH_SAMPLE_TYPE;
 	a->exclude_kernel = !w->opts.all && !w->opts.kernel;
 	a->exclude_hv = 1;
 	a->inherit = !w->opts.kernel;
@@ -378,7 +375,7 @@ int watch_calibrate(double *ns_per_hit)
 	a.bp_addr = (uintptr_t)&target;
 	a.bp_len = sizeof(target);
 	a.sample_period = 1;
-	a.sample_type = SAMPLE_TYPE;
+	a.sample_type = WATCH_SAMPLE_TYPE;
 	a.exclude_kernel = a.exclude_hv = 1;
 	a.disabled = 1;
 	fd = perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);

@@ -12,6 +12,10 @@
 #include "types/types.h"
 #include "watch/watch.h"
 
+/* What every hit's sample carries, in the ring and in --record's perf.data. */
+#define WATCH_SAMPLE_TYPE \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU)
+
 /* One hit as its sample told it. */
 struct watch_access {
 	uint64_t time, ip;

@@ -14,9 +14,6 @@
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
 
-#define SAMPLE_TYPE \
-	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU)
-
 static struct perf_writer_event *record_events(const struct watch *w)
 {
 	struct perf_writer_event *ev = xcalloc(w->nr_fields ? w->nr_fields : 1, sizeof(*ev));
@@ -31,7 +28,7 @@ static struct perf_writer_event *record_events(const struct watch *w)
 		ev[i] = (struct perf_writer_event){ .type = PERF_TYPE_BREAKPOINT,
 						    .config1 = f->bp_addr,
 						    .config2 = f->bp_len,
-						    .sample_type = SAMPLE_TYPE,
+						    .sample_type = WATCH_SAMPLE_TYPE,
 						    .sample_period = 1,
 						    .name = xstrdup(name) };
 	}
