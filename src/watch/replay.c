@@ -146,7 +146,8 @@ int watch_analyze(struct watch *w, struct c2c_err *err)
 {
 	size_t i;
 
-	qsort(w->acc, w->nr_acc, sizeof(*w->acc), by_time);
+	if (w->nr_acc)
+		qsort(w->acc, w->nr_acc, sizeof(*w->acc), by_time);
 	decode_all(w);
 	for (i = 0; i < w->nr_fields; i++) {
 		field_stats(w, i);
