@@ -183,6 +183,25 @@ void watch_target_release(struct watch *w)
 	w->stopped = false;
 }
 
+/* A process that exited but is not reaped yet (its parent is not us). */
+static bool is_zombie(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *paren;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return true;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	return paren && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
 bool watch_target_alive(struct watch *w)
 {
 	int status;
@@ -200,7 +219,7 @@ bool watch_target_alive(struct watch *w)
 		}
 		return r == 0 || r == w->pid;
 	}
-	if (kill(w->pid, 0) < 0 && errno == ESRCH) {
+	if ((kill(w->pid, 0) < 0 && errno == ESRCH) || is_zombie(w->pid)) {
 		w->sum.exited = true;
 		return false;
 	}

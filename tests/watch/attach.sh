@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# watch -p: attach to a running process for --duration 1 and detach (the
-# process keeps running); a heap object by TYPE.field@ADDR, attached
+# watch -p: attach to a running process for --duration 1, or until Ctrl-C,
+# and detach (the process keeps running); a heap object by TYPE.field@ADDR, attached
 # before the threads start, with exact counts.
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/watch/watch_lib.sh"
@@ -23,6 +23,22 @@ python3 -c "import sys; sys.exit(not ($t1 - $t0 < 10))" && ok || fail "attach to
 writes=$(field "$TMP/attach.json" counters.a writes)
 [ "$writes" -gt 0 ] && ok || fail "attach: no writes of counters.a seen"
 expect_eq "attach: every sample decoded" 0 "$(field "$TMP/attach.json" counters.a unknown)"
+
+# Ctrl-C (SIGINT) ends an attach the same way: a report, exit 0, detached.
+"$shared" 0 spin &
+pid=$!
+sleep 0.3
+"$C2CSCOPE" watch -p $pid -e counters.b --format json >"$TMP/int.json" 2>"$TMP/err" &
+watch=$!
+sleep 1
+kill -INT $watch
+wait $watch
+expect_eq "SIGINT: exit" 0 $?
+kill -0 $pid 2>/dev/null && ok || fail "SIGINT: the process did not survive the detach"
+kill $pid
+wait $pid 2>/dev/null
+writes=$(field "$TMP/int.json" counters.b writes)
+[ "$writes" -gt 0 ] && ok || fail "SIGINT: no writes of counters.b reported"
 
 # A heap object: the program prints its address and waits for a line.
 mkfifo "$TMP/in"
