@@ -6,7 +6,10 @@
  * of a dirty line, what a PMU would report as a HITM; the pair (field
  * accessed, field whose write left the line dirty) says who causes it.
  * Only the watched fields' accesses are seen: other data on the line, and
- * evictions, are not modelled.
+ * evictions, are not modelled. Each access also gets the class a PMU
+ * would have given it (c2csim's codes), which --record writes as its
+ * data source, so that c2cscope report and layout --profile read a watch
+ * like a c2c recording.
  */
 #include "config.h"
 
@@ -15,6 +18,7 @@
 
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
+#include "../../plugins/valgrind/c2csim_proto.h"
 
 #define LINE_SIZE 64
 
@@ -46,38 +50,75 @@ static void count_pair(struct line_state *ls, size_t field)
 	ls->out->pairs = p;
 }
 
-static void replay_one(struct line_state *ls, uint32_t cpu, size_t field, bool write)
+/* What a PMU would say of the access: c2csim's classes (one node). */
+static uint8_t classify(const struct line_state *ls, uint32_t cpu, bool write, bool dirty)
 {
-	bool dirty_elsewhere = ls->owner >= 0 && ls->owner != cpu && ls->st[ls->owner] == MESI_M;
+	bool mine = write ? ls->st[cpu] == MESI_M || ls->st[cpu] == MESI_E : ls->st[cpu] != MESI_I;
 	uint32_t c;
 
-	ls->out->accesses++;
-	if (!write) {
-		if (ls->st[cpu] != MESI_I)
-			return;
-		if (dirty_elsewhere)
-			count_pair(ls, field);
-		if (ls->owner >= 0 && ls->owner != cpu) {
-			ls->st[ls->owner] = MESI_S;
-			ls->owner = -1;
-		}
-		for (c = 0; c < ls->nr_cpus && ls->st[cpu] == MESI_I; c++)
-			if (c != cpu && ls->st[c] != MESI_I)
-				ls->st[cpu] = MESI_S;
-		if (ls->st[cpu] == MESI_I) {
-			ls->st[cpu] = MESI_E;
-			ls->owner = cpu;
-		}
+	if (mine)
+		return C2CSIM_CLS_L1;
+	if (dirty)
+		return C2CSIM_CLS_LCL_HITM;
+	for (c = 0; c < ls->nr_cpus; c++)
+		if (c != cpu && ls->st[c] != MESI_I)
+			return C2CSIM_CLS_LCL_PEER;
+	return C2CSIM_CLS_LCL_DRAM;
+}
+
+static void replay_read(struct line_state *ls, uint32_t cpu, size_t field, bool dirty)
+{
+	uint32_t c;
+
+	if (ls->st[cpu] != MESI_I)
 		return;
+	if (dirty)
+		count_pair(ls, field);
+	if (ls->owner >= 0 && ls->owner != cpu) {
+		ls->st[ls->owner] = MESI_S;
+		ls->owner = -1;
 	}
+	for (c = 0; c < ls->nr_cpus && ls->st[cpu] == MESI_I; c++)
+		if (c != cpu && ls->st[c] != MESI_I)
+			ls->st[cpu] = MESI_S;
+	if (ls->st[cpu] == MESI_I) {
+		ls->st[cpu] = MESI_E;
+		ls->owner = cpu;
+	}
+}
+
+static void replay_write(struct line_state *ls, uint32_t cpu, size_t field, bool dirty)
+{
 	if (ls->st[cpu] != MESI_M) {
-		if (dirty_elsewhere)
+		if (dirty)
 			count_pair(ls, field);
 		memset(ls->st, MESI_I, ls->nr_cpus);
 		ls->st[cpu] = MESI_M;
 		ls->owner = cpu;
 	}
 	ls->last_writer = field;
+}
+
+/*
+ * One access; returns its c2csim code for --record. A read-modify-write
+ * moves the line as a write and is recorded as a locked load, as c2csim
+ * records atomics.
+ */
+static uint8_t replay_one(struct line_state *ls, const struct watch_access *a)
+{
+	bool rmw = a->access == ATTRIB_ACCESS_RMW;
+	bool write = rmw || a->access == ATTRIB_ACCESS_WRITE;
+	bool dirty = ls->owner >= 0 && ls->owner != a->cpu && ls->st[ls->owner] == MESI_M;
+	uint8_t code = classify(ls, a->cpu, write, dirty);
+
+	ls->out->accesses++;
+	if (write)
+		replay_write(ls, a->cpu, a->field, dirty);
+	else
+		replay_read(ls, a->cpu, a->field, dirty);
+	if (rmw)
+		return code | C2CSIM_CODE_LOCKED;
+	return write ? code | C2CSIM_CODE_STORE : code;
 }
 
 static int by_hitm(const void *x, const void *y)
@@ -95,12 +136,11 @@ static void replay_line(struct watch *w, uint64_t line, uint32_t nr_cpus, struct
 	ls.st = xcalloc(nr_cpus, 1);
 	out->addr = line;
 	for (i = 0; i < w->nr_acc; i++) {
-		const struct watch_access *a = &w->acc[i];
+		struct watch_access *a = &w->acc[i];
 
 		if (w->fields[a->field].pub.bp_addr / LINE_SIZE * LINE_SIZE != line)
 			continue;
-		replay_one(&ls, a->cpu, a->field,
-			   a->access == ATTRIB_ACCESS_WRITE || a->access == ATTRIB_ACCESS_RMW);
+		a->code = replay_one(&ls, a);
 	}
 	if (out->nr_pairs)
 		qsort((void *)out->pairs, out->nr_pairs, sizeof(*out->pairs), by_hitm);

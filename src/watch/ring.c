@@ -53,7 +53,7 @@ static void bp_attr(const struct watch *w, const struct watch_field *f, bool fir
 	a->sample_id_all = 1;
 	a->watermark = 1;
 	/* The first field's events (every cpu) also tell the mappings and names. */
-	a->mmap = a->mmap2 = a->comm = a->task = first && !w->opts.kernel;
+	a->mmap = a->mmap2 = a->mmap_data = a->comm = a->task = first && !w->opts.kernel;
 }
 
 static int open_error(const struct watch *w, const struct watch_field *f, int e, int target,
@@ -223,7 +223,7 @@ static void add_mmap2(struct watch *w, const uint8_t *rec, size_t size)
 	memcpy(&m.prot, rec + 64, 4);
 	memcpy(&m.flags, rec + 68, 4);
 	m.filename = (const char *)rec + 72;
-	if (memchr(m.filename, 0, size - 72) && (m.prot & 4))
+	if (memchr(m.filename, 0, size - 72))
 		watch_add_map(w, &m);
 }
 

@@ -54,8 +54,9 @@ static void parse_map_line(struct watch *w, const char *line)
 	path[0] = '\0';
 	n = sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]", &start, &end, perms, &pgoff,
 		   &maj, &min, &ino, path);
-	if (n < 7 || perms[2] != 'x')
-		return; /* only code maps matter for sites */
+	if (n < 7)
+		return;
+	/* Data maps too: perf c2c rejects data addresses outside every map. */
 	m = (struct perf_mmap){ .pid = w->pid,
 				.tid = w->pid,
 				.start = start,
@@ -64,8 +65,9 @@ static void parse_map_line(struct watch *w, const char *line)
 				.maj = maj,
 				.min = min,
 				.ino = ino,
-				.prot = 5,
-				.flags = 2,
+				.prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
+					(perms[2] == 'x' ? 4 : 0),
+				.flags = perms[3] == 's' ? 1 : 2,
 				.filename = path[0] ? path : "//anon",
 				.cpumode = AS_CPUMODE_USER };
 	watch_add_map(w, &m);

@@ -3,7 +3,9 @@
  * --record FILE: the hits as perf.data through src/perf's writer, one
  * breakpoint event per field (perf's "mem:ADDR/LEN:rw" names), with the
  * target's names and code mappings, so perf script and c2cscope report
- * read it.
+ * read it. Each sample's data source is the MESI replay's verdict (a load
+ * that found the line Modified elsewhere is a local HITM), encoded as
+ * c2csim encodes its own.
  */
 #include "config.h"
 
@@ -13,6 +15,7 @@
 
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
+#include "../../plugins/valgrind/c2csim_proto.h"
 
 static struct perf_writer_event *record_events(const struct watch *w)
 {
@@ -28,7 +31,8 @@ static struct perf_writer_event *record_events(const struct watch *w)
 		ev[i] = (struct perf_writer_event){ .type = PERF_TYPE_BREAKPOINT,
 						    .config1 = f->bp_addr,
 						    .config2 = f->bp_len,
-						    .sample_type = WATCH_SAMPLE_TYPE,
+						    .sample_type = WATCH_SAMPLE_TYPE |
+								   PERF_SAMPLE_DATA_SRC,
 						    .sample_period = 1,
 						    .name = xstrdup(name) };
 	}
@@ -58,6 +62,7 @@ static int write_body(struct watch *w, struct perf_writer *pw)
 			.addr = w->fields[a->field].pub.bp_addr,
 			.cpu = a->cpu,
 			.period = 1,
+			.data_src = c2csim_data_src(a->code),
 		};
 
 		ret = perf_writer_sample(pw, &s);
