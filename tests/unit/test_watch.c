@@ -2,7 +2,7 @@
 /*
  * watch's FIELD parser and breakpoint windows on a model built by hand:
  * nested and anonymous members, array indexes, ADDR/LEN, the errors with
- * their did-you-mean.
+ * their did-you-mean; the MESI replay on a sequence worked out by hand.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "watch/watch_int.h"
+#include "../../plugins/valgrind/c2csim_proto.h"
 
 static struct type_db *db;
 static uint64_t dims3[] = { 3 };
@@ -165,11 +166,80 @@ static void test_specs(void **state)
 		resolve(&cases[i]);
 }
 
+static struct watch_access acc(uint64_t time, uint32_t cpu, uint16_t field,
+			       enum attrib_access access)
+{
+	return (struct watch_access){ .time = time, .cpu = cpu, .field = field, .access = access };
+}
+
+/*
+ * a and b share the line at 0x1000, c is alone at 0x1040. Each step's
+ * comment is what MESI says; the replay must count exactly those.
+ */
+static void test_replay(void **state)
+{
+	struct watch_field_int fields[3] = { 0 };
+	struct watch_access seq[] = {
+		acc(1, 0, 0, ATTRIB_ACCESS_WRITE), /* cold: cpu0 M */
+		acc(2, 1, 1, ATTRIB_ACCESS_WRITE), /* b meets a's dirty line: HITM */
+		acc(3, 1, 0, ATTRIB_ACCESS_READ), /* cpu1 has it M: L1 hit */
+		acc(4, 0, 0, ATTRIB_ACCESS_READ), /* a meets b's write: HITM, both S */
+		acc(5, 0, 0, ATTRIB_ACCESS_WRITE), /* S to M, no dirty copy elsewhere */
+		acc(6, 1, 1, ATTRIB_ACCESS_RMW), /* b meets a's write: HITM */
+		acc(7, 0, 2, ATTRIB_ACCESS_WRITE), /* c: cold */
+		acc(8, 1, 2, ATTRIB_ACCESS_READ), /* c meets c's write: HITM */
+	};
+	static const uint8_t codes[] = {
+		C2CSIM_CODE_STORE | C2CSIM_CLS_LCL_DRAM,
+		C2CSIM_CODE_STORE | C2CSIM_CLS_LCL_HITM,
+		C2CSIM_CLS_L1,
+		C2CSIM_CLS_LCL_HITM,
+		C2CSIM_CODE_STORE | C2CSIM_CLS_LCL_PEER,
+		C2CSIM_CODE_LOCKED | C2CSIM_CLS_LCL_HITM,
+		C2CSIM_CODE_STORE | C2CSIM_CLS_LCL_DRAM,
+		C2CSIM_CLS_LCL_HITM,
+	};
+	struct watch w = { .fields = fields, .nr_fields = 3, .acc = seq, .nr_acc = 8 };
+	const struct watch_line *l;
+	size_t i;
+
+	(void)state;
+	fields[0].pub.bp_addr = 0x1000;
+	fields[1].pub.bp_addr = 0x1008;
+	fields[2].pub.bp_addr = 0x1040;
+	watch_replay(&w);
+	assert_int_equal(w.sum.replayed_hitm, 4);
+	assert_int_equal(w.sum.nr_lines, 2);
+	l = &w.sum.lines[0];
+	assert_int_equal(l->addr, 0x1000);
+	assert_int_equal(l->accesses, 6);
+	assert_int_equal(l->replayed_hitm, 3);
+	assert_int_equal(l->nr_pairs, 2);
+	assert_int_equal(l->pairs[0].field, 1); /* b after a's writes, twice */
+	assert_int_equal(l->pairs[0].writer, 0);
+	assert_int_equal(l->pairs[0].hitm, 2);
+	assert_int_equal(l->pairs[1].field, 0);
+	assert_int_equal(l->pairs[1].writer, 1);
+	assert_int_equal(l->pairs[1].hitm, 1);
+	l = &w.sum.lines[1];
+	assert_int_equal(l->addr, 0x1040);
+	assert_int_equal(l->replayed_hitm, 1);
+	assert_int_equal(l->pairs[0].field, 2);
+	assert_int_equal(l->pairs[0].writer, 2);
+	for (i = 0; i < 8; i++)
+		if (seq[i].code != codes[i])
+			fail_msg("access %zu: code %#x, expected %#x", i, seq[i].code, codes[i]);
+	for (i = 0; i < w.sum.nr_lines; i++)
+		free((void *)w.lines[i].pairs);
+	free(w.lines);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_specs),
+		cmocka_unit_test(test_replay),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -42,11 +42,16 @@ run_c2c 0 "$TMP/padded.json" "$TMP/err" watch -e counters.a -e counters.b --form
 hs=$(json "$TMP/shared.json" "d['replayed_hitm']")
 hp=$(json "$TMP/padded.json" "d['replayed_hitm']")
 echo "replayed_hitm: shared line $hs, padded $hp (of $((2 * n)) accesses)"
-[ "$hs" -ge $((2 * n / 100)) ] && ok || fail "shared line: replayed_hitm $hs < 1% of accesses"
+cpus=$(json "$TMP/shared.json" "min(f['cpus'] for f in d['fields'])")
+if [ "$(nproc)" -lt 2 ] || [ "$cpus" -lt 2 ]; then
+	echo "NOTE: the threads never ran on two cpus here: no transfers to replay" >&2
+else
+	[ "$hs" -ge $((2 * n / 100)) ] && ok || fail "shared line: replayed_hitm $hs < 1% of accesses"
+	expect_eq "shared: the pairs are a and b" "True" \
+		"$(json "$TMP/shared.json" "set((p['field'], p['writer']) for p in d['lines'][0]['pairs'][:2]) == {('counters.a','counters.b'), ('counters.b','counters.a')}")"
+fi
 [ "$hp" -le $((2 * n / 1000)) ] && ok || fail "padded: replayed_hitm $hp > 0.1% of accesses"
 expect_eq "padded: two lines" 2 "$(json "$TMP/padded.json" "len(d['lines'])")"
-expect_eq "shared: the pairs are a and b" "True" \
-	"$(json "$TMP/shared.json" "set((p['field'], p['writer']) for p in d['lines'][0]['pairs'][:2]) == {('counters.a','counters.b'), ('counters.b','counters.a')}")"
 
 # The text report says the same; the command's exit status passes through.
 run_c2c 7 "$TMP/text" "$TMP/err" watch -e counters.b -- "$shared" 1000 x 7
