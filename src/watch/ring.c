@@ -2,7 +2,8 @@
 /*
  * The breakpoints and their ring buffers: one perf event per field and
  * thread (inherited by new threads; per cpu for kernel addresses), each
- * with its own mmap ring, read while the target runs.
+ * with one mmap ring per cpu that all its events share, read while the
+ * target runs.
  *
  * Small and self-contained on purpose: src/record (the PMU recorder) grows
  * its own perf_event_open and ring code at the same time; the two should
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/hashmap.h"
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
 
@@ -46,7 +48,7 @@ static void bp_attr(const struct watch *w, const struct watch_field *f, bool fir
 	a->bp_addr = f->bp_addr;
 	a->bp_len = f->bp_len;
 	a->sample_period = 1;
-	a->sample_type = WATCH_SAMPLE_TYPE;
+	a->sample_type = WATCH_SAMPLE_TYPE | PERF_SAMPLE_IDENTIFIER;
 	a->exclude_kernel = !w->opts.all && !w->opts.kernel;
 	a->exclude_hv = 1;
 	a->inherit = !w->opts.kernel;
@@ -113,14 +115,15 @@ static int map_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err)
 /*
  * One event of field fi for pid on cpu. The kernel maps no ring of an
  * inherited per-task event (all children would write to one buffer from
- * every cpu), so events are per cpu; the threads of one field on one cpu
- * share the first one's ring (PERF_EVENT_IOC_SET_OUTPUT).
+ * every cpu), so events are per cpu; all events on one cpu share the first
+ * one's ring (PERF_EVENT_IOC_SET_OUTPUT), their samples told apart by id.
  */
 static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err *err)
 {
 	struct watch_field *f = &w->fields[fi].pub;
 	struct perf_event_attr a;
 	struct watch_ring *r;
+	uint64_t id;
 	size_t i;
 	int fd;
 
@@ -131,24 +134,55 @@ static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err
 	w->rings = xgrow(w->rings, &w->alloc_rings, w->nr_rings + 1, sizeof(*w->rings));
 	r = &w->rings[w->nr_rings++];
 	*r = (struct watch_ring){ .fd = fd, .field = fi, .cpu = cpu };
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return c2c_err_set(err, errno, "%s: PERF_EVENT_IOC_ID: %s", f->name,
+				   strerror(errno));
+	hashmap_put(&w->ids, id, (void *)(uintptr_t)(fi + 1));
 	for (i = 0; i + 1 < w->nr_rings; i++) {
 		const struct watch_ring *o = &w->rings[i];
 
-		if (o->base && o->field == fi && o->cpu == cpu &&
-		    !ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, o->fd))
+		if (o->base && o->cpu == cpu && !ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, o->fd))
 			return 0;
 	}
 	return map_ring(w, r, err);
 }
 
+/* The online cpus ("0-3,6" in sysfs), else all configured ones. */
+static size_t online_cpus(int **out)
+{
+	FILE *fp = fopen("/sys/devices/system/cpu/online", "r");
+	size_t nr = 0, alloc = 0;
+	int lo, hi, c;
+	char sep = ',';
+
+	*out = NULL;
+	while (fp && sep == ',' && fscanf(fp, "%d", &lo) == 1) {
+		hi = lo;
+		if (fscanf(fp, "%c", &sep) == 1 && sep == '-' && fscanf(fp, "%d%c", &hi, &sep) < 1)
+			break;
+		for (c = lo; c <= hi; c++) {
+			*out = xgrow(*out, &alloc, nr + 1, sizeof(**out));
+			(*out)[nr++] = c;
+		}
+	}
+	if (fp)
+		fclose(fp);
+	for (c = 0; !nr && c < sysconf(_SC_NPROCESSORS_CONF); c++) {
+		*out = xgrow(*out, &alloc, (size_t)c + 1, sizeof(**out));
+		(*out)[c] = c;
+	}
+	return nr ? nr : (size_t)c;
+}
+
 /* Events of field fi for one thread (or, inherited, a started process). */
 static int open_task(struct watch *w, size_t fi, int pid, struct c2c_err *err)
 {
-	long cpu, nr = sysconf(_SC_NPROCESSORS_CONF);
-	int ret = 0;
+	int *cpus, ret = 0;
+	size_t i, nr = online_cpus(&cpus);
 
-	for (cpu = 0; cpu < nr && !ret; cpu++)
-		ret = open_one(w, fi, pid, (int)cpu, err);
+	for (i = 0; i < nr && !ret; i++)
+		ret = open_one(w, fi, pid, cpus[i], err);
+	free(cpus);
 	return ret;
 }
 
@@ -186,6 +220,7 @@ int watch_arm(struct watch *w, struct c2c_err *err)
 	return 0;
 }
 
+/* p: the sample after its IDENTIFIER word. */
 static void add_access(struct watch *w, size_t field, uint16_t misc, const uint64_t *p)
 {
 	struct watch_access *a;
@@ -236,15 +271,23 @@ static void add_fork(struct watch *w, const uint32_t *ids, uint64_t time)
 	addr_spaces_fork(w->as, ids[0], ids[1]);
 }
 
-static void parse_record(struct watch *w, const struct watch_ring *r, const uint8_t *rec,
-			 size_t size)
+/* A sample: IDENTIFIER names the event (an inherited one its parent's). */
+static void add_sample(struct watch *w, uint16_t misc, const uint64_t *p)
+{
+	uintptr_t field = (uintptr_t)hashmap_get(&w->ids, p[0]);
+
+	if (field)
+		add_access(w, field - 1, misc, p + 1);
+}
+
+static void parse_record(struct watch *w, const uint8_t *rec, size_t size)
 {
 	const struct perf_event_header *h = (const void *)rec;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		if (size >= sizeof(*h) + 5 * 8)
-			add_access(w, r->field, h->misc, (const uint64_t *)(rec + sizeof(*h)));
+		if (size >= sizeof(*h) + 6 * 8)
+			add_sample(w, h->misc, (const uint64_t *)(rec + sizeof(*h)));
 		break;
 	case PERF_RECORD_MMAP2:
 		add_mmap2(w, rec, size);
@@ -289,7 +332,7 @@ static int drain_ring(struct watch *w, struct watch_ring *r)
 		first = r->data_size - off < size ? r->data_size - off : size;
 		memcpy(rec, data + off, first);
 		memcpy(rec + first, data, size - first);
-		parse_record(w, r, rec, size);
+		parse_record(w, rec, size);
 		tail += size;
 		n++;
 	}

@@ -72,6 +72,7 @@ int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err
 
 	w->opts = *opts;
 	w->pid = opts->pid;
+	hashmap_init(&w->ids);
 	w->as = addr_spaces_new();
 	w->syms = sym_resolver_new(&so);
 	w->sum.pid = opts->pid;
@@ -243,6 +244,7 @@ void watch_close(struct watch *w)
 	free(w->comms);
 	free(w->forks);
 	free(w->acc);
+	hashmap_release(&w->ids);
 	attrib_close(w->attrib);
 	type_db_free(w->types);
 	sym_resolver_free(w->syms);

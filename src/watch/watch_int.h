@@ -10,6 +10,7 @@
 #include "symbols/addr_space.h"
 #include "symbols/resolve.h"
 #include "types/types.h"
+#include "util/hashmap.h"
 #include "watch/watch.h"
 
 /* What every hit's sample carries, in the ring and in --record's perf.data. */
@@ -55,8 +56,9 @@ struct watch {
 	struct watch_field_int *fields;
 	size_t nr_fields, alloc_fields;
 
-	struct watch_ring *rings;
+	struct watch_ring *rings; /* every event; those with base own a ring */
 	size_t nr_rings, alloc_rings;
+	struct hashmap ids; /* event id -> field + 1 */
 
 	struct watch_access *acc;
 	size_t nr_acc, alloc_acc;
