@@ -25,6 +25,7 @@
 struct watch_args {
 	struct cmd_strlist fields;
 	unsigned int pid;
+	unsigned int mmap_pages;
 	const char *duration;
 	const char *output;
 	const char *format;
@@ -35,7 +36,7 @@ struct watch_args {
 static const struct cmd_usage usage = {
 	.synopsis = "c2cscope watch -e FIELD [-e FIELD]... [-p PID | -- CMD [ARGS]]\n"
 		    "               [--duration S] [-o FILE] [--format text|json]\n"
-		    "               [--record FILE] [--all] [-W] [--kernel]",
+		    "               [--record FILE] [-m PAGES] [--all] [-W] [--kernel]",
 	.description = "FIELD: var.field[.sub], var[3].field (a global or static of the\n"
 		       "target's executable), TYPE.field@ADDR, ADDR/LEN; with --kernel\n"
 		       "TYPE.field@ADDR (BTF) or SYMBOL[/LEN] (kallsyms).",
@@ -62,6 +63,8 @@ static int parse_args(int argc, char **argv, struct watch_args *a)
 		OPT_STRING(0, "format", &a->format, "FMT", "text (default) or json"),
 		OPT_STRING(0, "record", &a->record, "FILE",
 			   "also write the hits as perf.data (perf script, c2cscope report)"),
+		OPT_UINT('m', "mmap-pages", &a->mmap_pages, "N",
+			 "data pages per cpu's ring, a power of two (default 1024)", 8, 65536),
 		OPT_FLAG(0, "all", &a->all, "kernel accesses too (needs privileges)"),
 		OPT_FLAG('W', "write-only", &a->write_only,
 			 "write breakpoints only: every hit is a write, reads unseen"),
@@ -86,6 +89,8 @@ static int check_args(const struct watch_args *a, int argc, int argi, double *du
 	}
 	if (!a->fields.nr)
 		return cmd_error(CMD, "no field to watch: -e FIELD");
+	if (a->mmap_pages & (a->mmap_pages - 1))
+		return cmd_error(CMD, "--mmap-pages expects a power of two, not %u", a->mmap_pages);
 	if (a->format && strcmp(a->format, "text") && strcmp(a->format, "json"))
 		return cmd_error(CMD, "--format expects text or json, not '%s'", a->format);
 	if (a->kernel && (a->pid || argi < argc))
@@ -358,6 +363,7 @@ int cmd_watch(int argc, char **argv)
 	o.all = a.all;
 	o.kernel = a.kernel;
 	o.write_only = a.write_only;
+	o.ring_pages = a.mmap_pages;
 	o.record = a.record;
 	o.record_argv = (const char *const *)argv;
 	ret = run_watch(&a, &o);

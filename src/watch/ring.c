@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The breakpoints and their ring buffers: one perf event per field and
- * thread (inherited by new threads; per cpu for kernel addresses), each
- * with one mmap ring per cpu that all its events share, read while the
- * target runs.
+ * The breakpoints and their ring buffers: one perf event per field, thread
+ * and cpu (inherited by new threads; per cpu alone for kernel addresses);
+ * the events of one cpu share one mmap ring, read while the target runs.
  *
  * Small and self-contained on purpose: src/record (the PMU recorder) grows
  * its own perf_event_open and ring code at the same time; the two should

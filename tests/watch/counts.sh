@@ -2,7 +2,8 @@
 # watch on a program it starts: exact write counts of two fields written by
 # two threads (200,000 each), reads told from writes, the code line of
 # each site, the exit status passed through, and the MESI replay: many
-# transfers when the fields share a line, about none with padding.
+# transfers when the fields share a line, about none with padding; exact
+# counts when a small ring (-m 8) loses samples.
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/watch/watch_lib.sh"
 
@@ -52,6 +53,17 @@ else
 fi
 [ "$hp" -le $((2 * n / 1000)) ] && ok || fail "padded: replayed_hitm $hp > 0.1% of accesses"
 expect_eq "padded: two lines" 2 "$(json "$TMP/padded.json" "len(d['lines'])")"
+
+# A small ring may lose samples; the counts stay exact and the loss adds up.
+run_c2c 0 "$TMP/small.json" "$TMP/err" watch -m 8 -e counters.a -e counters.b --format json \
+	-- "$shared" $n
+expect_eq "small ring: a's hits" $n "$(field "$TMP/small.json" counters.a hits)"
+expect_eq "small ring: b's hits" $n "$(field "$TMP/small.json" counters.b hits)"
+expect_eq "small ring: samples + lost = hits" $((2 * n)) \
+	"$(json "$TMP/small.json" "d['samples'] + d['lost']")"
+if [ "$(json "$TMP/small.json" "d['lost']")" -gt 0 ]; then
+	expect_contains "small ring: the warning" "samples lost (the counts are exact" "$TMP/err"
+fi
 
 # The text report says the same; the command's exit status passes through.
 run_c2c 7 "$TMP/text" "$TMP/err" watch -e counters.b -- "$shared" 1000 x 7
