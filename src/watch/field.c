@@ -247,29 +247,57 @@ static int resolve_typed(struct watch *w, const char *spec, struct watch_field *
 static int no_global(struct watch *w, const char *spec, const char *var, struct c2c_err *err)
 {
 	const char *best = attrib_suggest_global(w->attrib, var);
+	size_t i;
+
+	for (i = 0; !best && i < w->nr_libs; i++)
+		if (w->libs[i].attrib)
+			best = attrib_suggest_global(w->libs[i].attrib, var);
 
 	if (best)
 		return c2c_err_set(err, ENOENT, "%s: no variable '%s' in %s; did you mean '%s'?",
 				   spec, var, w->exe, best);
-	return c2c_err_set(err, ENOENT, "%s: no global or static variable '%s' in %s", spec, var,
-			   w->exe);
+	return c2c_err_set(err, ENOENT,
+			   "%s: no global or static variable '%s' in %s or its libraries", spec,
+			   var, w->exe);
 }
 
-/* var.path: a global or static of the executable. */
+/*
+ * NAME in a library (a started target is run to its entry point first):
+ * 0 with *lib set, -ENOENT when no library has it, else an error in err.
+ */
+static int find_in_libs(struct watch *w, const char *var, struct attrib_global *g,
+			const struct watch_lib **lib, struct c2c_err *err)
+{
+	int ret;
+
+	*lib = watch_lib_find_global(w, var, g);
+	if (!*lib && w->stopped && !w->at_entry) {
+		ret = watch_target_to_entry(w, err);
+		if (ret)
+			return ret;
+		*lib = watch_lib_find_global(w, var, g);
+	}
+	return *lib ? 0 : -ENOENT;
+}
+
+/* var.path: a global or static of the executable or one of its libraries. */
 static int resolve_global(struct watch *w, const char *spec, struct watch_field *f,
 			  struct c2c_err *err)
 {
 	size_t vlen = strcspn(spec, ".[");
 	char *var = xstrndup(spec, vlen);
+	const struct watch_lib *lib = NULL;
+	uint64_t off = 0, bias = w->bias;
 	struct attrib_global g;
 	const struct type *t;
-	uint64_t off = 0;
 	int ret;
 
 	if (!w->attrib) {
 		ret = c2c_err_set(err, EINVAL, "%s: variables need a target's executable", spec);
-	} else if (attrib_find_global(w->attrib, var, &g)) {
-		ret = no_global(w, spec, var, err);
+	} else if (attrib_find_global(w->attrib, var, &g) &&
+		   (ret = find_in_libs(w, var, &g, &lib, err))) {
+		if (ret == -ENOENT)
+			ret = no_global(w, spec, var, err);
 	} else if (!g.type && spec[vlen]) {
 		ret = c2c_err_set(err, ENOENT, "%s: %s has no DWARF type (only its symbol)", spec,
 				  var);
@@ -277,8 +305,10 @@ static int resolve_global(struct watch *w, const char *spec, struct watch_field 
 		t = g.type;
 		f->size = g.size;
 		ret = walk_path(spec, spec + vlen, &t, &off, err);
+		if (lib)
+			bias = lib->bias;
 		if (!ret)
-			set_field(f, g.addr + w->bias + off, t);
+			set_field(f, g.addr + bias + off, t);
 	}
 	free(var);
 	return ret;

@@ -36,15 +36,24 @@ static const struct decoded *decode(struct watch *w, struct hashmap *cache,
 {
 	struct decoded *d = hashmap_get(cache, a->ip);
 	const struct as_map *map;
+	const struct watch_lib *lib;
+	struct attrib *code = NULL;
+	uint64_t bias = 0;
 
 	if (d)
 		return d;
 	d = xcalloc(1, sizeof(*d));
 	d->pc = a->ip;
 	map = a->kernel ? NULL : addr_spaces_find(w->as, a->pid, AS_CPUMODE_USER, a->ip);
-	if (w->attrib && map && map->filename && !strcmp(map->filename, w->exe) &&
-	    !attrib_insn_before(w->attrib, a->ip - w->bias, &d->pc, &d->access))
-		d->pc += w->bias;
+	if (map && map->filename && w->exe && !strcmp(map->filename, w->exe)) {
+		code = w->attrib;
+		bias = w->bias;
+	} else if (map && (lib = watch_lib_get(w, map->filename))) {
+		code = lib->attrib;
+		bias = lib->bias;
+	}
+	if (code && !attrib_insn_before(code, a->ip - bias, &d->pc, &d->access))
+		d->pc += bias;
 	hashmap_put(cache, a->ip, d);
 	return d;
 }

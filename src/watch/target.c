@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -176,6 +178,88 @@ int watch_target_start(struct watch *w, struct c2c_err *err)
 	}
 	w->stopped = true;
 	return 0;
+}
+
+#ifdef __x86_64__
+static int auxv_entry(pid_t pid, uint64_t *entry)
+{
+	char path[64];
+	uint64_t av[2];
+	FILE *fp;
+	int ret = -ENOENT;
+
+	snprintf(path, sizeof(path), "/proc/%d/auxv", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return -errno;
+	while (ret && fread(av, sizeof(av), 1, fp) == 1 && av[0] != AT_NULL)
+		if (av[0] == AT_ENTRY) {
+			*entry = av[1];
+			ret = 0;
+		}
+	fclose(fp);
+	return ret;
+}
+
+/* An int3 at the entry point, run there, put the instruction back. */
+static int run_to(struct watch *w, uint64_t entry, struct c2c_err *err)
+{
+	struct user_regs_struct regs;
+	int status;
+	long orig;
+
+	errno = 0;
+	orig = ptrace(PTRACE_PEEKTEXT, w->pid, entry, NULL);
+	if (errno || ptrace(PTRACE_POKETEXT, w->pid, entry, (orig & ~0xffL) | 0xcc) < 0)
+		return c2c_err_set(err, errno, "process %d: ptrace at its entry point: %s", w->pid,
+				   strerror(errno));
+	if (ptrace(PTRACE_CONT, w->pid, NULL, NULL) < 0 || waitpid(w->pid, &status, 0) != w->pid ||
+	    !WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP)
+		return c2c_err_set(err, ECHILD, "process %d did not reach its entry point", w->pid);
+	if (ptrace(PTRACE_GETREGS, w->pid, NULL, &regs) < 0)
+		return c2c_err_set(err, errno, "PTRACE_GETREGS: %s", strerror(errno));
+	regs.rip = entry;
+	if (ptrace(PTRACE_SETREGS, w->pid, NULL, &regs) < 0 ||
+	    ptrace(PTRACE_POKETEXT, w->pid, entry, orig) < 0)
+		return c2c_err_set(err, errno, "process %d: ptrace: %s", w->pid, strerror(errno));
+	return 0;
+}
+#endif
+
+/*
+ * A started target held at exec has only itself and the dynamic loader
+ * mapped. For a library's variable, run it to its entry point (the
+ * loader has mapped the libraries then) and read the mappings again.
+ * Accesses before the entry point (the libraries' constructors) are not
+ * seen then.
+ */
+int watch_target_to_entry(struct watch *w, struct c2c_err *err)
+{
+#ifdef __x86_64__
+	uint64_t entry = 0;
+	size_t i;
+	int ret;
+
+	if (!w->stopped || w->at_entry)
+		return 0;
+	ret = auxv_entry(w->pid, &entry);
+	if (ret)
+		return c2c_err_set(err, -ret, "process %d: no entry point in its auxv", w->pid);
+	ret = run_to(w, entry, err);
+	if (ret)
+		return ret;
+	w->at_entry = true;
+	for (i = 0; i < w->nr_maps; i++)
+		free((char *)w->maps[i].filename);
+	w->nr_maps = 0;
+	for (i = 0; i < w->nr_comms; i++)
+		free((char *)w->comms[i].comm);
+	w->nr_comms = 0;
+	return watch_target_maps(w, err);
+#else
+	(void)err;
+	return w->stopped ? -ENOTSUP : 0;
+#endif
 }
 
 void watch_target_release(struct watch *w)

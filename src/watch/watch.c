@@ -245,6 +245,7 @@ void watch_close(struct watch *w)
 	free(w->forks);
 	free(w->acc);
 	hashmap_release(&w->ids);
+	watch_libs_free(w);
 	attrib_close(w->attrib);
 	type_db_free(w->types);
 	sym_resolver_free(w->syms);

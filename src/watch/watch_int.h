@@ -43,6 +43,14 @@ struct watch_field_int {
 	struct watch_site *sites;
 };
 
+/* A shared library of the target (libs.c). */
+struct watch_lib {
+	char *path;
+	struct type_db *types;
+	struct attrib *attrib; /* NULL: no DWARF, or not mapped */
+	uint64_t bias;
+};
+
 struct watch {
 	struct watch_opts opts;
 	pid_t pid;
@@ -52,6 +60,9 @@ struct watch {
 	uint64_t bias; /* runtime - binary-relative address of exe */
 	struct type_db *types; /* of exe, or the kernel's BTF */
 	struct attrib *attrib; /* of exe; NULL for kernel-only fields */
+	struct watch_lib *libs;
+	size_t nr_libs, alloc_libs;
+	bool at_entry; /* a started target was run to its entry point */
 
 	struct watch_field_int *fields;
 	size_t nr_fields, alloc_fields;
@@ -83,7 +94,14 @@ int watch_resolve(struct watch *w, const char *spec, struct watch_field *f, char
 void watch_bp_window(uint64_t addr, uint64_t size, uint64_t *bp_addr, uint32_t *bp_len,
 		     bool *partial);
 
+/* libs.c */
+struct watch_lib *watch_lib_get(struct watch *w, const char *path);
+const struct watch_lib *watch_lib_find_global(struct watch *w, const char *var,
+					      struct attrib_global *g);
+void watch_libs_free(struct watch *w);
+
 /* target.c */
+int watch_target_to_entry(struct watch *w, struct c2c_err *err);
 int watch_target_start(struct watch *w, struct c2c_err *err);
 int watch_target_maps(struct watch *w, struct c2c_err *err);
 void watch_target_release(struct watch *w);
