@@ -37,10 +37,9 @@ static const struct cmd_usage usage = {
 	.synopsis = "c2cscope watch -e FIELD [-e FIELD]... [-p PID | -- CMD [ARGS]]\n"
 		    "               [--duration S] [-o FILE] [--format text|json]\n"
 		    "               [--record FILE] [-m PAGES] [--all] [-W] [--kernel]",
-	.description =
-		"FIELD: var.field[.sub], var[3].field (a global or static of the\n"
-		"target's executable or libraries), TYPE.field@ADDR, ADDR/LEN; with --kernel\n"
-		"TYPE.field@ADDR (BTF) or SYMBOL[/LEN] (kallsyms).",
+	.description = "FIELD: var.field[.sub] or var[3].field (a global or static of the\n"
+		       "target's executable or its libraries), TYPE.field@ADDR, ADDR/LEN;\n"
+		       "with --kernel, TYPE.field@ADDR (BTF) or SYMBOL[/LEN] (kallsyms).",
 };
 
 static volatile sig_atomic_t stop;
