@@ -12,7 +12,7 @@
 #include "attrib/attrib_int.h"
 #include "util/similar.h"
 
-const struct global_var *globals_find_name(const struct attrib *a, const char *name)
+const struct global_var *attrib_globals_find_name(const struct attrib *a, const char *name)
 {
 	size_t i;
 
@@ -24,7 +24,7 @@ const struct global_var *globals_find_name(const struct attrib *a, const char *n
 
 int attrib_find_global(const struct attrib *a, const char *name, struct attrib_global *out)
 {
-	const struct global_var *g = globals_find_name(a, name);
+	const struct global_var *g = attrib_globals_find_name(a, name);
 
 	if (!g)
 		return -ENOENT;
@@ -69,12 +69,13 @@ static int insn_before_guess(struct attrib *a, uint64_t pc_after, uint64_t *pc,
 	size_t k, avail;
 
 	for (k = 1; k <= 15 && k <= pc_after; k++) {
-		const uint8_t *code = attrib_code_at(a, pc_after - k, &avail);
+		const uint8_t *code = attrib_image_code(&a->img, pc_after - k, &avail);
 		struct insn in;
 
 		if (!code || !a->dec)
 			continue;
-		if (decoder_decode(a->dec, code, avail, pc_after - k, &in) != k || !in.mem_access)
+		if (attrib_decoder_decode(a->dec, code, avail, pc_after - k, &in) != k ||
+		    !in.mem_access)
 			continue;
 		*pc = pc_after - k;
 		*access = access_of(&in);
@@ -86,7 +87,7 @@ static int insn_before_guess(struct attrib *a, uint64_t pc_after, uint64_t *pc,
 int attrib_insn_before(struct attrib *a, uint64_t pc_after, uint64_t *pc,
 		       enum attrib_access *access)
 {
-	struct func *f = pc_after ? func_get(a, pc_after - 1) : NULL;
+	struct func *f = pc_after ? attrib_func_get(a, pc_after - 1) : NULL;
 	size_t i;
 
 	if (!f || !f->nr_insns)
