@@ -18,6 +18,7 @@ packages=(
 	linux-source-6.1 bc flex bison libssl-dev
 	libc6-dbg
 	xz-utils zlib1g-dev
+	chromium
 )
 
 install_packages() {

@@ -25,6 +25,7 @@
 #include "record/record.h"
 #include "sim/sim_record.h"
 #include "sim/sim_run.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -117,16 +118,18 @@ bad:
 			 arg);
 }
 
-/* The simulator's options: a command, no more nodes than cpus. */
+/* --sim: a command, and no more nodes than cpus. */
 static int check_sim_args(const struct record_args *o, int nr_args)
 {
-	if (!nr_args)
-		return cmd_error(CMD, "no command to run: c2cscope record --sim -- CMD [ARGS]"),
-		       CMD_PARSE_ERROR;
-	if (o->nodes > o->cpus)
-		return cmd_error(CMD, "--sim-nodes %llu: more nodes than the %llu cpus",
-				 (unsigned long long)o->nodes, (unsigned long long)o->cpus),
-		       CMD_PARSE_ERROR;
+	if (!nr_args) {
+		cmd_error(CMD, "no command to run: c2cscope record --sim -- CMD [ARGS]");
+		return CMD_PARSE_ERROR;
+	}
+	if (o->nodes > o->cpus) {
+		cmd_error(CMD, "--sim-nodes %llu: more nodes than the %llu cpus",
+			  (unsigned long long)o->nodes, (unsigned long long)o->cpus);
+		return CMD_PARSE_ERROR;
+	}
 	return 0;
 }
 
@@ -512,7 +515,7 @@ static void pmu_summary(const struct record_args *o, const struct record_stats *
 }
 
 static int start_session(const struct record_args *a, char **argv, const struct record_evlist *l,
-			 struct record_session **s, struct c2c_err *err)
+			 struct progress *progress, struct record_session **s, struct c2c_err *err)
 {
 	struct record_opts ro = {
 		.path = a->output,
@@ -523,6 +526,7 @@ static int start_session(const struct record_args *a, char **argv, const struct 
 			    .tids = a->tids,
 			    .argv = *a->argv ? a->argv : NULL },
 		.mmap_pages = a->mmap_pages,
+		.progress = progress,
 	};
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 
@@ -546,6 +550,7 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 	};
 	struct c2c_err err = { 0 };
 	struct record_session *s;
+	struct progress *progress;
 	struct record_stats st;
 	double t0 = now();
 	int ret;
@@ -563,11 +568,16 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 		record_evlist_release(&l);
 		return EXIT_OK;
 	}
-	ret = start_session(o, argv, &l, &s, &err);
+	/* a command's own output shares the terminal: a counter only without one */
+	progress = !*o->argv && progress_enabled() ? progress_new("Samples", 0) : NULL;
+	ret = start_session(o, argv, &l, progress, &s, &err);
 	record_evlist_release(&l);
-	if (ret < 0)
+	if (ret < 0) {
+		progress_free(progress);
 		return cmd_report_err(CMD, &err);
+	}
 	ret = record_session_run(s, &stop_flag, &err);
+	progress_free(progress);
 	if (ret < 0) {
 		record_session_abort(s); /* the command did not run, or the file is broken */
 		return cmd_report_err(CMD, &err);
