@@ -72,6 +72,7 @@ static int parse_args(int argc, char **argv, struct demo *d)
 	}
 	d->samples = samples ? xstrdup(samples) : NULL;
 	d->srcdir = srcdir ? xstrdup(srcdir) : NULL;
+	d->html_dir = html ? xstrdup(html) : NULL;
 	return 0;
 }
 

@@ -13,7 +13,8 @@ run_c2c 2 "$TMP/bad.out" "$TMP/bad.err" demo --samples "$TMP/nowhere"
 expect_contains "no samples" "$TMP/nowhere/sched-core-upstream: No such file or directory" "$TMP/bad.err"
 
 start=$SECONDS
-run_c2c 0 "$TMP/demo.out" "$TMP/demo.err" demo --no-kernel --no-bench --keep "$TMP/keep"
+run_c2c 0 "$TMP/demo.out" "$TMP/demo.err" demo --no-kernel --no-bench --keep "$TMP/keep" \
+	--html "$TMP/html"
 elapsed=$((SECONDS - start))
 out=$TMP/demo.out
 [ $elapsed -lt 180 ] && ok || fail "the demo took $elapsed s (limit 180)"
@@ -22,6 +23,22 @@ for step in "[1/8]" "[2/8]" "[3/8]" "[4/8]" "[5/8]" "[6/8]" "[7/8]" "[8/8]" "Sum
 done
 expect_contains "no kernel" "skipped: --no-kernel" "$out"
 expect_contains "no bench" "skipped: --no-bench" "$out"
+# --html DIR: the story's pages, well formed, the report's numbers its JSON's
+expect_contains "html pages" "HTML pages       $TMP/html" "$out"
+for page in report-upstream report-reordered suggest-task_group; do
+	json=
+	[ -f "$TMP/keep/$page.json" ] && json="--json $TMP/keep/$page.json"
+	if [ ! -s "$TMP/html/$page.html" ]; then
+		fail "--html: no $page.html"
+	elif ! command -v python3 >/dev/null; then
+		ok # the page is there; python3 would check it
+	elif python3 "$TOP_SRCDIR/tests/output/html_check.py" "$TMP/html/$page.html" $json \
+		>"$TMP/check.out" 2>&1; then
+		ok
+	else
+		fail "--html: $page.html: $(head -3 "$TMP/check.out")"
+	fi
+done
 
 have() { "$C2CSCOPE" "$1" --help >/dev/null 2>&1; }
 for cmd in layout check record suggest; do
