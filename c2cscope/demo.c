@@ -522,7 +522,7 @@ int cmd_demo(int argc, char **argv)
 			  .run_bench = true,
 			  .threads = 4,
 			  .iterations = 20000,
-			  .nr_steps = 8,
+			  .nr_steps = 9,
 			  .rules_rc = { -1, -1, -1 },
 			  .verify_rc = -1 };
 	int ret, verdict = 0;
@@ -551,6 +551,7 @@ int cmd_demo(int argc, char **argv)
 	step_rules(&d);
 	step_record(&d, 0);
 	step_record(&d, 1);
+	demo_watch_step(&d);
 	step_suggest(&d);
 	step_verify(&d);
 	step_bench(&d);

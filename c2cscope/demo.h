@@ -85,5 +85,7 @@ bool demo_html_path(const struct demo *d, const char *name, struct strbuf *sb);
 
 /* The record + report step for one build (demo_c2c.c). */
 void demo_record_and_report(struct demo *d, int build);
+/* The watch step: breakpoints on the two builds (demo_watch.c). */
+void demo_watch_step(struct demo *d);
 
 #endif

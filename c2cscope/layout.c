@@ -94,10 +94,8 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		OPT_FLAG('g', "groups", &a->groups, "show kernel cache-line groups as named bands"),
 		OPT_END(),
 	};
-	int argi;
+	int argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 
-	a->ta.cmd = CMD;
-	argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 	if (argi < 0)
 		return argi;
 	return check_args(a, argc - argi) ? CMD_PARSE_ERROR : argi;
@@ -301,7 +299,7 @@ static int layout_profile(const char *path, const struct layout_args *a)
 
 int cmd_layout(int argc, char **argv)
 {
-	struct layout_args a = { 0 };
+	struct layout_args a = { .ta.cmd = CMD };
 	int ret = 0, argi, i;
 
 	argi = parse_args(argc, argv, &a);

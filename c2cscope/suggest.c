@@ -81,6 +81,8 @@ static int check_args(struct suggest_args *a, int nr, char **files)
 static int parse_args(int argc, char **argv, struct suggest_args *a)
 {
 	const struct cmd_option opts[] = {
+		TYPE_OPTIONS(&a->ta, "text (default) or json"),
+		OPT_GROUP("Suggest"),
 		OPT_STRING(0, "hotness", &a->hotness, "FILE",
 			   "field classes: read_mostly, read_write, cold"),
 		TYPE_OPT_PROFILE(&a->ta),
@@ -100,13 +102,10 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		OPT_STRING(0, "html", &a->html, "FILE",
 			   "also draw the struct and the chosen option (--choose)\n"
 			   "as one self-contained HTML page"),
-		TYPE_OPTIONS(&a->ta, "text (default) or json"),
 		OPT_END(),
 	};
-	int argi;
+	int argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 
-	a->ta.cmd = CMD;
-	argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 	return argi < 0 ? argi : check_args(a, argc - argi, argv + argi);
 }
 
@@ -274,7 +273,7 @@ static int run_propose(const struct suggest_args *a, const struct profiled *in,
 
 int cmd_suggest(int argc, char **argv)
 {
-	struct suggest_args a = { 0 };
+	struct suggest_args a = { .ta.cmd = CMD };
 	struct profiled in = { 0 };
 	struct proposer *pr = NULL;
 	struct propose_opts popts;
