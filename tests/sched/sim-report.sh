@@ -8,10 +8,10 @@
 #  - same work in every build: same wakeups, same load_avg checksum line
 #    (ratelimited: same wakeups);
 #  - reordered and aligned: >= 30% fewer HITMs on task_group's lines than
-#    upstream (measured 58064 -> 38215, -34%), set_task_cpu's HITMs and
-#    stall cycles drop >= 3x (28598 -> 1 HITMs);
-#  - ratelimited: load_avg's own (true-sharing) HITMs drop >= 4x (29467 ->
-#    2384), with the layout unchanged.
+#    upstream (measured 58025 -> 38255, -34%), set_task_cpu's HITMs and
+#    stall cycles drop >= 3x (28410 -> 1 HITMs);
+#  - ratelimited: load_avg's own (true-sharing) HITMs drop >= 4x (29614 ->
+#    2397), with the layout unchanged.
 # Rows are told apart by the field the report names (task_group's member)
 # and by function; tg_lines.py reads the JSON.
 source "$TOP_SRCDIR/tests/lib.sh"
