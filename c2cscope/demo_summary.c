@@ -63,7 +63,8 @@ static void print_work(const struct demo *d, int *verdict)
 	for (run = REORDERED; run <= ALIGNED; run++) {
 		if (!d->facts[run].valid)
 			continue;
-		printf("%s%s: %s", sep, demo_runs[run], same_work(d, run) ? "the same" : "DIFFERENT");
+		printf("%s%s: %s", sep, demo_runs[run],
+		       same_work(d, run) ? "the same" : "DIFFERENT");
 		sep = ", ";
 		if (!same_work(d, run))
 			*verdict = 1;
