@@ -28,29 +28,30 @@ static void member(struct type_member *m, const char *name, const struct type *t
 	m->bit_offset = off * 8;
 }
 
+/* A struct or union of size bytes with n members, to be filled. */
+static struct type_member *aggregate(struct type **t, enum type_kind kind, const char *name,
+				     uint64_t size, uint32_t n)
+{
+	*t = type_db_add(db, kind, name);
+	(*t)->size = size;
+	return type_db_add_members(db, *t, n);
+}
+
 static int setup(void **state)
 {
-	struct type *t_long, *t_int, *wrap, *u;
+	struct type *t_long = type_db_add(db = type_db_new("JSON", "test"), TYPE_BASE, "long");
+	struct type *t_int = type_db_add(db, TYPE_BASE, "int"), *wrap, *u;
 	struct type_member *m;
 
 	(void)state;
-	db = type_db_new("JSON", "test");
-	t_long = type_db_add(db, TYPE_BASE, "long");
 	t_long->size = 8;
-	t_int = type_db_add(db, TYPE_BASE, "int");
 	t_int->size = 4;
-	wrap = type_db_add(db, TYPE_STRUCT, NULL);
-	wrap->size = 16;
-	m = type_db_add_members(db, wrap, 2);
+	m = aggregate(&wrap, TYPE_STRUCT, NULL, 16, 2);
 	member(&m[0], "ab", t_long, 0);
 	member(&m[1], "b", t_long, 8);
-	u = type_db_add(db, TYPE_UNION, NULL);
-	u->size = 4;
-	m = type_db_add_members(db, u, 1);
+	m = aggregate(&u, TYPE_UNION, NULL, 4, 1);
 	member(&m[0], "u", t_int, 0);
-	s = type_db_add(db, TYPE_STRUCT, "s");
-	s->size = 40;
-	m = type_db_add_members(db, s, 4);
+	m = aggregate(&s, TYPE_STRUCT, "s", 40, 4);
 	member(&m[0], "a", t_long, 0);
 	member(&m[1], NULL, wrap, 8);
 	member(&m[2], NULL, u, 24);
