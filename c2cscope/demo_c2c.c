@@ -253,14 +253,20 @@ static int record_any(struct demo *d, int run, const char *data, const char *log
 static void report_build(struct demo *d, int run, const char *data)
 {
 	struct demo_line_facts *f = &d->facts[run];
-	struct strbuf json = STRBUF_INIT, log = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf json = STRBUF_INIT, log = STRBUF_INIT, text = STRBUF_INIT, html = STRBUF_INIT;
 	/* --show-all: every line task_group spans counts, however cold */
-	const char *args[] = { "report", "-i", data, "--show-all", "--json", NULL, NULL };
+	const char *args[] = { "report", "-i",	   data, "--show-all", "--json", NULL,
+			       "--stdio", NULL, NULL, NULL };
 	int rc;
 
 	strbuf_addf(&json, "%s/report-%s.json", d->workdir, demo_runs[run]);
 	strbuf_addf(&log, "%s/report-%s.txt", d->workdir, demo_runs[run]);
 	args[5] = json.buf;
+	strbuf_addf(&text, "report-%s", demo_runs[run]);
+	if (demo_html_path(d, text.buf, &html)) {
+		args[7] = "--html";
+		args[8] = html.buf;
+	}
 	rc = demo_c2c(d, log.buf, false, args);
 	if (rc || demo_slurp(log.buf, &text)) {
 		printf("    c2cscope report failed (exit %d); see %s\n", rc, log.buf);
@@ -271,6 +277,7 @@ static void report_build(struct demo *d, int run, const char *data)
 	strbuf_release(&json);
 	strbuf_release(&log);
 	strbuf_release(&text);
+	strbuf_release(&html);
 }
 
 void demo_record_and_report(struct demo *d, int run)

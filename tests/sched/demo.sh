@@ -17,8 +17,8 @@ run_c2c 0 "$TMP/demo.out" "$TMP/demo.err" demo --no-kernel --no-bench --keep "$T
 elapsed=$((SECONDS - start))
 out=$TMP/demo.out
 [ $elapsed -lt 180 ] && ok || fail "the demo took $elapsed s (limit 180)"
-for step in "[1/10]" "[2/10]" "[3/10]" "[4/10]" "[5/10]" "[6/10]" "[7/10]" "[8/10]" "[9/10]" \
-	"[10/10]" "Summary"; do
+for step in "[1/11]" "[2/11]" "[3/11]" "[4/11]" "[5/11]" "[6/11]" "[7/11]" "[8/11]" "[9/11]" \
+	"[10/11]" "[11/11]" "Summary"; do
 	expect_contains "step $step" "$step" "$out"
 done
 expect_contains "no kernel" "skipped: --no-kernel" "$out"
