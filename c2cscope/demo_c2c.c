@@ -255,8 +255,8 @@ static void report_build(struct demo *d, int run, const char *data)
 	struct demo_line_facts *f = &d->facts[run];
 	struct strbuf json = STRBUF_INIT, log = STRBUF_INIT, text = STRBUF_INIT, html = STRBUF_INIT;
 	/* --show-all: every line task_group spans counts, however cold */
-	const char *args[] = { "report", "-i",	   data, "--show-all", "--json", NULL,
-			       "--stdio", NULL, NULL, NULL };
+	const char *args[] = { "report", "-i",	    data, "--show-all", "--json",
+			       NULL,	 "--stdio", NULL, NULL,		NULL };
 	int rc;
 
 	strbuf_addf(&json, "%s/report-%s.json", d->workdir, demo_runs[run]);
