@@ -285,16 +285,18 @@ static void summary(const struct record_opts *o, const struct sim_record_stats *
 					     t[C2CSIM_ST_ATOMICS]),
 			(unsigned long long)(t[C2CSIM_ST_LCL_HITM] + t[C2CSIM_ST_RMT_HITM]),
 			(unsigned long long)t[C2CSIM_ST_LCL_HITM],
-			(unsigned long long)t[C2CSIM_ST_RMT_HITM], (unsigned long long)st->samples,
-			o->output, secs);
+			(unsigned long long)t[C2CSIM_ST_RMT_HITM],
+			(unsigned long long)(st->cut ? st->kept_samples : st->samples), o->output,
+			secs);
 	if (st->have_totals && t[C2CSIM_ST_GAVE_UP])
 		fallback_note(t);
 	if (!st->have_totals)
 		fprintf(stderr,
 			"c2cscope record: the simulation was cut short; %llu samples (%llu HITMs) "
-			"written to %s in %.2f s\n",
+			"simulated, %llu written to %s in %.2f s\n",
 			(unsigned long long)st->samples, (unsigned long long)st->hitm_samples,
-			o->output, secs);
+			(unsigned long long)(st->cut ? st->kept_samples : st->samples), o->output,
+			secs);
 }
 
 static int exit_code_of(int status)
@@ -361,8 +363,10 @@ static int record_sim(const struct record_opts *o, int argc, char **argv)
 		cmd_report_err(CMD, &err);
 	if (res.convert_error)
 		cmd_report_err(CMD, &res.convert_err);
-	if (rec && sim_record_close(rec, &st, &err) < 0)
+	if (rec && sim_record_close(rec, &st, &err) < 0 && !st.cut)
 		return cmd_report_err(CMD, &err);
+	if (rec && st.cut) /* full disk or file size limit: a readable file, cut */
+		cmd_warn(CMD, "%s", err.msg);
 	for (i = 0; i < ARRAY_SIZE(bufs); i++)
 		strbuf_release(&bufs[i]);
 	free((void *)run.tool_args);
@@ -375,6 +379,12 @@ static int record_sim(const struct record_opts *o, int argc, char **argv)
 				 "%s has no samples",
 				 o->output);
 	summary(o, &st, now() - t0);
+	if (st.cut) {
+		cmd_warn(CMD, "%s holds %llu of the %llu samples (the first ones); %s", o->output,
+			 (unsigned long long)st.kept_samples, (unsigned long long)st.samples,
+			 "free space or raise the file size limit and record again for all");
+		return EXIT_FAILURE;
+	}
 	rc = exit_code_of(res.wait_status);
 	return rc;
 }
