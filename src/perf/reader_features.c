@@ -166,8 +166,8 @@ static void parse_mem_topology(struct perf_reader *r, struct cursor *c)
 
 		cursor_u64(c); /* size, repeated by the bitmap */
 		size = cursor_u64(c);
-		words = (size + 63) / 64;
-		if (words > c->len / 8) {
+		words = size / 64 + (size % 64 != 0); /* size + 63 may wrap */
+		if (c->bad || words > (c->len - c->pos) / 8) {
 			c->bad = true;
 			return;
 		}
