@@ -32,6 +32,9 @@ struct btf_ctx {
 	bool lazy_pointees;
 	unsigned int depth;
 	bool failed;
+	uint32_t cycle_id; /* a struct that holds itself by value (0: none) */
+	const struct type *filling[512]; /* aggregates whose members are converting */
+	unsigned int nr_filling;
 	struct type **aggregates; /* converted with members, for infer_struct */
 	size_t nr_aggregates, alloc_aggregates;
 	struct hashmap inferred;
@@ -162,20 +165,46 @@ static void infer_struct(struct btf_ctx *ctx, struct type *t, unsigned int depth
 	t->packed = type_infer_packed(t, false);
 }
 
+/*
+ * A member whose type is (an array of) an aggregate still converting holds
+ * its parent by value: only damaged BTF says so, and every walk over the
+ * model would recurse forever.
+ */
+static bool holds_converting(struct btf_ctx *ctx, const struct type *mt)
+{
+	unsigned int i, depth = 0;
+
+	mt = type_strip(mt);
+	while (mt && mt->kind == TYPE_ARRAY && depth++ < TYPE_MAX_DEPTH)
+		mt = type_strip(mt->target);
+	for (i = 0; mt && i < ctx->nr_filling; i++)
+		if (ctx->filling[i] == mt)
+			return true;
+	return false;
+}
+
 static void convert_members(struct btf_ctx *ctx, const struct btf_rec *bt, struct type *t)
 {
 	const uint32_t *bm = btf_rec_data(bt); /* name_off, type, offset */
 	uint16_t i, n = btf_rec_vlen(bt);
 	struct type_member *m = type_db_add_members(ctx->db, t, n);
 
+	if (ctx->nr_filling < ARRAY_SIZE(ctx->filling))
+		ctx->filling[ctx->nr_filling++] = t;
 	for (i = 0; i < n; i++, bm += 3) {
 		m[i].name = btf_name(ctx, bm[0]);
 		m[i].type = btf_to_type(ctx, bm[1], true);
+		if (!ctx->failed && holds_converting(ctx, m[i].type)) {
+			ctx->failed = true;
+			ctx->cycle_id = bm[1];
+		}
 		/* kind_flag: bitfield size in the top 8 bits of the offset */
 		m[i].bit_offset = btf_rec_kflag(bt) ? bm[2] & 0xffffff : bm[2];
 		m[i].bit_size = btf_rec_kflag(bt) ? bm[2] >> 24 : 0;
 		m[i].offset = m[i].bit_offset / 8;
 	}
+	if (ctx->nr_filling && ctx->filling[ctx->nr_filling - 1] == t)
+		ctx->nr_filling--;
 	ctx->aggregates = xgrow(ctx->aggregates, &ctx->alloc_aggregates, ctx->nr_aggregates + 1,
 				sizeof(*ctx->aggregates));
 	ctx->aggregates[ctx->nr_aggregates++] = t;
@@ -471,6 +500,11 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 	free(ctx.shallow);
 	if (ctx.failed) {
 		type_db_free(ctx.db);
+		if (ctx.cycle_id)
+			return c2c_err_set(err, ELOOP,
+					   "%s: corrupt BTF: type %u holds a struct that contains "
+					   "it by value, expected a pointer",
+					   path, ctx.cycle_id);
 		return c2c_err_set(err, ELOOP, "%s: corrupt BTF: types nest too deeply", path);
 	}
 	type_db_finish(ctx.db);
