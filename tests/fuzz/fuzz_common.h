@@ -96,11 +96,14 @@ static const struct type *fuzz_struct(struct type_db *db, const char *text, cons
 		t = type_db_add(db, TYPE_STRUCT, "fz");
 	for (line = text; p && line < p; line++)
 		decl_line += *line == '\n';
-	for (line = text; line && *line && n < 32; line = strchr(line, '\n'), line += !!line) {
+	for (line = text; line && *line && n < 32;) {
 		while (*line == ' ' || *line == '\t')
 			line++;
 		if (fuzz_ident(line, strlen(line), word, sizeof(word)) && strcmp(word, "struct"))
 			names[n++] = type_db_intern(db, word);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
 	}
 	if (!n) {
 		static const char *const fallback[] = { "a", "b", "c", "d" };
