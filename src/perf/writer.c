@@ -254,7 +254,7 @@ int perf_writer_mmap2(struct perf_writer *w, const struct perf_mmap *m, uint64_t
 }
 
 /* The host kernel's _text and _etext, or x86-64's usual ones when hidden. */
-static void kernel_text_range(uint64_t *start, uint64_t *end)
+static void read_kernel_text_range(uint64_t *start, uint64_t *end)
 {
 	unsigned long long addr;
 	char line[512], type, name[256];
@@ -276,6 +276,23 @@ static void kernel_text_range(uint64_t *start, uint64_t *end)
 		*start = 0xffffffff81000000ULL;
 		*end = *start + 0x1000000;
 	}
+}
+
+static uint64_t ktext_start, ktext_end;
+
+static void read_ktext_once(void)
+{
+	read_kernel_text_range(&ktext_start, &ktext_end);
+}
+
+/* Read once per process: /proc/kallsyms is long (a writer opened per fuzz run). */
+static void kernel_text_range(uint64_t *start, uint64_t *end)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, read_ktext_once);
+	*start = ktext_start;
+	*end = ktext_end;
 }
 
 /*
