@@ -205,6 +205,10 @@ static void parse_more(struct perf_reader *r, int feat, struct cursor *c)
 		cursor_u32(c); /* version */
 		h->comp_type = cursor_u32(c);
 		h->comp_level = cursor_u32(c);
+		cursor_u32(c); /* ratio */
+		r->comp_mmap_len = cursor_u32(c);
+		if (c->bad)
+			r->comp_mmap_len = 0;
 		break;
 	case PERF_FEAT_BUILD_ID:
 		parse_build_ids(r, c);
