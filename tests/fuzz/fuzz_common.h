@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "layout/layout.h"
 #include "types/types.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -123,6 +124,21 @@ static const struct type *fuzz_struct(struct type_db *db, const char *text, cons
 	}
 	type_db_finish(db);
 	return t;
+}
+
+/* The layout of each struct of db (the first 64), then db freed. */
+static void fuzz_layout_all(struct type_db *db)
+{
+	struct c2c_err err;
+	size_t i;
+
+	for (i = 0; i < type_db_nr_structs(db) && i < 64; i++) {
+		struct layout *l;
+
+		if (layout_analyze(type_db_struct(db, i), 64, &l, &err) == 0)
+			layout_free(l);
+	}
+	type_db_free(db);
 }
 
 #endif

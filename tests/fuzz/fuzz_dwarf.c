@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libFuzzer target: the ELF/DWARF layout path (our walker over libdw), then the layout of each struct. */
 #include "fuzz_common.h"
-#include "layout/layout.h"
 #include "types/types.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -10,16 +9,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct type_load_opts opts = { .source = TYPE_SOURCE_DWARF, .threads = 1 };
 	struct type_db *db;
 	struct c2c_err err;
-	size_t i;
 
-	if (type_db_load(path, &opts, &db, &err) < 0)
-		return 0;
-	for (i = 0; i < type_db_nr_structs(db) && i < 64; i++) {
-		struct layout *l;
-
-		if (layout_analyze(type_db_struct(db, i), 64, &l, &err) == 0)
-			layout_free(l);
-	}
-	type_db_free(db);
+	if (type_db_load(path, &opts, &db, &err) == 0)
+		fuzz_layout_all(db);
 	return 0;
 }
