@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # No recorded data lost: a file size limit (ulimit -f), a full disk (a small
-# tmpfs) and a SIGKILL mid-run each leave a perf.data that c2cscope report
-# and perf script read, with as many samples as the recorder said it kept.
+# tmpfs) and a SIGKILL mid-run each leave a perf.data that c2cscope report,
+# perf script and perf c2c report read, with as many samples as the
+# recorder said it kept.
 source "$TOP_SRCDIR/tests/lib.sh"
 command -v perf >/dev/null || skip "perf not installed"
 GEN="$TOP_BUILDDIR/tests/perf/perf_gen"
@@ -32,6 +33,11 @@ perf_samples() {
 	[ -s "$TMP/perf.err" ] && fail "perf script $1 wrote on stderr: $(head -3 "$TMP/perf.err")"
 }
 
+# perf_c2c_records FILE: "Total records" of perf c2c report
+perf_c2c_records() {
+	perf c2c report --stdio -i "$1" 2>/dev/null | sed -n 's/^ *Total records *: *\([0-9]*\)$/\1/p'
+}
+
 # check_cut NAME FILE ERRFILE: the cut file holds what the writer said
 check_cut() {
 	local name=$1 f=$2 errf=$3 kept
@@ -45,6 +51,7 @@ check_cut() {
 	expect_contains "$name: the warning names the cause" "data cut after the last whole record" "$errf"
 	expect_eq "$name: samples perf script reads" "$kept" "$(perf_samples "$f")"
 	expect_eq "$name: samples c2cscope report reads" "$kept" "$(c2c_records "$f")"
+	expect_eq "$name: perf c2c report's records" "$kept" "$(perf_c2c_records "$f")"
 	expect_not_contains "$name: a closed file" "did not close" "$TMP/report.err"
 }
 
@@ -97,6 +104,7 @@ expect_contains "early SIGKILL: not closed" "did not close this file" "$TMP/earl
 gen_expect 0 "$TMP/ck.err" -n 20000 -c 50000 "$TMP/ck.data"
 expect_eq "checkpointed file: perf script samples" 20000 "$(perf_samples "$TMP/ck.data")"
 expect_eq "checkpointed file: c2cscope samples" 20000 "$(c2c_records "$TMP/ck.data")"
+expect_eq "checkpointed file: perf c2c report's records" 20000 "$(perf_c2c_records "$TMP/ck.data")"
 expect_not_contains "checkpointed file: closed" "did not close" "$TMP/report.err"
 
 # 4. record --sim under a file size limit: exit 1, and says what it kept
