@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libFuzzer target: JSON baselines (c2cscope check/diff --baseline). */
 #include "fuzz_common.h"
-#include "layout/baseline.h"
+#include "gate/gate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

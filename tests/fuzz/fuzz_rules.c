@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libFuzzer target: the rules language (c2cscope check --rules). */
 #include "fuzz_common.h"
-#include "layout/rules.h"
+#include "gate/gate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,7 @@
  * is the source file; the struct is the first "struct NAME" in it.
  */
 #include "fuzz_common.h"
-#include "layout/patch.h"
+#include "suggest/suggest.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
