@@ -184,6 +184,8 @@ static void parse_more(struct perf_reader *r, int feat, struct cursor *c)
 
 	switch (feat) {
 	case PERF_FEAT_CPU_TOPOLOGY:
+		if (h->core_siblings || h->thread_siblings)
+			break; /* a pipe may repeat it: the first one counts, as CMDLINE */
 		parse_strings(c, &h->core_siblings, &h->nr_core_siblings);
 		parse_strings(c, &h->thread_siblings, &h->nr_thread_siblings);
 		break;
