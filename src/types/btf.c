@@ -32,9 +32,7 @@ struct btf_ctx {
 	bool lazy_pointees;
 	unsigned int depth;
 	bool failed;
-	uint32_t cycle_id; /* a struct that holds itself by value (0: none) */
-	const struct type *filling[512]; /* aggregates whose members are converting */
-	unsigned int nr_filling;
+	const char *cycle; /* a struct that holds itself by value */
 	struct type **aggregates; /* converted with members, for infer_struct */
 	size_t nr_aggregates, alloc_aggregates;
 	struct hashmap inferred;
@@ -165,22 +163,51 @@ static void infer_struct(struct btf_ctx *ctx, struct type *t, unsigned int depth
 	t->packed = type_infer_packed(t, false);
 }
 
-/*
- * A member whose type is (an array of) an aggregate still converting holds
- * its parent by value: only damaged BTF says so, and every walk over the
- * model would recurse forever.
- */
-static bool holds_converting(struct btf_ctx *ctx, const struct type *mt)
-{
-	unsigned int i, depth = 0;
+#define ON_PATH ((void *)1)
+#define CHECKED ((void *)2)
 
-	mt = type_strip(mt);
-	while (mt && mt->kind == TYPE_ARRAY && depth++ < TYPE_MAX_DEPTH)
-		mt = type_strip(mt->target);
-	for (i = 0; mt && i < ctx->nr_filling; i++)
-		if (ctx->filling[i] == mt)
+/*
+ * Whether t holds itself by value, through members, arrays and typedefs
+ * (pointers end a path): only damaged BTF says so (fuzz_btf found one),
+ * and every walk over the model would then recurse forever. Depth-first,
+ * seen marks each aggregate ON_PATH while its members are walked.
+ */
+static bool holds_itself(struct btf_ctx *ctx, struct hashmap *seen, const struct type *t,
+			 unsigned int depth)
+{
+	void *state = hashmap_get(seen, (uintptr_t)t);
+	uint32_t i;
+
+	if (state == ON_PATH || depth > 512)
+		return true;
+	if (state == CHECKED)
+		return false;
+	hashmap_put(seen, (uintptr_t)t, ON_PATH);
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type *mt = type_strip(t->members[i].type);
+		unsigned int n = 0;
+
+		while (mt && mt->kind == TYPE_ARRAY && n++ < TYPE_MAX_DEPTH)
+			mt = type_strip(mt->target);
+		if (mt && (mt->kind == TYPE_STRUCT || mt->kind == TYPE_UNION) &&
+		    holds_itself(ctx, seen, mt, depth + 1)) {
+			ctx->cycle = ctx->cycle ? ctx->cycle : t->name ? t->name : "(anonymous)";
 			return true;
+		}
+	}
+	hashmap_put(seen, (uintptr_t)t, CHECKED);
 	return false;
+}
+
+static void check_cycles(struct btf_ctx *ctx)
+{
+	struct hashmap seen;
+	size_t i;
+
+	hashmap_init(&seen);
+	for (i = 0; i < ctx->nr_aggregates && !ctx->failed; i++)
+		ctx->failed = holds_itself(ctx, &seen, ctx->aggregates[i], 0);
+	hashmap_release(&seen);
 }
 
 static void convert_members(struct btf_ctx *ctx, const struct btf_rec *bt, struct type *t)
@@ -189,22 +216,14 @@ static void convert_members(struct btf_ctx *ctx, const struct btf_rec *bt, struc
 	uint16_t i, n = btf_rec_vlen(bt);
 	struct type_member *m = type_db_add_members(ctx->db, t, n);
 
-	if (ctx->nr_filling < ARRAY_SIZE(ctx->filling))
-		ctx->filling[ctx->nr_filling++] = t;
 	for (i = 0; i < n; i++, bm += 3) {
 		m[i].name = btf_name(ctx, bm[0]);
 		m[i].type = btf_to_type(ctx, bm[1], true);
-		if (!ctx->failed && holds_converting(ctx, m[i].type)) {
-			ctx->failed = true;
-			ctx->cycle_id = bm[1];
-		}
 		/* kind_flag: bitfield size in the top 8 bits of the offset */
 		m[i].bit_offset = btf_rec_kflag(bt) ? bm[2] & 0xffffff : bm[2];
 		m[i].bit_size = btf_rec_kflag(bt) ? bm[2] >> 24 : 0;
 		m[i].offset = m[i].bit_offset / 8;
 	}
-	if (ctx->nr_filling && ctx->filling[ctx->nr_filling - 1] == t)
-		ctx->nr_filling--;
 	ctx->aggregates = xgrow(ctx->aggregates, &ctx->alloc_aggregates, ctx->nr_aggregates + 1,
 				sizeof(*ctx->aggregates));
 	ctx->aggregates[ctx->nr_aggregates++] = t;
@@ -492,6 +511,8 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 	if (opts->only)
 		type_db_set_only(ctx.db, opts->only);
 	convert_all(&ctx);
+	if (!ctx.failed)
+		check_cycles(&ctx);
 	hashmap_init(&ctx.inferred);
 	for (size_t i = 0; i < ctx.nr_aggregates && !ctx.failed; i++)
 		infer_struct(&ctx, ctx.aggregates[i], 0);
@@ -499,13 +520,18 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 	free(ctx.aggregates);
 	free(ctx.shallow);
 	if (ctx.failed) {
+		int ret; /* the name lives in the db */
+
+		if (ctx.cycle)
+			ret = c2c_err_set(err, ELOOP,
+					  "%s: corrupt BTF: struct %s contains itself by value, "
+					  "expected a pointer",
+					  path, ctx.cycle);
+		else
+			ret = c2c_err_set(err, ELOOP, "%s: corrupt BTF: types nest too deeply",
+					  path);
 		type_db_free(ctx.db);
-		if (ctx.cycle_id)
-			return c2c_err_set(err, ELOOP,
-					   "%s: corrupt BTF: type %u holds a struct that contains "
-					   "it by value, expected a pointer",
-					   path, ctx.cycle_id);
-		return c2c_err_set(err, ELOOP, "%s: corrupt BTF: types nest too deeply", path);
+		return ret;
 	}
 	type_db_finish(ctx.db);
 	*out = ctx.db;

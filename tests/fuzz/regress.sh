@@ -42,5 +42,5 @@ done
 [ $n -gt 0 ] && ok || fail "no regression inputs under $dir"
 # the BTF one: the cycle is named
 "$C2CSCOPE" layout "$dir/btf/struct-holds-itself" >/dev/null 2>"$TMP/err"
-expect_contains "struct holding itself" "holds a struct that contains it by value" "$TMP/err"
+expect_contains "struct holding itself" "contains itself by value" "$TMP/err"
 finish
