@@ -33,6 +33,7 @@ struct btf_ctx {
 	unsigned int depth;
 	bool failed;
 	const char *cycle; /* a struct that holds itself by value */
+	uint32_t array_cycle; /* an array type that is its own element */
 	struct type **aggregates; /* converted with members, for infer_struct */
 	size_t nr_aggregates, alloc_aggregates;
 	struct hashmap inferred;
@@ -153,8 +154,9 @@ static void infer_struct(struct btf_ctx *ctx, struct type *t, unsigned int depth
 	hashmap_put(&ctx->inferred, (uintptr_t)t, t);
 	for (i = 0; i < t->nr_members; i++) {
 		const struct type *mt = type_strip(t->members[i].type);
+		unsigned int n = 0;
 
-		while (mt && mt->kind == TYPE_ARRAY)
+		while (mt && mt->kind == TYPE_ARRAY && n++ < TYPE_MAX_DEPTH)
 			mt = type_strip(mt->target);
 		if (mt && (mt->kind == TYPE_STRUCT || mt->kind == TYPE_UNION))
 			infer_struct(ctx, (struct type *)mt, depth + 1);
@@ -253,6 +255,18 @@ static const uint32_t *array_of(const struct btf_rec *t)
 	return t && btf_rec_kind(t) == BTFK_ARRAY ? btf_rec_data(t) : NULL;
 }
 
+/* Whether the element chain of array t (through typedefs) comes back to t. */
+static bool array_holds_itself(const struct type *t)
+{
+	const struct type *mt = type_strip(t->target);
+	unsigned int n = 0;
+
+	for (; mt && mt->kind == TYPE_ARRAY; mt = type_strip(mt->target))
+		if (mt == t || ++n > TYPE_MAX_DEPTH)
+			return true;
+	return false;
+}
+
 /* BTF nests multi-dimensional arrays; the model keeps one list of dims. */
 static void convert_array(struct btf_ctx *ctx, const struct btf_rec *bt, struct type *t)
 {
@@ -270,6 +284,11 @@ static void convert_array(struct btf_ctx *ctx, const struct btf_rec *bt, struct 
 		inner = array_of(btf_data_type(ctx->btf, inner[0]));
 	}
 	t->target = btf_to_type(ctx, elem, true);
+	if (array_holds_itself(t)) { /* fuzz_btf found one: walks over it never end */
+		ctx->failed = true;
+		ctx->array_cycle = elem;
+		t->target = NULL;
+	}
 	t->size = type_size(t->target);
 	for (i = 0; i < n; i++)
 		t->size *= t->dims[i];
@@ -522,7 +541,12 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 	if (ctx.failed) {
 		int ret; /* the name lives in the db */
 
-		if (ctx.cycle)
+		if (ctx.array_cycle)
+			ret = c2c_err_set(err, ELOOP,
+					  "%s: corrupt BTF: array type %u is its own element, "
+					  "expected an element type",
+					  path, ctx.array_cycle);
+		else if (ctx.cycle)
 			ret = c2c_err_set(err, ELOOP,
 					  "%s: corrupt BTF: struct %s contains itself by value, "
 					  "expected a pointer",
