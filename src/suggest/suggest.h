@@ -170,4 +170,52 @@ void src_struct_constraints(const struct src_struct *s, struct propose_opts *opt
 int src_struct_patch(const struct src_struct *s, const struct proposal *p,
 		     unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err);
 
+/* --- suggest --patch's policy (patch_plan.c) --------------------------- */
+
+struct suggest_patch_req {
+	const struct type *t;
+	const struct struct_profile *prof;
+	const struct proposer *pr; /* proposals made without source constraints */
+	const struct propose_opts *opts; /* the options pr was made with */
+	const char *source_dir; /* NULL: the current directory */
+	unsigned int cacheline_size;
+	bool isolate; /* patch the isolate option, not reorder */
+};
+
+enum suggest_patch_status {
+	SUGGEST_PATCH_NOTHING, /* the option moves nothing: no diff */
+	SUGGEST_PATCH_DIFF, /* diff holds the patch of chosen */
+	SUGGEST_PATCH_REFUSED, /* no order the source keeps intact is as good */
+};
+
+struct suggest_patch {
+	enum suggest_patch_status status;
+	/* The option patched (DIFF), unchanged (NOTHING) or refused (REFUSED). */
+	const struct proposal *chosen;
+	/*
+	 * Set when the best order could not be written (why says where) and
+	 * chosen was proposed again under the source's constraints: the
+	 * option it replaces. REFUSED: best_constrained is that proposal.
+	 */
+	const struct proposal *unconstrained, *best_constrained;
+	char why[1024];
+	struct strbuf diff;
+	/* owned */
+	struct src_struct *src;
+	struct proposer *constrained_pr;
+};
+
+/*
+ * Make the patch: 0 with sp filled (release it), or -errno with err for
+ * bad input (no source file, a body it cannot parse). chosen lives as
+ * long as sp or req->pr.
+ */
+int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch *sp,
+		       struct c2c_err *err);
+void suggest_patch_release(struct suggest_patch *sp);
+/* "  move NAME: offset A -> B (line L -> M)" per move. */
+void suggest_format_moves(struct strbuf *sb, const struct proposal *p);
+/* What the patch does, ending "---\n": patch(1) skips what comes before. */
+void suggest_patch_format_header(struct strbuf *sb, const struct type *t, const struct proposal *p);
+
 #endif
