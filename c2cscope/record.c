@@ -506,8 +506,15 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 		record_session_abort(s); /* the command did not run, or the file is broken */
 		return cmd_report_err(CMD, &err);
 	}
-	if (record_session_close(s, &st, &err) < 0)
+	if (record_session_close(s, &st, &err) < 0 && !st.cut)
 		return cmd_report_err(CMD, &err);
+	if (st.cut) { /* full disk or file size limit: a readable file, cut */
+		cmd_warn(CMD, "%s", err.msg);
+		cmd_warn(CMD, "%s holds the first %llu of the %llu samples; %s", o->output,
+			 (unsigned long long)st.kept_samples, (unsigned long long)st.samples,
+			 "free space or raise the file size limit and record again for all");
+		return EXIT_FAILURE;
+	}
 	pmu_summary(o, &st, now() - t0);
 	return st.child_exited ? exit_code_of(st.wait_status) : EXIT_OK;
 }

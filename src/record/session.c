@@ -189,6 +189,9 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
 	if (!ret && (n = session_drain(s, err)) < 0)
 		ret = (int)n;
 	free(pfd);
+	/* the output filled up: stop here, close cuts the file back (perf_writer_finish) */
+	if (ret == -EFBIG || ret == -ENOSPC || ret == -EDQUOT)
+		ret = 0;
 	return ret;
 }
 
@@ -197,13 +200,16 @@ int record_session_close(struct record_session *s, struct record_stats *st, stru
 	struct perf_writer_info info = { .cmdline = s->cmdline,
 					 .tracing_data = s->tracing_data.buf,
 					 .tracing_data_size = s->tracing_data.len };
+	struct perf_writer_result res;
 	int ret;
 
 	session_kill_child(s);
 	session_write_build_ids(s);
-	ret = perf_writer_close(s->w, &info, err);
+	ret = perf_writer_finish(s->w, &info, &res, err);
 	s->w = NULL;
-	if (ret)
+	s->st.cut = res.cut;
+	s->st.kept_samples = res.samples;
+	if (ret && !res.cut) /* a cut file is readable: keep it */
 		unlink(s->path);
 	if (st)
 		*st = s->st;

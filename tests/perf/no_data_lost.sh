@@ -125,4 +125,23 @@ if [ -x "${C2CSIM_LIB:-}/c2csim-amd64-linux" ] && command -v valgrind >/dev/null
 else
 	echo "no_data_lost: record --sim part skipped: c2csim not built or no valgrind"
 fi
+
+# 5. the PMU recorder (a software event) under a file size limit: the same
+if "$C2CSCOPE" record -e page-faults -c 100000 -o "$TMP/probe.data" -- true >/dev/null 2>&1; then
+	(
+		ulimit -f 100
+		"$C2CSCOPE" record -e page-faults -c 1 -o "$TMP/pmu.data" -- \
+			python3 -c "bytearray(64 << 20)" >/dev/null 2>"$TMP/pmu.err"
+		echo $? >"$TMP/pmu.rc"
+	)
+	expect_eq "record -e page-faults, ulimit -f: exit status" 1 "$(cat "$TMP/pmu.rc")"
+	expect_contains "record -e: the warning names the cause" "File too large" "$TMP/pmu.err"
+	kept=$(sed -n 's/.* holds the first \([0-9]*\) of the [0-9]* samples.*/\1/p' "$TMP/pmu.err")
+	[ -n "$kept" ] && [ "$kept" -gt 0 ] && ok ||
+		fail "record -e: no 'holds the first N' line: $(cat "$TMP/pmu.err")"
+	expect_eq "record -e: perf script samples" "${kept:-?}" "$(perf_samples "$TMP/pmu.data")"
+	expect_eq "record -e: c2cscope samples" "${kept:-?}" "$(c2c_records "$TMP/pmu.data")"
+else
+	echo "no_data_lost: PMU recorder part skipped: perf_event_open refused here"
+fi
 finish
