@@ -11,9 +11,10 @@ shift 3
 dir="$build/tests/fuzz"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] ||
-	targets=(perf_file perf_pipe btf dwarf rules baseline hotness srcstruct sim_stream)
+	targets=(perf_file perf_pipe btf dwarf rules baseline hotness srcstruct sim_stream record_event)
 declare -A dict=([perf_file]=perf [perf_pipe]=perf [btf]=btf [dwarf]=elf [rules]=rules
-	[baseline]=json [hotness]=hotness [srcstruct]=srcstruct [sim_stream]=sim)
+	[baseline]=json [hotness]=hotness [srcstruct]=srcstruct [sim_stream]=sim
+	[record_event]=record)
 rc=0
 mkdir -p "$dir/artifacts"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1

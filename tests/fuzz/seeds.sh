@@ -13,7 +13,7 @@ out="$build/tests/fuzz/seeds"
 gen="$build/tests/perf/perf_gen"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for t in perf_file perf_pipe btf dwarf rules baseline hotness srcstruct sim_stream; do
+for t in perf_file perf_pipe btf dwarf rules baseline hotness srcstruct sim_stream record_event; do
 	mkdir -p "$out/$t"
 	[ -d "$src/tests/fuzz/corpus/$t" ] && cp "$src/tests/fuzz/corpus/$t"/* "$out/$t/" 2>/dev/null
 done
