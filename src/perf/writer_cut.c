@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * No recorded data lost: checkpoints, and the cut after a full disk.
+ * The end of a perf.data (header, features, finish) and what keeps the
+ * recorded data when that end never comes: checkpoints, and the cut after
+ * a full disk.
  *
  * Checkpoint (every ckpt_bytes of data or ckpt_ms): at a record boundary D
  * the writer appends a FINISHED_INIT record of size 8 followed by the
@@ -341,4 +343,75 @@ int writer_cut(struct perf_writer *w, const struct perf_writer_info *info,
 			   (unsigned long long)res->samples, (unsigned long long)res->bytes,
 			   (unsigned long long)res->dropped_samples,
 			   (unsigned long long)res->dropped_bytes);
+}
+
+/* --- The end of a file: header, features, finish --- */
+
+/* closed: the final header; else a checkpoint's, marked unclosed. */
+int writer_write_header(struct perf_writer *w, uint64_t data_size, const uint64_t *feat_bits,
+			bool closed)
+{
+	uint64_t hdr[PERF_FILE_HEADER_SIZE / 8] = { 0 };
+
+	hdr[0] = PERF_MAGIC2;
+	hdr[1] = PERF_FILE_HEADER_SIZE;
+	hdr[2] = PERF_ATTR_SIZE_WRITTEN + 16;
+	hdr[3] = w->attrs_offset;
+	hdr[4] = w->nr_events * (PERF_ATTR_SIZE_WRITTEN + 16);
+	hdr[5] = w->data_offset;
+	hdr[6] = data_size;
+	/* hdr[7..8]: event_types, which perf ignores: the unclosed mark */
+	hdr[7] = closed ? 0 : PERF_WRITER_UNCLOSED_MAGIC;
+	memcpy(&hdr[9], feat_bits, 32);
+	return writer_pwrite(w->fd, hdr, sizeof(hdr), 0);
+}
+
+/* Features after the data and the final header: 0 or the errno. */
+static int write_end(struct perf_writer *w, const struct perf_writer_info *info)
+{
+	uint64_t feat_bits[4] = { 0 };
+	struct strbuf feats = STRBUF_INIT;
+	int ret;
+
+	writer_build_features(w, info, w->data_offset + w->data_size, &feats, feat_bits);
+	ret = writer_write_all(w, feats.buf, feats.len);
+	strbuf_release(&feats);
+	if (!ret)
+		ret = writer_write_header(w, w->data_size, feat_bits, true);
+	return ret;
+}
+
+int perf_writer_finish(struct perf_writer *w, const struct perf_writer_info *info,
+		       struct perf_writer_result *res, struct c2c_err *err)
+{
+	struct perf_writer_result none;
+	int ret = 0;
+
+	if (!res)
+		res = &none;
+	memset(res, 0, sizeof(*res));
+	if (!info)
+		info = w->info;
+	w->in_ckpt = true; /* no checkpoint now: the end follows */
+	perf_writer_finished_round(w);
+	writer_flush(w);
+	if (!w->werr)
+		w->werr = writer_seal_checkpoint(w);
+	if (!w->werr)
+		w->werr = write_end(w, info);
+	res->samples = w->nr_samples;
+	res->bytes = w->data_size;
+	res->checkpoints = w->nr_ckpts;
+	if (w->full)
+		ret = writer_cut(w, info, res, err);
+	else if (w->werr)
+		ret = c2c_err_set(err, w->werr, "%s: cannot write: %s", w->path, strerror(w->werr));
+	perf_writer_abort(w);
+	return ret;
+}
+
+int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info,
+		      struct c2c_err *err)
+{
+	return perf_writer_finish(w, info, NULL, err);
 }
