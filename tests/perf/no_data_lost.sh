@@ -79,8 +79,17 @@ else
 	check_cut "tmpfs" "$TMP/mnt/full.data" "$TMP/full.err"
 	# a disk too full for even the header: an error, exit 2, no lie
 	rm -f "$TMP/mnt/full.data"
-	dd if=/dev/zero of="$TMP/mnt/fill" bs=4k 2>/dev/null
-	gen_expect 2 "$TMP/nospace.err" -n 100000 "$TMP/mnt/full.data"
+	for _ in 1 2 3 4 5; do # until no block is left (freed pages may come back late)
+		dd if=/dev/zero of="$TMP/mnt/fill" bs=4k oflag=append conv=notrunc 2>/dev/null
+		[ "$(stat -f -c %a "$TMP/mnt")" -eq 0 ] && break
+		sleep 0.2
+	done
+	if [ "$(stat -f -c %a "$TMP/mnt")" -eq 0 ]; then
+		gen_expect 2 "$TMP/nospace.err" -n 100000 "$TMP/mnt/full.data"
+		expect_contains "tmpfs full: says so" "cannot write header" "$TMP/nospace.err"
+	else
+		echo "no_data_lost: full-tmpfs check skipped: the tmpfs would not fill"
+	fi
 	umount "$TMP/mnt"
 fi
 
