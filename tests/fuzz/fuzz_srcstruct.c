@@ -15,8 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct c2c_err err;
 
 	fuzz_file("fuzz.c", data, size);
-	if (src_struct_load(t, fuzz_dir(), &s, &err) == 0)
-		src_struct_free(s);
+	if (suggest_src_load(t, fuzz_dir(), &s, &err) == 0)
+		suggest_src_free(s);
 	free(text);
 	type_db_free(db);
 	return 0;
