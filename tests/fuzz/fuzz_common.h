@@ -21,7 +21,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A folder of this process's own, made once. */
-static const char *fuzz_dir(void)
+static inline const char *fuzz_dir(void)
 {
 	static char dir[256];
 
@@ -36,7 +36,7 @@ static const char *fuzz_dir(void)
 }
 
 /* DATA written to fuzz_dir()/NAME; the path (static storage). */
-static const char *fuzz_file(const char *name, const uint8_t *data, size_t size)
+static inline const char *fuzz_file(const char *name, const uint8_t *data, size_t size)
 {
 	static char path[512];
 	FILE *f;
@@ -49,7 +49,7 @@ static const char *fuzz_file(const char *name, const uint8_t *data, size_t size)
 }
 
 /* The input as a NUL-terminated string (the caller frees it). */
-static char *fuzz_string(const uint8_t *data, size_t size)
+static inline char *fuzz_string(const uint8_t *data, size_t size)
 {
 	char *s = malloc(size + 1);
 
@@ -61,7 +61,7 @@ static char *fuzz_string(const uint8_t *data, size_t size)
 }
 
 /* An identifier at s (up to len bytes), copied to out; its length. */
-static size_t fuzz_ident(const char *s, size_t len, char *out, size_t out_len)
+static inline size_t fuzz_ident(const char *s, size_t len, char *out, size_t out_len)
 {
 	size_t n = 0;
 
@@ -81,7 +81,7 @@ static size_t fuzz_ident(const char *s, size_t len, char *out, size_t out_len)
  * the first word of up to 32 lines of text (else a, b, c, d): so the
  * parsers find what the input names and go deeper than "unknown field".
  */
-static const struct type *fuzz_struct(struct type_db *db, const char *text, const char *decl_file)
+static inline const struct type *fuzz_struct(struct type_db *db, const char *text, const char *decl_file)
 {
 	struct type *base = type_db_add(db, TYPE_BASE, "int"), *t;
 	const char *names[32], *p = strstr(text, "struct "), *line;
@@ -127,7 +127,7 @@ static const struct type *fuzz_struct(struct type_db *db, const char *text, cons
 }
 
 /* The layout of each struct of db (the first 64), then db freed. */
-static void fuzz_layout_all(struct type_db *db)
+static inline void fuzz_layout_all(struct type_db *db)
 {
 	struct c2c_err err;
 	size_t i;

@@ -2,7 +2,9 @@
 # Every crash the fuzz targets found (tests/fuzz/regress/TARGET/*), replayed
 # through the real c2cscope: each must end with exit 0, 1 or 2 and a
 # message, within 20 s, without a sanitizer report (the ASan build in CI
-# catches the out-of-bounds reads the plain build may survive).
+# catches the out-of-bounds reads the plain build may survive). Then the
+# same inputs and the committed seeds go through the harnesses themselves
+# (tests/fuzz/replay_TARGET, built by make check).
 source "$TOP_SRCDIR/tests/lib.sh"
 dir="$TOP_SRCDIR/tests/fuzz/regress"
 compile "$TMP/demo.o" "$TOP_SRCDIR/tests/check/gate_demo.c" -g -c || finish
@@ -40,6 +42,18 @@ for f in "$dir"/*/*; do
 		fail "$t/$(basename "$f"): read without a word about the damage"
 done
 [ $n -gt 0 ] && ok || fail "no regression inputs under $dir"
+
+# the same inputs, and the committed seeds, through the harness that took them
+for d in "$dir"/* "$TOP_SRCDIR"/tests/fuzz/corpus/*; do
+	t=$(basename "$d")
+	bin="$TOP_BUILDDIR/tests/fuzz/replay_$t"
+	[ -x "$bin" ] || { fail "$bin not built"; continue; }
+	TMPDIR="$TMP" timeout 60 "$bin" "$d"/* >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	expect_eq "replay_$t $(basename "$(dirname "$d")")/$t: exit status" 0 "$rc"
+	grep -qE 'Sanitizer|runtime error:' "$TMP/err" && fail "replay_$t: sanitizer report" &&
+		head -20 "$TMP/err" >&2
+done
 # the BTF one: the cycle is named
 "$C2CSCOPE" layout "$dir/btf/struct-holds-itself" >/dev/null 2>"$TMP/err"
 expect_contains "struct holding itself" "contains itself by value" "$TMP/err"
