@@ -300,6 +300,15 @@ static void summary(const struct record_args *o, const struct sim_record_stats *
 			secs);
 }
 
+/* The output filled up (the writer cut it back): what it holds; exit 1. */
+static int output_cut(const char *output, uint64_t kept, uint64_t total)
+{
+	cmd_warn(CMD, "%s holds the first %llu of the %llu samples; %s", output,
+		 (unsigned long long)kept, (unsigned long long)total,
+		 "free space or raise the file size limit and record again for all");
+	return EXIT_FAILURE;
+}
+
 static int exit_code_of(int status)
 {
 	if (WIFEXITED(status))
@@ -380,12 +389,8 @@ static int record_sim(const struct record_args *o, int argc, char **argv)
 				 "%s has no samples",
 				 o->output);
 	summary(o, &st, now() - t0);
-	if (st.cut) {
-		cmd_warn(CMD, "%s holds %llu of the %llu samples (the first ones); %s", o->output,
-			 (unsigned long long)st.kept_samples, (unsigned long long)st.samples,
-			 "free space or raise the file size limit and record again for all");
-		return EXIT_FAILURE;
-	}
+	if (st.cut)
+		return output_cut(o->output, st.kept_samples, st.samples);
 	rc = exit_code_of(res.wait_status);
 	return rc;
 }
@@ -509,10 +514,7 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 		return cmd_report_err(CMD, &err);
 	if (st.cut) { /* full disk or file size limit: a readable file, cut */
 		cmd_warn(CMD, "%s", err.msg);
-		cmd_warn(CMD, "%s holds the first %llu of the %llu samples; %s", o->output,
-			 (unsigned long long)st.kept_samples, (unsigned long long)st.samples,
-			 "free space or raise the file size limit and record again for all");
-		return EXIT_FAILURE;
+		return output_cut(o->output, st.kept_samples, st.samples);
 	}
 	pmu_summary(o, &st, now() - t0);
 	return st.child_exited ? exit_code_of(st.wait_status) : EXIT_OK;

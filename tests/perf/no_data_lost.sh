@@ -116,40 +116,37 @@ expect_eq "checkpointed file: c2cscope samples" 20000 "$(c2c_records "$TMP/ck.da
 expect_eq "checkpointed file: perf c2c report's records" 20000 "$(perf_c2c_records "$TMP/ck.data")"
 expect_not_contains "checkpointed file: closed" "did not close" "$TMP/report.err"
 
-# 4. record --sim under a file size limit: exit 1, and says what it kept
+# limited_record NAME KB OUT -- RECORD ARGS: c2cscope record under ulimit -f
+# KB exits 1, names the cause, and the file holds the samples it says
+limited_record() {
+	local name=$1 kb=$2 out=$3 kept
+	shift 4
+	(
+		ulimit -f "$kb"
+		"$C2CSCOPE" record -o "$out" "$@" >/dev/null 2>"$out.err"
+		echo $? >"$out.rc"
+	)
+	expect_eq "$name, ulimit -f: exit status" 1 "$(cat "$out.rc")"
+	expect_contains "$name: the warning names the cause" "File too large" "$out.err"
+	kept=$(sed -n 's/.* holds the first \([0-9]*\) of the [0-9]* samples.*/\1/p' "$out.err")
+	[ -n "$kept" ] && [ "$kept" -gt 0 ] && ok ||
+		fail "$name: no 'holds the first N' line: $(cat "$out.err")"
+	expect_eq "$name: perf script samples" "${kept:-?}" "$(perf_samples "$out")"
+	expect_eq "$name: c2cscope samples" "${kept:-?}" "$(c2c_records "$out")"
+}
+
+# 4. record --sim under a file size limit
 source "$TOP_SRCDIR/tests/sim/common.sh"
 if [ -x "${C2CSIM_LIB:-}/c2csim-amd64-linux" ] && command -v valgrind >/dev/null; then
-	(
-		ulimit -f 300
-		"$C2CSCOPE" record --sim -o "$TMP/sim.data" -- "$SAMPLES/truecount" \
-			>/dev/null 2>"$TMP/sim.err"
-		echo $? >"$TMP/sim.rc"
-	)
-	expect_eq "record --sim, ulimit -f: exit status" 1 "$(cat "$TMP/sim.rc")"
-	kept=$(sed -n 's/.* holds \([0-9]*\) of the [0-9]* samples.*/\1/p' "$TMP/sim.err")
-	[ -n "$kept" ] && [ "$kept" -gt 0 ] && ok ||
-		fail "record --sim: no 'holds N of' line: $(cat "$TMP/sim.err")"
-	expect_eq "record --sim: perf script samples" "${kept:-?}" "$(perf_samples "$TMP/sim.data")"
-	expect_eq "record --sim: c2cscope samples" "${kept:-?}" "$(c2c_records "$TMP/sim.data")"
+	limited_record "record --sim" 300 "$TMP/sim.data" -- --sim -- "$SAMPLES/truecount"
 else
 	echo "no_data_lost: record --sim part skipped: c2csim not built or no valgrind"
 fi
 
 # 5. the PMU recorder (a software event) under a file size limit: the same
 if "$C2CSCOPE" record -e page-faults -c 100000 -o "$TMP/probe.data" -- true >/dev/null 2>&1; then
-	(
-		ulimit -f 100
-		"$C2CSCOPE" record -e page-faults -c 1 -o "$TMP/pmu.data" -- \
-			python3 -c "bytearray(64 << 20)" >/dev/null 2>"$TMP/pmu.err"
-		echo $? >"$TMP/pmu.rc"
-	)
-	expect_eq "record -e page-faults, ulimit -f: exit status" 1 "$(cat "$TMP/pmu.rc")"
-	expect_contains "record -e: the warning names the cause" "File too large" "$TMP/pmu.err"
-	kept=$(sed -n 's/.* holds the first \([0-9]*\) of the [0-9]* samples.*/\1/p' "$TMP/pmu.err")
-	[ -n "$kept" ] && [ "$kept" -gt 0 ] && ok ||
-		fail "record -e: no 'holds the first N' line: $(cat "$TMP/pmu.err")"
-	expect_eq "record -e: perf script samples" "${kept:-?}" "$(perf_samples "$TMP/pmu.data")"
-	expect_eq "record -e: c2cscope samples" "${kept:-?}" "$(c2c_records "$TMP/pmu.data")"
+	limited_record "record -e page-faults" 100 "$TMP/pmu.data" -- -e page-faults -c 1 -- \
+		python3 -c "bytearray(64 << 20)"
 else
 	echo "no_data_lost: PMU recorder part skipped: perf_event_open refused here"
 fi
