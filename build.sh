@@ -17,6 +17,7 @@ packages=(
 	valgrind dwarves linux-perf clang clang-14 libclang-rt-14-dev python3
 	linux-source-6.1 bc flex bison libssl-dev
 	libc6-dbg
+	chromium
 )
 
 install_packages() {

@@ -52,7 +52,7 @@ static void details(struct c2c_session *s, struct strbuf *out)
 		    s->model->opts.rules == C2C_RULES_MODERN ? "modern rules" : "perf 6.1");
 }
 
-static void line_table(struct c2c_session *s, struct strbuf *out)
+struct table *c2c_view_lines_table(struct c2c_session *s)
 {
 	const struct c2c_model *m = s->model;
 	bool peer = m->opts.display == C2C_DISPLAY_PEER;
@@ -83,27 +83,25 @@ static void line_table(struct c2c_session *s, struct strbuf *out)
 		c2c_view_line_release(&v);
 	}
 	strbuf_release(&sb);
+	return t;
+}
+
+static void line_table(struct c2c_session *s, struct strbuf *out)
+{
+	struct table *t = c2c_view_lines_table(s);
+
 	table_render(t, out, "  ");
 	table_free(t);
 }
 
-static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out)
+struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l)
 {
-	const struct c2c_model *m = s->model;
 	struct table *t = table_new();
 	struct c2c_line_view v;
+	bool fields = c2c_attrib_any(s->attrib);
 	size_t i, c;
 
-	strbuf_addf(out, "\n  Line %u  0x%" PRIx64 "  ", l->index, l->addr);
-	if (m->opts.display == C2C_DISPLAY_PEER)
-		strbuf_addf(out, "Peer: rmt %u lcl %u", l->g.stats.rmt_peer, l->g.stats.lcl_peer);
-	else
-		strbuf_addf(out, "HITM: rmt %u lcl %u", l->g.stats.rmt_hitm, l->g.stats.lcl_hitm);
-	strbuf_addf(out, "  Store refs: L1 hit %u, L1 miss %u, N/A %u\n", l->g.stats.st_l1hit,
-		    l->g.stats.st_l1miss, l->g.stats.st_na);
-	bool fields = c2c_attrib_any(s->attrib);
-
-	c2c_view_row_columns(m, t);
+	c2c_view_row_columns(s->model, t);
 	if (fields) /* after perf's columns: what the offset is */
 		table_add_column(t, NULL, "Field", TABLE_LEFT);
 	for (i = 0; i < l->nr_rows; i++) {
@@ -117,6 +115,43 @@ static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct 
 			table_set(t, c, "%s", c2c_attrib_row(s->attrib, l->rows[i])->label);
 		c2c_view_line_release(&v);
 	}
+	return t;
+}
+
+void c2c_view_offset_sums(const struct c2c_line *l, uint64_t line_size, struct c2c_offset_sum *out)
+{
+	size_t i;
+
+	memset(out, 0, line_size * sizeof(*out));
+	for (i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *r = l->rows[i];
+		struct c2c_offset_sum *o = &out[r->offset_shown & (line_size - 1)];
+
+		if (!r->valid)
+			continue;
+		c2c_stats_add(&o->stats, &r->g.stats);
+		o->nr_rows++;
+	}
+}
+
+void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out)
+{
+	strbuf_addf(out, "Line %u  0x%" PRIx64 "  ", l->index, l->addr);
+	if (m->opts.display == C2C_DISPLAY_PEER)
+		strbuf_addf(out, "Peer: rmt %u lcl %u", l->g.stats.rmt_peer, l->g.stats.lcl_peer);
+	else
+		strbuf_addf(out, "HITM: rmt %u lcl %u", l->g.stats.rmt_hitm, l->g.stats.lcl_hitm);
+	strbuf_addf(out, "  Store refs: L1 hit %u, L1 miss %u, N/A %u", l->g.stats.st_l1hit,
+		    l->g.stats.st_l1miss, l->g.stats.st_na);
+}
+
+static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out)
+{
+	struct table *t = c2c_view_pareto_table(s, l);
+
+	strbuf_addstr(out, "\n  ");
+	c2c_view_line_title(s->model, l, out);
+	strbuf_addch(out, '\n');
 	table_render(t, out, "  ");
 	table_free(t);
 }

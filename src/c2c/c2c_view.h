@@ -37,4 +37,24 @@ double c2c_view_percent(uint32_t part, uint32_t total);
 void c2c_view_symbol(const struct sym_info *si, bool kernel, bool full, struct strbuf *out);
 bool c2c_view_has_key(const struct c2c_model *m, enum c2c_key key);
 
+/*
+ * The report's two tables as the text prints them (c2c_text.c), for any
+ * renderer: the displayed lines (with Objects when fields are named), and
+ * a line's Pareto rows (with Field). The caller frees them.
+ */
+struct table *c2c_view_lines_table(struct c2c_session *s);
+struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l);
+/*
+ * A line's shown Pareto rows (valid ones) added up per byte offset of the
+ * line (their offset_shown): what a heatmap cell of that offset shows.
+ * out has line_size entries; nr_rows 0 where no row starts.
+ */
+struct c2c_offset_sum {
+	struct c2c_stats stats;
+	size_t nr_rows;
+};
+void c2c_view_offset_sums(const struct c2c_line *l, uint64_t line_size, struct c2c_offset_sum *out);
+/* "Line 0  0x10c040  HITM: rmt 0 lcl 199715  Store refs: L1 hit 0, ..." */
+void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out);
+
 #endif

@@ -100,6 +100,7 @@ struct record_opts {
 	const char *const *cmdline; /* CMDLINE feature */
 	struct record_target target;
 	unsigned int mmap_pages; /* data pages per ring buffer (power of 2; 0: default) */
+	struct progress *progress; /* samples written so far, or NULL */
 };
 
 struct record_stats {
@@ -122,6 +123,7 @@ struct record_stats {
 	uint64_t kept_samples;
 };
 
+struct progress;
 struct record_session;
 
 /*
