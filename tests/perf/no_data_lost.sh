@@ -150,4 +150,24 @@ if "$C2CSCOPE" record -e page-faults -c 100000 -o "$TMP/probe.data" -- true >/de
 else
 	echo "no_data_lost: PMU recorder part skipped: perf_event_open refused here"
 fi
+
+# 6. watch --record (the hits of two fields, written at the end): the same
+compile "$TMP/pair" "$TOP_SRCDIR/tests/watch/pair.c" -O1 -g -pthread || finish
+if "$C2CSCOPE" watch -e counters.a -- "$TMP/pair" 10 >/dev/null 2>&1; then
+	(
+		ulimit -f 200
+		"$C2CSCOPE" watch -e counters.a -e counters.b --record "$TMP/watch.data" -- \
+			"$TMP/pair" 5000 >/dev/null 2>"$TMP/watch.err"
+		echo $? >"$TMP/watch.rc"
+	)
+	expect_eq "watch --record, ulimit -f: exit status" 1 "$(cat "$TMP/watch.rc")"
+	kept=$(sed -n 's/.*: kept \([0-9]*\) samples .*/\1/p' "$TMP/watch.err")
+	[ -n "$kept" ] && [ "$kept" -gt 0 ] && ok ||
+		fail "watch --record: no 'kept N samples': $(cat "$TMP/watch.err")"
+	expect_eq "watch --record: perf script samples" "${kept:-?}" \
+		"$(perf_samples "$TMP/watch.data")"
+	expect_eq "watch --record: c2cscope samples" "${kept:-?}" "$(c2c_records "$TMP/watch.data")"
+else
+	echo "no_data_lost: watch part skipped: watch cannot run here"
+fi
 finish
