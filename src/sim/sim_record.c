@@ -45,7 +45,33 @@ struct sim_record {
 	uint64_t thin_rng, thin_bits; /* its coins: xorshift seeded per pass, bits left */
 	unsigned int thin_nbits;
 	struct perf_sample sample; /* zeroed once; put_sample sets its fields */
+	bool full; /* the output filled up: later samples are counted, not kept */
 };
+
+static void fill_info(struct sim_record *r, struct perf_writer_info *info,
+		      struct perf_numa_node *nodes, struct strbuf *lists, struct strbuf *desc);
+
+static void release_lists(struct sim_record *r, struct strbuf *lists, struct strbuf *desc)
+{
+	uint32_t n;
+
+	for (n = 0; r->st.have_header && n < r->st.nr_nodes; n++)
+		strbuf_release(&lists[n]);
+	strbuf_release(desc);
+}
+
+/* The virtual topology and the thinning rate, for the writer's checkpoints. */
+static void set_writer_info(struct sim_record *r)
+{
+	struct perf_numa_node nodes[C2CSIM_MAX_NODES];
+	struct strbuf lists[C2CSIM_MAX_NODES];
+	struct strbuf desc = STRBUF_INIT;
+	struct perf_writer_info info;
+
+	fill_info(r, &info, nodes, lists, &desc);
+	perf_writer_set_info(r->w, &info);
+	release_lists(r, lists, &desc);
+}
 
 enum { EV_LOADS, EV_STORES };
 
@@ -146,6 +172,7 @@ static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64
 	r->st.hitm_rate = h->version >= 3 && h->hitm_rate ? h->hitm_rate : 1;
 	r->seed = h->seed;
 	memcpy(r->cost, h->cost, sizeof(r->cost));
+	set_writer_info(r);
 	return write_comm(r, h->pid, 0);
 }
 
@@ -280,17 +307,24 @@ static int on_rate(struct sim_record *r, const struct c2csim_rate *p, uint64_t a
 		return bad(r, at, "expected a thinning rate that is a multiple of the last", err);
 	if (p->rate == r->st.hitm_rate)
 		return 0;
+	if (r->full) /* the writer keeps no more: the kept samples stay at the old rate */
+		return 0;
 	r->thin_k = p->rate / r->st.hitm_rate;
 	r->thin_in = r->thin_out = 0;
 	r->thin_rng = mix64(r->seed ^ (r->st.thin_passes + 1) << 40);
 	r->thin_nbits = 0;
+	r->st.hitm_rate = p->rate;
+	set_writer_info(r); /* the new rate in the checkpoint after the pass */
 	kept = perf_writer_thin(r->w, thin_keep, r);
+	r->nr_kinds = r->thin_out;
+	r->st.thin_passes++;
+	if (kept == -EFBIG || kept == -ENOSPC || kept == -EDQUOT) {
+		r->full = true; /* the cut keeps the thinned samples written before it */
+		return 0;
+	}
 	if (kept < 0)
 		return c2c_err_set(err, (int)-kept, "%s: thinning the samples: %s", r->opts.path,
 				   strerror((int)-kept));
-	r->nr_kinds = r->thin_out;
-	r->st.thin_passes++;
-	r->st.hitm_rate = p->rate;
 	return 0;
 }
 
@@ -374,6 +408,10 @@ static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct 
 			   ret == -ERANGE ? "sample cpu beyond the virtual cpus" :
 					    "mapping name not terminated",
 			   err);
+	if (ret == -EFBIG || ret == -ENOSPC || ret == -EDQUOT) {
+		r->full = true; /* the writer drops the rest and cuts at close */
+		return 0;
+	}
 	if (ret < 0)
 		return c2c_err_set(err, -ret, "%s: writing: %s", r->opts.path, strerror(-ret));
 	return 0;
@@ -502,15 +540,15 @@ int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c
 	struct strbuf lists[C2CSIM_MAX_NODES];
 	struct perf_writer_info info;
 	struct strbuf desc = STRBUF_INIT;
-	uint32_t n;
+	struct perf_writer_result res;
 	int ret;
 
 	r->st.truncated_bytes = r->pending_len;
 	fill_info(r, &info, nodes, lists, &desc);
-	ret = perf_writer_close(r->w, &info, err);
-	strbuf_release(&desc);
-	for (n = 0; r->st.have_header && n < r->st.nr_nodes; n++)
-		strbuf_release(&lists[n]);
+	ret = perf_writer_finish(r->w, &info, &res, err);
+	release_lists(r, lists, &desc);
+	r->st.cut = res.cut;
+	r->st.kept_samples = res.samples;
 	if (st)
 		*st = r->st;
 	free(r->kinds);
