@@ -322,6 +322,10 @@ int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info
  * when it returns false, else written back with *period (NULL when the
  * event has no PERF_SAMPLE_PERIOD), which it may change. Other records stay
  * as they are, in order. Returns the number of samples kept, or -errno.
+ * The checkpoints inside the data are dropped and one is written at the
+ * new end (when checkpoints are on); the cut's counts follow the thinned
+ * data. -EFBIG/-ENOSPC/-EDQUOT: the writer is full (now or before), and
+ * finish cuts the file to the whole thinned records written.
  */
 typedef bool (*perf_writer_keep_fn)(void *ctx, size_t attr_index, uint64_t *period);
 int64_t perf_writer_thin(struct perf_writer *w, perf_writer_keep_fn keep, void *ctx);

@@ -135,6 +135,47 @@ limited_record() {
 	expect_eq "$name: c2cscope samples" "${kept:-?}" "$(c2c_records "$out")"
 }
 
+# 7. a thinned recording (perf_writer_thin, what record --sim --max-size
+# does) that is then cut by ulimit -f or killed: the thinning drops the
+# checkpoints inside the data and writes one at its new end; the cut and
+# the readers count the thinned data. perf_gen -T 40000 keeps samples
+# 0, 2, 4, ... 39998 with their periods doubled, then writes 40000, 40001...
+# thinned_ok NAME FILE N: perf script reads N samples with those periods
+thinned_ok() {
+	local bad
+	bad=$(perf script -i "$2" -F period 2>/dev/null | awk '
+		{ want = i < 40000 ? 2 * (1000 + i) : 1000 + i
+		  if ($1 != want) { print "sample " NR ": period " $1 ", expected " want; exit }
+		  i += i < 40000 ? 2 : 1 }
+		END { if (NR != '"$3"') print NR " samples, expected '"$3"'" }')
+	[ -z "$bad" ] && ok || fail "$1: $bad"
+}
+(
+	ulimit -f 5000 # over the 3.5 MB before the thinning, under the 7 MB after
+	"$GEN" -n 100000 -c 100000 -T 40000 "$TMP/thincut.data" 2>"$TMP/thincut.err"
+	echo $? >"$TMP/thincut.rc"
+)
+expect_eq "thinned, then ulimit -f: exit status" 1 "$(cat "$TMP/thincut.rc")"
+check_cut "thinned, then ulimit -f" "$TMP/thincut.data" "$TMP/thincut.err"
+kept=$(kept_of "$TMP/thincut.err")
+[ "${kept:-0}" -gt 20000 ] && ok || fail "thinned, then ulimit -f: kept ${kept:-?}, not past the thinning"
+thinned_ok "thinned, then ulimit -f" "$TMP/thincut.data" "${kept:-0}"
+# killed right after the thinning: its checkpoint holds the 20000 kept
+"$GEN" -n 100000 -c 100000 -T 40000 -K 40000 "$TMP/thinkill.data" 2>/dev/null
+expect_eq "thinned, then SIGKILL: exit status" 137 "$?"
+expect_eq "thinned, then SIGKILL: c2cscope samples" 20000 "$(c2c_records "$TMP/thinkill.data")"
+expect_contains "thinned, then SIGKILL: not closed" "did not close this file" "$TMP/report.err"
+thinned_ok "thinned, then SIGKILL" "$TMP/thinkill.data" 20000
+# killed later: readable up to the last checkpoint after it (at most
+# ~350 KiB lost, as in 3.)
+"$GEN" -n 100000 -c 100000 -T 40000 -K 70000 "$TMP/thinkill2.data" 2>/dev/null
+n=$(perf_samples "$TMP/thinkill2.data")
+expect_eq "thinned, later SIGKILL: c2cscope report and perf script agree" "$n" \
+	"$(c2c_records "$TMP/thinkill2.data")"
+[ "$n" -le 50000 ] && [ "$n" -ge $((50000 - 350 * 1024 / 88)) ] && ok ||
+	fail "thinned, later SIGKILL: $n samples read, expected 45927..50000"
+thinned_ok "thinned, later SIGKILL" "$TMP/thinkill2.data" "$n"
+
 # 4. record --sim under a file size limit
 source "$TOP_SRCDIR/tests/sim/common.sh"
 if [ -x "${C2CSIM_LIB:-}/c2csim-amd64-linux" ] && command -v valgrind >/dev/null; then

@@ -4,7 +4,7 @@
  * perf_writer_*. One source, two programs and two kinds of content:
  *
  * perf_gen [-n SAMPLES] [-e EVENTS(1|2)] [-g] [-r] [-R] [-b|-B] [-u] [-I]
- *          [-c CKPT_BYTES] [-K KILL_AT] OUT
+ *          [-c CKPT_BYTES] [-K KILL_AT] [-T THIN_AT] OUT
  *   a fixed pattern, for the reader and writer tests (read back by
  *   perf_dump and by perf itself). Sample i: tid 100 + i % 2 (pid 100),
  *   cpu i % 2, time 1000000 + i * 1000, ip = a function of this program,
@@ -15,7 +15,9 @@
  *   times), -b a 2-entry branch stack (-B with hw_idx), -u user regs
  *   ax,bx,sp (none in every fifth sample) and a 64-byte user stack, -I
  *   interrupt regs ax,bx,ip; values derive from i. -c checkpoints every
- *   CKPT_BYTES of data; -K raises SIGKILL before sample KILL_AT.
+ *   CKPT_BYTES of data; -K raises SIGKILL before sample KILL_AT; -T thins
+ *   the samples written before sample THIN_AT (perf_writer_thin): every
+ *   other one is kept (0, 2, 4, ...), its period doubled.
  *
  * gen_c2c_data (or perf_gen -M) [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] OUT
  *   a deterministic mix of data-source classes, for the report tests
@@ -176,6 +178,19 @@ static int finish(struct perf_writer *w, const struct perf_writer_info *info, in
 
 /* --- The fixed pattern (perf_gen) --- */
 
+/* -T: keep every other sample, period doubled (perf_writer_thin) */
+static bool keep_even(void *ctx, size_t attr_index, uint64_t *period)
+{
+	uint64_t *n = ctx;
+
+	(void)attr_index;
+	if ((*n)++ % 2)
+		return false;
+	if (period)
+		*period *= 2;
+	return true;
+}
+
 static const uint64_t data_srcs[] = {
 	PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, L1) |
 		PERF_MEM_S(SNOOP, NONE) | PERF_MEM_S(TLB, L1) | PERF_MEM_S(TLB, HIT),
@@ -275,7 +290,7 @@ static void gen_fill_extra(struct perf_sample *s, long i, const struct gen_extra
 
 struct pattern_opts {
 	long n, nr_events;
-	long ckpt_bytes, kill_after; /* -c, -K */
+	long ckpt_bytes, kill_after, thin_at; /* -c, -K, -T */
 	bool callchain, raw;
 	struct gen_extra x;
 };
@@ -284,13 +299,15 @@ static int pattern_parse(int argc, char **argv, struct pattern_opts *o)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "Mn:e:grRbBuIc:K:")) != -1) {
+	while ((opt = getopt(argc, argv, "Mn:e:grRbBuIc:K:T:")) != -1) {
 		if (opt == 'n')
 			o->n = atol(optarg);
 		else if (opt == 'c')
 			o->ckpt_bytes = atol(optarg);
 		else if (opt == 'K')
 			o->kill_after = atol(optarg);
+		else if (opt == 'T')
+			o->thin_at = atol(optarg);
 		else if (opt == 'e')
 			o->nr_events = atol(optarg) == 1 ? 1 : 2;
 		else if (opt == 'g')
@@ -363,6 +380,14 @@ static int pattern_main(int argc, char **argv)
 			.raw = "abcde",
 		};
 		gen_fill_extra(&s, (long)i, &o.x, words, branches, regs, stack);
+		if (o.thin_at && (long)i == o.thin_at) { /* a bounded recording (sampling.sh) */
+			uint64_t seen = 0;
+			int64_t kept = perf_writer_thin(w, keep_even, &seen);
+
+			ret = kept < 0 ? (int)kept : 0;
+			if (ret)
+				break;
+		}
 		if (o.kill_after && (long)i == o.kill_after)
 			raise(SIGKILL); /* a recorder killed mid-run (no_data_lost.sh) */
 		ret = perf_writer_sample(w, &s);
