@@ -212,7 +212,7 @@ static int put_sample(struct sim_record *r, uint32_t tid, uint64_t time, uint64_
 
 	if (cpu >= r->st.nr_cpus)
 		return -ERANGE;
-	if (r->opts.max_size &&
+	if (r->opts.max_size && !r->full && /* a full writer drops it anyway: not over the size */
 	    perf_writer_size(r->w) + SIM_SAMPLE_BYTES + SIM_SIZE_RESERVE > r->opts.max_size) {
 		r->st.over_size++;
 		return 0;

@@ -3,7 +3,10 @@
 # samples written so far in place, then writes a checkpoint at the new
 # end; a SIGKILL after a thinning leaves a file that c2cscope report and
 # perf script read alike, says it was not closed, and whose HITM samples
-# all carry the rate its header (CPUDESC) names.
+# all carry the rate its header (CPUDESC) names. A recording whose output
+# fills (ulimit -f) before its first thinning keeps its first samples at
+# period 1: the later RATE records thin nothing, and record does not blame
+# --max-size for the samples the full output dropped.
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/sim/common.sh"
 sim_require
@@ -67,4 +70,22 @@ periods=$(perf script -i "$TMP/k.data" -F period,data_src 2>/dev/null |
 	awk '/HitM/ { print $1 }' | sort -u | tr '\n' ' ')
 echo "thin_kill: the header says 1 in $rate"
 expect_eq "killed: HITM sample periods are the header's rate" "$rate " "$periods"
+
+(
+	ulimit -f 1500 # KB: under the 3.5 MB at which --max-size 4M first thins
+	"$C2CSCOPE" record --sim --max-size 4M -o "$TMP/f.data" -- "$SAMPLES/args" 80000 \
+		>/dev/null 2>"$TMP/f.err"
+	echo $? >"$TMP/f.rc"
+)
+expect_eq "full before a thinning: exit status" 1 "$(cat "$TMP/f.rc")"
+kept=$(sed -n 's/.* holds the first \([0-9]*\) of the [0-9]* samples.*/\1/p' "$TMP/f.err")
+[ -n "$kept" ] && [ "$kept" -gt 1000 ] && ok || fail "full: no 'holds the first N': $(cat "$TMP/f.err")"
+expect_eq "full: perf script samples" "${kept:-?}" "$(perf script -i "$TMP/f.data" -F period 2>/dev/null | wc -l)"
+run_c2c 0 "$TMP/fr.txt" "$TMP/fr.err" report -i "$TMP/f.data" --stdio --no-attrib
+expect_eq "full: c2cscope report samples" "${kept:-?}" \
+	"$(sed -n 's/^ *Total records *: *\([0-9]*\)$/\1/p' "$TMP/fr.txt")"
+expect_not_contains "full: --max-size not blamed" "reached --max-size" "$TMP/f.err"
+periods=$(perf script -i "$TMP/f.data" -F period,data_src 2>/dev/null |
+	awk '/HitM/ { print $1 }' | sort -u | tr '\n' ' ')
+expect_eq "full: HITM sample periods" "1 " "$periods"
 finish
