@@ -52,18 +52,16 @@ static void details(struct c2c_session *s, struct strbuf *out)
 		    s->model->opts.rules == C2C_RULES_MODERN ? "modern rules" : "perf 6.1");
 }
 
-static void line_table(struct c2c_session *s, struct strbuf *out)
+struct table *c2c_view_line_table(struct c2c_session *s)
 {
 	const struct c2c_model *m = s->model;
-	bool peer = m->opts.display == C2C_DISPLAY_PEER;
 	struct table *t = table_new();
+	struct strbuf sb = STRBUF_INIT;
+	bool fields = c2c_attrib_any(s->attrib);
 	struct c2c_line_view v;
 	size_t i, c;
 
-	struct strbuf sb = STRBUF_INIT;
-	bool fields = c2c_attrib_any(s->attrib);
-
-	c2c_view_line_columns(t, peer);
+	c2c_view_line_columns(t, m->opts.display == C2C_DISPLAY_PEER);
 	if (fields) /* after perf's columns: the objects the line holds */
 		table_add_column(t, NULL, "Objects", TABLE_LEFT);
 	for (i = 0; i < m->nr_lines; i++) {
@@ -83,25 +81,27 @@ static void line_table(struct c2c_session *s, struct strbuf *out)
 		c2c_view_line_release(&v);
 	}
 	strbuf_release(&sb);
-	table_render(t, out, "  ");
-	table_free(t);
+	return t;
 }
 
-static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out)
+void c2c_view_pareto_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out)
 {
-	const struct c2c_model *m = s->model;
-	struct table *t = table_new();
-	struct c2c_line_view v;
-	size_t i, c;
-
-	strbuf_addf(out, "\n  Line %u  0x%" PRIx64 "  ", l->index, l->addr);
+	strbuf_addf(out, "Line %u  0x%" PRIx64 "  ", l->index, l->addr);
 	if (m->opts.display == C2C_DISPLAY_PEER)
 		strbuf_addf(out, "Peer: rmt %u lcl %u", l->g.stats.rmt_peer, l->g.stats.lcl_peer);
 	else
 		strbuf_addf(out, "HITM: rmt %u lcl %u", l->g.stats.rmt_hitm, l->g.stats.lcl_hitm);
-	strbuf_addf(out, "  Store refs: L1 hit %u, L1 miss %u, N/A %u\n", l->g.stats.st_l1hit,
+	strbuf_addf(out, "  Store refs: L1 hit %u, L1 miss %u, N/A %u", l->g.stats.st_l1hit,
 		    l->g.stats.st_l1miss, l->g.stats.st_na);
+}
+
+struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l)
+{
+	const struct c2c_model *m = s->model;
+	struct table *t = table_new();
 	bool fields = c2c_attrib_any(s->attrib);
+	struct c2c_line_view v;
+	size_t i, c;
 
 	c2c_view_row_columns(m, t);
 	if (fields) /* after perf's columns: what the offset is */
@@ -117,6 +117,18 @@ static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct 
 			table_set(t, c, "%s", c2c_attrib_row(s->attrib, l->rows[i])->label);
 		c2c_view_line_release(&v);
 	}
+	return t;
+}
+
+static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out)
+{
+	struct table *t = c2c_view_pareto_table(s, l);
+
+	strbuf_addstr(out, "\n  ");
+	c2c_view_pareto_title(s->model, l, out);
+	strbuf_addstr(out, "\n  ");
+	c2c_view_line_access(s, l, out);
+	strbuf_addch(out, '\n');
 	table_render(t, out, "  ");
 	table_free(t);
 }
@@ -124,6 +136,7 @@ static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct 
 void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only)
 {
 	struct c2c_figure f[64];
+	struct table *t;
 	size_t i;
 
 	section_title(out, "Trace Event Information");
@@ -142,7 +155,9 @@ void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only)
 	}
 	strbuf_addch(out, '\n');
 	section_title(out, "Shared Data Cache Line Table");
-	line_table(s, out);
+	t = c2c_view_line_table(s);
+	table_render(t, out, "  ");
+	table_free(t);
 	strbuf_addch(out, '\n');
 	section_title(out, "Shared Cache Line Distribution Pareto");
 	for (i = 0; i < s->model->nr_lines; i++)

@@ -36,5 +36,35 @@ double c2c_view_percent(uint32_t part, uint32_t total);
 /* "[.] name" or "[.] 0x..." with perf's 30-column cut unless full. */
 void c2c_view_symbol(const struct sym_info *si, bool kernel, bool full, struct strbuf *out);
 bool c2c_view_has_key(const struct c2c_model *m, enum c2c_key key);
+/* Set bits of an n-bit set as ranges, "0-3,5", or "none". */
+void c2c_view_bits(const uint64_t *bits, uint32_t n, struct strbuf *out);
+
+/*
+ * The two tables of the text report, also browsed by the TUI: the Shared
+ * Data Cache Line Table (one row per displayed line, in order; "Objects"
+ * last when rows are attributed) and a line's Pareto (one row per valid
+ * row, in order; "Field" last when attributed). Free with table_free.
+ */
+struct table *c2c_view_line_table(struct c2c_session *s);
+struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l);
+/* "Line 0  0x...  HITM: rmt 1 lcl 2  Store refs: L1 hit 3, L1 miss 4, N/A 0" */
+void c2c_view_pareto_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out);
+
+/*
+ * Who writes and who reads a line, over all its rows: the sampled cpus and
+ * the functions (with iaddr rows) of the rows that store and of those that
+ * load, functions in row order, each once.
+ */
+struct c2c_line_access {
+	uint64_t *writer_cpus, *reader_cpus; /* nr_cpus bits each */
+	const char **writers, **readers;
+	size_t nr_writers, nr_readers;
+	uint64_t stores, loads;
+};
+void c2c_line_access_build(struct c2c_session *s, const struct c2c_line *l,
+			   struct c2c_line_access *a);
+void c2c_line_access_release(struct c2c_line_access *a);
+/* "Writers: cpus 0,2 (fa, fb)  Readers: cpus 1,3 (fc)" */
+void c2c_view_line_access(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out);
 
 #endif
