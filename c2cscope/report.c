@@ -15,6 +15,7 @@
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_session.h"
 #include "output/json_out.h"
+#include "tui/tui.h"
 #include "util/progress.h"
 
 #define CMD "report"
@@ -33,11 +34,17 @@ enum {
 	OPT_TYPE,
 	OPT_NO_ATTRIB,
 	OPT_THREADS,
+	OPT_TUI,
+	OPT_NO_COLOR,
+	OPT_SOURCE_DIR,
 };
 
 static const struct option options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "tui", no_argument, NULL, OPT_TUI },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "display", required_argument, NULL, 'd' },
 	{ "coalesce", required_argument, NULL, 'c' },
@@ -60,14 +67,18 @@ static const struct option options[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: c2cscope report [-i FILE] [--stdio] [--json FILE|-] [-d tot|rmt|lcl|peer]\n"
+		"usage: c2cscope report [-i FILE] [--stdio|--tui] [--no-color] [--source-dir DIR]\n"
+		"                       [--json FILE|-] [-d tot|rmt|lcl|peer]\n"
 		"                       [-c tid,pid,iaddr,dso] [--double-cl] [--show-all]\n"
 		"                       [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		"                       [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
 		"                       [--by-type] [--type GLOB] [--no-attrib] [--threads N]\n"
 		"\n"
 		"  -i, --input FILE    perf.data to read (default ./perf.data; - for a pipe)\n"
-		"      --stdio         text report (the default until the TUI exists)\n"
+		"      --stdio         text report (the default when stdout is not a terminal)\n"
+		"      --tui           the interactive browser (the default on a terminal)\n"
+		"      --no-color      monochrome TUI (as NO_COLOR=1 does)\n"
+		"      --source-dir DIR  where the TUI's annotate view looks for sources\n"
 		"      --json FILE     also write the report as JSON (- for stdout, no text)\n"
 		"  -d, --display WHAT  sort and filter lines by tot, rmt or lcl HITMs or peer\n"
 		"  -c, --coalesce KEYS group a line's rows by offset and KEYS (default iaddr)\n"
@@ -93,6 +104,8 @@ struct report_args {
 	bool stats_only;
 	bool by_type;
 	const char *type_glob; /* --type */
+	bool stdio, tui; /* --stdio, --tui */
+	struct tui_opts tui_opts;
 };
 
 static int parse_option(int opt, struct report_args *a)
@@ -102,6 +115,16 @@ static int parse_option(int opt, struct report_args *a)
 		a->so.path = optarg;
 		return 0;
 	case OPT_STDIO:
+		a->stdio = true;
+		return 0;
+	case OPT_TUI:
+		a->tui = true;
+		return 0;
+	case OPT_NO_COLOR:
+		a->tui_opts.no_color = true;
+		return 0;
+	case OPT_SOURCE_DIR:
+		a->tui_opts.source_dir = optarg;
 		return 0;
 	case OPT_JSON:
 		a->json = optarg;
@@ -231,12 +254,50 @@ static uint64_t file_size(const char *path)
 	return strcmp(path, "-") && !stat(path, &st) ? (uint64_t)st.st_size : 0;
 }
 
+/*
+ * The TUI on a terminal unless --stdio, --json or --stats asks for text;
+ * --tui insists and says why it cannot. 1: TUI, 0: text, else an exit code.
+ */
+static int choose_tui(const struct report_args *a)
+{
+	char why[128];
+
+	if (a->tui && a->stdio)
+		return -cmd_error(CMD, "--tui and --stdio: choose one");
+	if (a->tui && (a->json || a->stats_only))
+		return -cmd_error(CMD, "--tui browses the report: it does not take %s",
+				  a->json ? "--json" : "--stats");
+	if (!a->tui && (a->stdio || a->json || a->stats_only))
+		return 0;
+#ifdef HAVE_NCURSES
+	if (tui_usable(why, sizeof(why)))
+		return 1;
+	if (a->tui)
+		return -cmd_error(CMD, "--tui needs a terminal: %s (--stdio prints text)", why);
+#else
+	(void)why;
+	if (a->tui)
+		return -cmd_error(CMD, "--tui: this build has no TUI (ncursesw was not found)");
+#endif
+	return 0;
+}
+
+static int browse(struct c2c_session *s, struct report_args *a)
+{
+#ifdef HAVE_NCURSES
+	a->tui_opts.by_type = a->by_type;
+	return tui_run(s, &a->tui_opts);
+#else
+	return EXIT_BAD_INPUT;
+#endif
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .so = { .path = "perf.data" } };
 	struct c2c_session *s = NULL;
 	struct c2c_err err = { 0 };
-	int opt, ret;
+	int opt, ret, tui;
 
 	a.so.attribute = true;
 	a.so.model.keys[0] = C2C_KEY_IADDR;
@@ -253,6 +314,8 @@ int cmd_report(int argc, char **argv)
 		return cmd_error(CMD, "unexpected argument '%s'; see --help", argv[optind]);
 	if (a.by_type && !a.so.attribute)
 		return cmd_error(CMD, "--by-type needs field attribution; drop --no-attrib");
+	if ((tui = choose_tui(&a)) < 0)
+		return -tui;
 	if (progress_enabled())
 		a.so.progress = progress_new("Reading", file_size(a.so.path));
 	ret = c2c_session_load(&a.so, &s, &err);
@@ -260,7 +323,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		return cmd_report_err(CMD, &err);
 	print_warnings(s);
-	ret = write_outputs(s, &a);
+	ret = tui ? browse(s, &a) : write_outputs(s, &a);
 	c2c_session_free(s);
 	return ret;
 }

@@ -80,6 +80,9 @@ struct decoder;
 int decoder_open(struct decoder **out, unsigned int machine);
 void decoder_close(struct decoder *d);
 /* Decode the instruction at pc from code[len]; returns its length or 0. */
+/* The instruction at pc as text ("mov rax, qword ptr [rbx + 8]"); its length, 0 if none. */
+size_t decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+		    struct strbuf *out);
 size_t decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
 		      struct insn *out);
 /* DWARF numbers of the stack and frame pointer registers. */

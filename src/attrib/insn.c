@@ -314,7 +314,27 @@ size_t decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64
 	return out->len;
 }
 
+size_t decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+		    struct strbuf *out)
+{
+	const uint8_t *p = code;
+	uint64_t addr = pc;
+
+	if (!cs_disasm_iter(d->cs, &p, &len, &addr, d->insn))
+		return 0;
+	strbuf_addstr(out, d->insn->mnemonic);
+	if (*d->insn->op_str)
+		strbuf_addf(out, " %s", d->insn->op_str);
+	return d->insn->size;
+}
+
 #else /* !HAVE_CAPSTONE: globals resolve, instructions do not */
+
+size_t decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+		    struct strbuf *out)
+{
+	return 0;
+}
 
 int decoder_open(struct decoder **out, unsigned int machine)
 {
