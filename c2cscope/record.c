@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "options.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,71 +37,49 @@ struct record_opts {
 	char **argv;
 };
 
-static const char usage_text[] =
-	"usage: c2cscope record --sim [-o FILE] [--sim-cpus N] [--sim-nodes N]\n"
-	"                       [--sample-rate N] [--seed N] [--line-size 64|128] -- CMD [ARGS]\n"
-	"\n"
-	"Runs CMD and records memory samples into perf.data (default ./perf.data).\n"
-	"\n"
-	"  --sim              simulate the caches with the c2csim Valgrind tool\n"
-	"  -o, --output FILE  the perf.data to write\n"
-	"  --sim-cpus N       virtual cpus (1-64, default 8); thread i runs on cpu i%N\n"
-	"                     unless it pins itself with sched_setaffinity\n"
-	"  --sim-nodes N      virtual NUMA nodes (default 1); cpu c is on node c%N\n"
-	"  --sample-rate N    keep 1 in N accesses besides HITMs and store misses,\n"
-	"                     which are all kept (default 1000)\n"
-	"  --seed N           seed of the sampling (default 1)\n"
-	"  --line-size N      cache line size, 64 or 128 (default 64)\n"
-	"  --lead N           instructions a thread may run ahead of the slowest (100000)\n"
-	"\n"
-	"Without --sim, samples come from the PMU; machines without a memory-sampling\n"
-	"PMU (most VMs) need --sim. See c2cscope-record(1).\n";
+static const struct cmd_usage usage = {
+	.synopsis =
+		"c2cscope record --sim [-o FILE] [--sim-cpus N] [--sim-nodes N]\n"
+		"                [--sample-rate N] [--seed N] [--line-size 64|128] -- CMD [ARGS]",
+	.description = "Runs CMD and records memory samples into perf.data (default ./perf.data).",
+	.epilogue = "Without --sim, samples come from the PMU; machines without a memory-sampling\n"
+		    "PMU (most VMs) need --sim. See c2cscope-record(1).",
+};
 
-enum { OPT_SIM = 256, OPT_CPUS, OPT_NODES, OPT_RATE, OPT_SEED, OPT_LINE, OPT_LEAD };
-
-static int parse_number(int opt, const char *arg, struct record_opts *o)
+static int opt_line_size(const struct cmd_option *opt, const char *arg, void *ctx)
 {
-	static const struct {
-		int opt;
-		const char *name;
-		uint64_t lo, hi;
-	} ranges[] = {
-		{ OPT_CPUS, "--sim-cpus", 1, 64 },
-		{ OPT_NODES, "--sim-nodes", 1, 8 },
-		{ OPT_RATE, "--sample-rate", 1, 1000000000 },
-		{ OPT_SEED, "--seed", 0, INT64_MAX },
-		{ OPT_LINE, "--line-size", 64, 128 },
-		{ OPT_LEAD, "--lead", 1000, 1000000000 },
-	};
-	uint64_t *dst[] = { &o->cpus, &o->nodes, &o->rate, &o->seed, &o->line, &o->lead };
-	size_t i = opt - OPT_CPUS;
+	struct record_opts *o = ctx;
 
-	if (cmd_parse_u64(CMD, ranges[i].name, arg, dst[i]) < 0)
-		return -1;
-	if (*dst[i] < ranges[i].lo || *dst[i] > ranges[i].hi ||
-	    (opt == OPT_LINE && *dst[i] != 64 && *dst[i] != 128)) {
-		cmd_error(CMD, "%s %s: expected %s", ranges[i].name, arg,
-			  opt == OPT_LINE ? "64 or 128" : "a number in range");
-		return -1;
-	}
+	if (strcmp(arg, "64") && strcmp(arg, "128"))
+		return cmd_error(CMD, "--line-size expects 64 or 128, not '%s'", arg);
+	o->line = strtoull(arg, NULL, 10);
 	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct record_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "sim", no_argument, NULL, OPT_SIM },
-		{ "output", required_argument, NULL, 'o' },
-		{ "sim-cpus", required_argument, NULL, OPT_CPUS },
-		{ "sim-nodes", required_argument, NULL, OPT_NODES },
-		{ "sample-rate", required_argument, NULL, OPT_RATE },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "line-size", required_argument, NULL, OPT_LINE },
-		{ "lead", required_argument, NULL, OPT_LEAD },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cmd_option opts[] = {
+		OPT_FLAG(0, "sim", &o->sim, "simulate the caches with the c2csim Valgrind tool"),
+		OPT_STRING('o', "output", &o->output, "FILE", "the perf.data to write"),
+		OPT_U64(0, "sim-cpus", &o->cpus, "N",
+			"virtual cpus (1-64, default 8); thread i runs on cpu i%N\n"
+			"unless it pins itself with sched_setaffinity",
+			1, 64),
+		OPT_U64(0, "sim-nodes", &o->nodes, "N",
+			"virtual NUMA nodes (default 1); cpu c is on node c%N", 1, 8),
+		OPT_U64(0, "sample-rate", &o->rate, "N",
+			"keep 1 in N accesses besides HITMs and store misses,\n"
+			"which are all kept (default 1000)",
+			1, 1000000000),
+		OPT_U64(0, "seed", &o->seed, "N", "seed of the sampling (default 1)", 0, INT64_MAX),
+		OPT_CALLBACK(0, "line-size", "N", "cache line size, 64 or 128 (default 64)",
+			     opt_line_size),
+		OPT_U64(0, "lead", &o->lead, "N",
+			"instructions a thread may run ahead of the slowest (100000)", 1000,
+			1000000000),
+		OPT_END(),
 	};
-	int c;
+	int argi;
 
 	*o = (struct record_opts){ .output = "perf.data",
 				   .cpus = 8,
@@ -109,32 +88,19 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 				   .seed = 1,
 				   .line = 64,
 				   .lead = 100000 };
-	while ((c = getopt_long(argc, argv, "+o:h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 1;
-		} else if (c == 'o') {
-			o->output = optarg;
-		} else if (c == OPT_SIM) {
-			o->sim = true;
-		} else if (c >= OPT_CPUS && c <= OPT_LEAD) {
-			if (parse_number(c, optarg, o) < 0)
-				return -1;
-		} else {
-			fputs(usage_text, stderr);
-			return -1;
-		}
-	}
-	if (optind >= argc) {
+	argi = cmd_parse_options(CMD, &usage, opts, o, argc, argv, CMD_PARSE_STOP_AT_NON_OPTION);
+	if (argi < 0)
+		return argi;
+	if (argi >= argc) {
 		cmd_error(CMD, "no command to run: c2cscope record --sim -- CMD [ARGS]");
-		return -1;
+		return CMD_PARSE_ERROR;
 	}
 	if (o->nodes > o->cpus) {
 		cmd_error(CMD, "--sim-nodes %llu: more nodes than the %llu cpus",
 			  (unsigned long long)o->nodes, (unsigned long long)o->cpus);
-		return -1;
+		return CMD_PARSE_ERROR;
 	}
-	o->argv = argv + optind;
+	o->argv = argv + argi;
 	return 0;
 }
 
@@ -385,7 +351,7 @@ int cmd_record(int argc, char **argv)
 	int ret = parse_args(argc, argv, &o);
 
 	if (ret)
-		return ret > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+		return cmd_options_exit(ret);
 	if (!o.sim)
 		return no_pmu();
 	return record_sim(&o, argc, argv);

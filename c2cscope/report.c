@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * c2cscope report: perf c2c report's sections and numbers from a
- * perf.data, as text (--stdio) and JSON (--json). See c2cscope-report(1).
+ * perf.data, as text (--stdio), JSON (--json) or, on a terminal, the
+ * interactive browser (src/tui). See c2cscope-report(1).
  */
 #include "config.h"
 #include "cmd.h"
+#include "options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,179 +22,119 @@
 
 #define CMD "report"
 
-enum {
-	OPT_STDIO = 256,
-	OPT_JSON,
-	OPT_DOUBLE_CL,
-	OPT_SHOW_ALL,
-	OPT_FULL_SYMBOLS,
-	OPT_NO_SOURCE,
-	OPT_RULES,
-	OPT_STATS,
-	OPT_KALLSYMS,
-	OPT_BY_TYPE,
-	OPT_TYPE,
-	OPT_NO_ATTRIB,
-	OPT_THREADS,
-	OPT_TUI,
-	OPT_NO_COLOR,
-	OPT_SOURCE_DIR,
-};
-
-static const struct option options[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "stdio", no_argument, NULL, OPT_STDIO },
-	{ "tui", no_argument, NULL, OPT_TUI },
-	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-	{ "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "display", required_argument, NULL, 'd' },
-	{ "coalesce", required_argument, NULL, 'c' },
-	{ "double-cl", no_argument, NULL, OPT_DOUBLE_CL },
-	{ "show-all", no_argument, NULL, OPT_SHOW_ALL },
-	{ "full-symbols", no_argument, NULL, OPT_FULL_SYMBOLS },
-	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
-	{ "vmlinux", required_argument, NULL, 'k' },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "rules", required_argument, NULL, OPT_RULES },
-	{ "stats", no_argument, NULL, OPT_STATS },
-	{ "by-type", no_argument, NULL, OPT_BY_TYPE },
-	{ "type", required_argument, NULL, OPT_TYPE },
-	{ "no-attrib", no_argument, NULL, OPT_NO_ATTRIB },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: c2cscope report [-i FILE] [--stdio|--tui] [--no-color] [--source-dir DIR]\n"
-		"                       [--json FILE|-] [-d tot|rmt|lcl|peer]\n"
-		"                       [-c tid,pid,iaddr,dso] [--double-cl] [--show-all]\n"
-		"                       [--full-symbols] [--no-source] [--vmlinux FILE]\n"
-		"                       [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
-		"                       [--by-type] [--type GLOB] [--no-attrib] [--threads N]\n"
-		"\n"
-		"  -i, --input FILE    perf.data to read (default ./perf.data; - for a pipe)\n"
-		"      --stdio         text report (the default when stdout is not a terminal)\n"
-		"      --tui           the interactive browser (the default on a terminal)\n"
-		"      --no-color      monochrome TUI (as NO_COLOR=1 does)\n"
-		"      --source-dir DIR  where the TUI's annotate view looks for sources\n"
-		"      --json FILE     also write the report as JSON (- for stdout, no text)\n"
-		"  -d, --display WHAT  sort and filter lines by tot, rmt or lcl HITMs or peer\n"
-		"  -c, --coalesce KEYS group a line's rows by offset and KEYS (default iaddr)\n"
-		"      --double-cl     128-byte lines (adjacent-line prefetch pairs)\n"
-		"      --show-all      show every line, not only those over 0.1%% of the metric\n"
-		"      --full-symbols  do not cut symbols and source lines at 30 columns\n"
-		"      --no-source     no Source:Line column\n"
-		"  -k, --vmlinux FILE  kernel symbols from this vmlinux (else kallsyms)\n"
-		"      --rules WHICH   data-source rules: perf-6.1 (default) or modern\n"
-		"      --stats         only the summary sections, and samples per\n"
-		"                      field-attribution reason\n"
-		"      --by-type       per struct type and field: HITMs, loads, stores, cpus,\n"
-		"                      reader and writer functions (instead of the tables)\n"
-		"      --type GLOB     --by-type for the struct types matching GLOB only\n"
-		"      --no-attrib     do not name fields (no DWARF is read)\n"
-		"      --threads N     aggregate on N threads (default 2 with two cpus or more;\n"
-		"                      1: all on the reading thread); same output either way\n");
-}
-
 struct report_args {
 	struct c2c_session_opts so;
 	const char *json;
+	bool stdio, tui; /* --stdio, --tui */
 	bool stats_only;
 	bool by_type;
 	const char *type_glob; /* --type */
-	bool stdio, tui; /* --stdio, --tui */
 	struct tui_opts tui_opts;
 };
 
-static int parse_option(int opt, struct report_args *a)
-{
-	switch (opt) {
-	case 'i':
-		a->so.path = optarg;
-		return 0;
-	case OPT_STDIO:
-		a->stdio = true;
-		return 0;
-	case OPT_TUI:
-		a->tui = true;
-		return 0;
-	case OPT_NO_COLOR:
-		a->tui_opts.no_color = true;
-		return 0;
-	case OPT_SOURCE_DIR:
-		a->tui_opts.source_dir = optarg;
-		return 0;
-	case OPT_JSON:
-		a->json = optarg;
-		return 0;
-	case 'd':
-		a->so.display_given = true;
-		if (c2c_parse_display(optarg, &a->so.model.display))
-			return cmd_error(CMD, "-d expects tot, rmt, lcl or peer, not '%s'", optarg);
-		return 0;
-	case 'c':
-		if (c2c_parse_keys(optarg, &a->so.model))
-			return cmd_error(CMD, "-c expects a list of tid, pid, iaddr, dso, not '%s'",
-					 optarg);
-		return 0;
-	case OPT_DOUBLE_CL:
-		a->so.model.double_cl = true;
-		return 0;
-	case OPT_SHOW_ALL:
-		a->so.model.show_all = true;
-		return 0;
-	case OPT_FULL_SYMBOLS:
-		a->so.full_symbols = true;
-		return 0;
-	case OPT_NO_SOURCE:
-		a->so.model.no_source = true;
-		return 0;
-	case 'k':
-		a->so.symbols.vmlinux = optarg;
-		return 0;
-	case OPT_KALLSYMS:
-		a->so.symbols.kallsyms = optarg;
-		return 0;
-	case OPT_RULES:
-		if (!strcmp(optarg, "perf-6.1") || !strcmp(optarg, "perf61"))
-			a->so.model.rules = C2C_RULES_PERF61;
-		else if (!strcmp(optarg, "modern"))
-			a->so.model.rules = C2C_RULES_MODERN;
-		else
-			return cmd_error(CMD, "--rules expects perf-6.1 or modern, not '%s'",
-					 optarg);
-		return 0;
-	case OPT_STATS:
-		a->stats_only = true;
-		return 0;
-	case OPT_BY_TYPE:
-		a->by_type = true;
-		return 0;
-	case OPT_TYPE:
-		a->by_type = true;
-		a->type_glob = optarg;
-		return 0;
-	case OPT_NO_ATTRIB:
-		a->so.attribute = false;
-		return 0;
-	case OPT_THREADS: {
-		uint64_t n;
+static const struct cmd_usage usage = {
+	.synopsis = "c2cscope report [-i FILE] [--stdio|--tui] [--no-color] [--source-dir DIR]\n"
+		    "                [--json FILE|-] [-d tot|rmt|lcl|peer] [-c tid,pid,iaddr,dso]\n"
+		    "                [--double-cl] [--show-all]\n"
+		    "                [--full-symbols] [--no-source] [--vmlinux FILE]\n"
+		    "                [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
+		    "                [--by-type] [--type GLOB] [--no-attrib] [--threads N]",
+};
 
-		if (cmd_parse_u64(CMD, "--threads", optarg, &n))
-			return EXIT_BAD_INPUT;
-		if (n < 1 || n > 64)
-			return cmd_error(CMD, "--threads expects 1 to 64, not %s", optarg);
-		a->so.model.threads = (uint32_t)n;
-		return 0;
-	}
-	default:
-		usage(stderr);
-		return EXIT_BAD_INPUT;
-	}
+static int opt_display(const struct cmd_option *opt, const char *arg, void *ctx)
+{
+	struct report_args *a = ctx;
+
+	a->so.display_given = true;
+	if (c2c_parse_display(arg, &a->so.model.display))
+		return cmd_error(CMD, "-d expects tot, rmt, lcl or peer, not '%s'", arg);
+	return 0;
+}
+
+static int opt_coalesce(const struct cmd_option *opt, const char *arg, void *ctx)
+{
+	struct report_args *a = ctx;
+
+	if (c2c_parse_keys(arg, &a->so.model))
+		return cmd_error(CMD, "-c expects a list of tid, pid, iaddr, dso, not '%s'", arg);
+	return 0;
+}
+
+static int opt_rules(const struct cmd_option *opt, const char *arg, void *ctx)
+{
+	struct report_args *a = ctx;
+
+	if (!strcmp(arg, "perf-6.1") || !strcmp(arg, "perf61"))
+		a->so.model.rules = C2C_RULES_PERF61;
+	else if (!strcmp(arg, "modern"))
+		a->so.model.rules = C2C_RULES_MODERN;
+	else
+		return cmd_error(CMD, "--rules expects perf-6.1 or modern, not '%s'", arg);
+	return 0;
+}
+
+static int opt_type(const struct cmd_option *opt, const char *arg, void *ctx)
+{
+	struct report_args *a = ctx;
+
+	a->by_type = true;
+	a->type_glob = arg;
+	return 0;
+}
+
+/* Parse argv into a; returns 0, or CMD_PARSE_HELP / CMD_PARSE_ERROR. */
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	const struct cmd_option opts[] = {
+		OPT_STRING('i', "input", &a->so.path, "FILE",
+			   "perf.data to read (default ./perf.data; - for a pipe)"),
+		OPT_FLAG(0, "stdio", &a->stdio,
+			 "text report (the default when stdout is not a terminal)"),
+		OPT_FLAG(0, "tui", &a->tui,
+			 "the interactive browser (the default on a terminal);\n"
+			 "fails when there is none"),
+		OPT_FLAG(0, "no-color", &a->tui_opts.no_color,
+			 "a monochrome browser (as NO_COLOR=1 does)"),
+		OPT_STRING(0, "source-dir", &a->tui_opts.source_dir, "DIR",
+			   "where the browser's annotate view looks for sources"),
+		OPT_STRING(0, "json", &a->json, "FILE",
+			   "also write the report as JSON (- for stdout, no text)"),
+		OPT_CALLBACK('d', "display", "WHAT",
+			     "sort and filter lines by tot, rmt or lcl HITMs or peer", opt_display),
+		OPT_CALLBACK('c', "coalesce", "KEYS",
+			     "group a line's rows by offset and KEYS (default iaddr)",
+			     opt_coalesce),
+		OPT_FLAG(0, "double-cl", &a->so.model.double_cl,
+			 "128-byte lines (adjacent-line prefetch pairs)"),
+		OPT_FLAG(0, "show-all", &a->so.model.show_all,
+			 "show every line, not only those over 0.1% of the metric"),
+		OPT_FLAG(0, "full-symbols", &a->so.full_symbols,
+			 "do not cut symbols and source lines at 30 columns"),
+		OPT_FLAG(0, "no-source", &a->so.model.no_source, "no Source:Line column"),
+		OPT_STRING('k', "vmlinux", &a->so.symbols.vmlinux, "FILE",
+			   "kernel symbols from this vmlinux (else kallsyms)"),
+		OPT_STRING(0, "kallsyms", &a->so.symbols.kallsyms, "FILE",
+			   "kernel symbols from this kallsyms file"),
+		OPT_CALLBACK(0, "rules", "WHICH", "data-source rules: perf-6.1 (default) or modern",
+			     opt_rules),
+		OPT_FLAG(0, "stats", &a->stats_only,
+			 "only the summary sections, and samples per\nfield-attribution reason"),
+		OPT_FLAG(0, "by-type", &a->by_type,
+			 "per struct type and field: HITMs, loads, stores, cpus,\n"
+			 "reader and writer functions (instead of the tables)"),
+		OPT_CALLBACK(0, "type", "GLOB", "--by-type for the struct types matching GLOB only",
+			     opt_type),
+		OPT_CLEAR(0, "no-attrib", &a->so.attribute,
+			  "do not name fields (no DWARF is read)"),
+		OPT_UINT(0, "threads", &a->so.model.threads, "N",
+			 "aggregate on N threads (default 2 with two cpus or more;\n"
+			 "1: all on the reading thread); same output either way",
+			 1, 64),
+		OPT_END(),
+	};
+	int argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, CMD_PARSE_NO_ARGS);
+
+	return argi < 0 ? argi : 0;
 }
 
 static void print_warnings(const struct c2c_session *s)
@@ -254,32 +196,29 @@ static uint64_t file_size(const char *path)
 	return strcmp(path, "-") && !stat(path, &st) ? (uint64_t)st.st_size : 0;
 }
 
-/*
- * The TUI on a terminal unless --stdio, --json or --stats asks for text;
- * --tui insists and says why it cannot. 1: TUI, 0: text, else an exit code.
- */
+enum { REPORT_TEXT, REPORT_TUI }; /* else EXIT_BAD_INPUT, after an error */
+
+/* The TUI on a terminal unless --stdio, --json or --stats asks for text; --tui insists. */
 static int choose_tui(const struct report_args *a)
 {
-	char why[128];
+	char why[128] = "";
 
 	if (a->tui && a->stdio)
-		return -cmd_error(CMD, "--tui and --stdio: choose one");
+		return cmd_error(CMD, "--tui and --stdio: choose one");
 	if (a->tui && (a->json || a->stats_only))
-		return -cmd_error(CMD, "--tui browses the report: it does not take %s",
-				  a->json ? "--json" : "--stats");
+		return cmd_error(CMD, "--tui browses the report: it does not take %s",
+				 a->json ? "--json" : "--stats");
 	if (!a->tui && (a->stdio || a->json || a->stats_only))
-		return 0;
+		return REPORT_TEXT;
 #ifdef HAVE_NCURSES
 	if (tui_usable(why, sizeof(why)))
-		return 1;
-	if (a->tui)
-		return -cmd_error(CMD, "--tui needs a terminal: %s (--stdio prints text)", why);
+		return REPORT_TUI;
 #else
-	(void)why;
-	if (a->tui)
-		return -cmd_error(CMD, "--tui: this build has no TUI (ncursesw was not found)");
+	snprintf(why, sizeof(why), "this build has no browser (ncursesw was not found)");
 #endif
-	return 0;
+	if (a->tui)
+		return cmd_error(CMD, "--tui needs a terminal: %s (--stdio prints text)", why);
+	return REPORT_TEXT;
 }
 
 static int browse(struct c2c_session *s, struct report_args *a)
@@ -297,25 +236,18 @@ int cmd_report(int argc, char **argv)
 	struct report_args a = { .so = { .path = "perf.data" } };
 	struct c2c_session *s = NULL;
 	struct c2c_err err = { 0 };
-	int opt, ret, tui;
+	int ret, tui;
 
 	a.so.attribute = true;
 	a.so.model.keys[0] = C2C_KEY_IADDR;
 	a.so.model.nr_keys = 1;
-	while ((opt = getopt_long(argc, argv, "i:d:c:k:h", options, NULL)) != -1) {
-		if (opt == 'h') {
-			usage(stdout);
-			return EXIT_OK;
-		}
-		if ((ret = parse_option(opt, &a)))
-			return ret;
-	}
-	if (optind < argc)
-		return cmd_error(CMD, "unexpected argument '%s'; see --help", argv[optind]);
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return cmd_options_exit(ret);
 	if (a.by_type && !a.so.attribute)
 		return cmd_error(CMD, "--by-type needs field attribution; drop --no-attrib");
-	if ((tui = choose_tui(&a)) < 0)
-		return -tui;
+	if ((tui = choose_tui(&a)) == EXIT_BAD_INPUT)
+		return EXIT_BAD_INPUT;
 	if (progress_enabled())
 		a.so.progress = progress_new("Reading", file_size(a.so.path));
 	ret = c2c_session_load(&a.so, &s, &err);
@@ -323,7 +255,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		return cmd_report_err(CMD, &err);
 	print_warnings(s);
-	ret = tui ? browse(s, &a) : write_outputs(s, &a);
+	ret = tui == REPORT_TUI ? browse(s, &a) : write_outputs(s, &a);
 	c2c_session_free(s);
 	return ret;
 }

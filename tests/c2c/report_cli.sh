@@ -45,7 +45,7 @@ for f in mix swapped; do
 done
 expect_contains "threads output has lines" "Shared Data Cache Line Table" "$TMP/t1"
 run_c2c 2 "$TMP/out" "$TMP/err" report -i "$TMP/mix.data" --threads 0
-expect_contains "bad --threads" "--threads expects 1 to 64" "$TMP/err"
+expect_contains "bad --threads" "--threads expects a number from 1 to 64" "$TMP/err"
 
 # progress: drawn on a terminal while a large file is read, never when
 # stderr is a file or a pipe
