@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# The TUI of c2cscope report, driven in tmux (200x50) on a recording of the
+# lockword sample under the simulator: every screen is compared with what
+# report --stdio, --json, layout --profile, suggest --profile and
+# report --by-type print for the same file. Also: search, resize, a too
+# small terminal, sort keys, colours and NO_COLOR, q back to the shell
+# with exit 0, and the terminal restored after SIGINT, SIGTERM, SIGSEGV.
+source "$TOP_SRCDIR/tests/lib.sh"
+source "$TOP_SRCDIR/tests/sim/common.sh"
+sim_require
+command -v tmux >/dev/null || skip "tmux is missing (Debian package tmux)"
+command -v python3 >/dev/null || skip "python3 (reads the report's JSON) is missing"
+grep -q '^#define HAVE_NCURSES 1' "$TOP_BUILDDIR/config.h" || skip "built without ncursesw"
+
+sim_record "$TMP/lw.data" "$TMP/rec.err" --sim-cpus 4 --sim-nodes 2 -- "$SAMPLES/lockword" 2000
+DATA=$TMP/lw.data
+# each start gets its own server: a killed one may still hold its socket
+RUNS=0
+T() { tmux -L "c2c-tui-$$-$RUNS" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+
+norm() { tr -s ' ' | sed 's/^ //; s/ $//'; }
+cap() { T capture-pane -t tui -p; }
+
+# wait_for TEXT: until the pane shows TEXT (10 s)
+wait_for() {
+	local i
+	for i in $(seq 100); do
+		cap | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	fail "pane never showed '$1':"
+	cap | sed 's/^/    | /' >&2
+	return 1
+}
+
+# keys KEYS... then TEXT to wait for
+keys() {
+	local want=$1
+	shift
+	T send-keys -t tui "$@"
+	wait_for "$want"
+}
+
+# start [ENV...]: the TUI in a fresh 200x50 session; its exit code lands in $TMP/rc
+start() {
+	T kill-server 2>/dev/null
+	RUNS=$((RUNS + 1))
+	rm -f "$TMP/rc" "$TMP/pid"
+	T -f /dev/null new-session -d -s tui -x 200 -y 50 \
+		"trap '' INT; env $* sh -c 'echo \$\$ >$TMP/pid; exec $C2CSCOPE report -i $DATA'; echo \$? >$TMP/rc; sleep 600"
+	T set-option -t tui remain-on-exit on >/dev/null
+	wait_for "Shared Data Cache Line Table"
+}
+
+# the references
+run_c2c 0 "$TMP/stdio" "$TMP/stdio.err" report -i "$DATA" --stdio
+run_c2c 0 "$TMP/json.out" "$TMP/json.err" report -i "$DATA" --json "$TMP/r.json"
+run_c2c 0 "$TMP/rmt" "$TMP/rmt.err" report -i "$DATA" --stdio -d rmt
+run_c2c 0 "$TMP/layout" "$TMP/layout.err" layout --profile "$DATA" -C config
+run_c2c 0 "$TMP/suggest" "$TMP/suggest.err" suggest --profile "$DATA" -C config
+run_c2c 0 "$TMP/bytype" "$TMP/bytype.err" report -i "$DATA" --by-type
+
+# a pipe and TERM=dumb keep the text; --tui without a terminal fails clearly
+"$C2CSCOPE" report -i "$DATA" | cmp -s - "$TMP/stdio" && ok || fail "a pipe: not the --stdio text"
+run_c2c 2 "$TMP/o" "$TMP/e" report -i "$DATA" --tui
+expect_contains "--tui on a pipe" "--tui needs a terminal: standard output is not a terminal" "$TMP/e"
+
+start
+# 1. the table: its first line is --stdio's
+first_table_line() { sed -n '/Shared Data Cache Line Table/,/Pareto/p' "$1" | grep -m1 '0x' | norm; }
+cap >"$TMP/s1"
+expect_eq "table: first line = --stdio's" "$(first_table_line "$TMP/stdio")" \
+	"$(grep -m1 '0x' "$TMP/s1" | norm)"
+expect_contains "title bar: file, samples, metric" "$DATA  $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["samples"])' "$TMP/r.json" 2>/dev/null || echo '?') samples" "$TMP/s1"
+expect_contains "title bar: the metric" "sort: Total HITMs" "$TMP/s1"
+expect_contains "footer: key help" "Enter/d detail" "$TMP/s1"
+
+# 2. d: the line's Pareto rows are --stdio's, with the writers and readers
+keys "Writers:" d
+cap >"$TMP/s2"
+pareto_rows() { sed -n '/^  Line 0 /,/^$/p' "$1" | grep -E '^ +[0-9.]+%' | norm; }
+# the TUI indents by one column, --stdio by two; the pane shows 200 columns
+expect_eq "detail: Pareto rows = --stdio's" \
+	"$(sed -n '/^  Line 0 /,/^$/p' "$TMP/stdio" | grep -E '^ +[0-9.]+%' | cut -c2-201 | norm)" \
+	"$(grep -E '^ +[0-9.]+%' "$TMP/s2" | norm)"
+expect_eq "detail: who writes and reads = --stdio's" \
+	"$(grep -m1 '^  Writers:' "$TMP/stdio" | norm)" "$(grep -m1 '^Writers:' "$TMP/s2" | norm)"
+keys "cfg.lock" Right Right
+keys "Writers:" Left Left
+
+# 3. a on the first row: its source line and its instruction marked, counted
+keys "Instruction" a
+cap >"$TMP/s3"
+read -r iaddr srcline <<<"$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["lines"][0]["rows"][0]
+print(r["iaddr"], r["srcline"])' "$TMP/r.json")"
+grep -E "^ *\| -> +$iaddr:" "$TMP/s3" >/dev/null || grep -qE "\| -> +$iaddr:" "$TMP/s3" && ok ||
+	fail "annotate: no marked instruction at $iaddr"
+expect_contains "annotate: the sampled source line is marked" ">   ${srcline##*:}  " "$TMP/s3"
+expect_contains "annotate: the source file" "source: " "$TMP/s3"
+grep -E "\| -> +$iaddr: .* hitm [0-9]+/[0-9]+ ld [0-9]+ st [0-9]+" "$TMP/s3" >/dev/null && ok ||
+	fail "annotate: no counts beside the sampled instruction"
+
+# 4. l: the struct with heat, as layout --profile prints it
+keys "layout with each member's heat" q l
+cap >"$TMP/s4"
+grep '\*/ hitm' "$TMP/layout" | expand | norm >"$TMP/l.want"
+grep '\*/ hitm' "$TMP/s4" | norm >"$TMP/l.got"
+[ "$(wc -l <"$TMP/l.want")" -ge 4 ] && ok || fail "layout --profile printed too few members"
+expect_eq "layout: members with heat = layout --profile's" "$(cat "$TMP/l.want")" "$(cat "$TMP/l.got")"
+expect_eq "layout: verdicts = layout --profile's" "$(grep -E '^(false|true) sharing' "$TMP/layout")" \
+	"$(grep -E '^(false|true) sharing' "$TMP/s4")"
+
+# 5. s: suggest's options, moves, size cost and predictions
+keys "suggested layouts" s
+cap >"$TMP/s5"
+for pat in '^option 1' '^  size ' '^  predicted: '; do
+	expect_eq "suggest: '$pat' = suggest --profile's" "$(grep -m1 "$pat" "$TMP/suggest" | norm)" \
+		"$(grep -m1 "$pat" "$TMP/s5" | norm)"
+done
+
+# 6. / search in the detail: the first row naming the reader
+keys "Writers:" q q
+keys "/reader: row" / reader Enter
+want=$(pareto_rows "$TMP/stdio" | grep -n reader | head -1 | cut -d: -f1)
+expect_contains "search: the first row with 'reader'" "/reader: row $want of" <(cap)
+keys "/reader: row $((want + 1)) of" n
+
+# 7. T: the per-type view is report --by-type's
+keys "Shared data by struct type" q T
+cap >"$TMP/s7"
+expect_eq "types: rows = report --by-type's" \
+	"$(grep -E '^  config ' "$TMP/bytype" | norm)" "$(grep -E '^ *config ' "$TMP/s7" | norm)"
+
+# 8. sort key r: the table -d rmt prints
+keys "sort: Remote HITMs" q r
+expect_eq "sort r: first line = -d rmt's" "$(first_table_line "$TMP/rmt")" \
+	"$(cap | grep -m1 '0x' | norm)"
+
+# 9. resize, too small, back; Ctrl-L
+T resize-window -t tui -x 120 -y 30
+wait_for "sort: Remo"
+expect_eq "resize: footer on the next to last line" "Enter/d detail" \
+	"$(cap | sed -n 29p | cut -c1-14)"
+T resize-window -t tui -x 30 -y 8
+wait_for "terminal too small"
+T resize-window -t tui -x 200 -y 50
+wait_for "Shared Data Cache Line Table"
+keys "Shared Data Cache Line Table" C-l
+
+# 10. colours, and none with NO_COLOR
+T capture-pane -t tui -e -p | grep -q $'\e\\[3[1-6]m\|\e\\[38;5;' && ok ||
+	fail "no colour in the TUI"
+
+# 11. q: back to the shell, exit 0, the terminal restored
+T send-keys -t tui q
+for i in $(seq 50); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+expect_eq "q: exit code" 0 "$(cat "$TMP/rc" 2>/dev/null)"
+expect_eq "q: the alternate screen is left" 0 "$(T display -p -t tui '#{alternate_on}')"
+
+start NO_COLOR=1
+T capture-pane -t tui -e -p | grep -q $'\e\\[3[1-6]m\|\e\\[38;5;' &&
+	fail "NO_COLOR: colours drawn" || ok
+T send-keys -t tui q
+
+# 12. signals restore the terminal and kill as the signal does
+for sig in INT TERM SEGV; do
+	start
+	if [ $sig = INT ]; then T send-keys -t tui C-c; else kill -$sig "$(cat "$TMP/pid")"; fi
+	for i in $(seq 50); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+	expect_eq "SIG$sig: exit code" $((128 + $(kill -l $sig))) "$(cat "$TMP/rc" 2>/dev/null)"
+	expect_eq "SIG$sig: the alternate screen is left" 0 "$(T display -p -t tui '#{alternate_on}')"
+done
+finish
