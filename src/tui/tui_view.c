@@ -220,8 +220,7 @@ int tui_view_types(struct tui_view *v, struct c2c_session *s, struct c2c_err *er
 	return 0;
 }
 
-/* Heat of one line of layout --profile or suggest output. */
-static enum tui_style heat_style(const char *text)
+enum tui_style tui_heat_style(const char *text)
 {
 	const char *h;
 
@@ -247,7 +246,7 @@ static void add_styled_text(struct tui_view *v, const char *text)
 
 	tui_view_add_text(v, text, 0);
 	for (i = first; i < v->nr_rows; i++)
-		v->rows[i].style = heat_style(v->rows[i].text);
+		v->rows[i].style = tui_heat_style(v->rows[i].text);
 }
 
 static const char *type_name(const struct type *t)

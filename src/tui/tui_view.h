@@ -101,6 +101,13 @@ void tui_view_move(struct tui_view *v, long delta, size_t height);
 /* Make row the cursor, scrolled into a page of height rows. */
 void tui_view_select(struct tui_view *v, size_t row, size_t height);
 
+/*
+ * The style of one line of layout --profile or suggest text: false or true
+ * sharing (its mark or verdict), hot (a member with HITMs or write-hot),
+ * an option's title, a move, else plain.
+ */
+enum tui_style tui_heat_style(const char *text);
+
 /* Append text's lines as rows (the first nr_header of them as header rows). */
 void tui_view_add_text(struct tui_view *v, const char *text, size_t nr_header);
 struct tui_row *tui_view_add_row(struct tui_view *v, enum tui_style style, const char *fmt, ...)
