@@ -29,7 +29,7 @@ static const char detail_keys[] =
 	"a annotate  l layout  s suggest  / search  n next  ? help  q back";
 static const char text_keys[] = "arrows/PgUp/PgDn move  / search  n next  ? help  q back";
 static const char layout_keys[] = "s suggest  / search  n next  ? help  q back";
-static const char suggest_keys[] = "p patch  / search  n next  ? help  q back";
+static const char suggest_keys[] = "/ search  n next  ? help  q back";
 static const char types_keys[] = "l layout  s suggest  / search  n next  ? help  q back";
 
 void tui_view_free(struct tui_view *v)
@@ -321,10 +321,7 @@ void tui_view_help(struct tui_view *v)
 		"\n"
 		"Layout and types\n"
 		"  s                 suggested layouts of the struct\n"
-		"  l                 (types) the layout of the row's struct\n"
-		"\n"
-		"Suggest\n"
-		"  p                 the patch of the struct's source (suggest --patch)\n";
+		"  l                 (types) the layout of the row's struct\n";
 
 	memset(v, 0, sizeof(*v));
 	v->screen = TUI_SCREEN_HELP;

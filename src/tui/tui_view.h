@@ -32,7 +32,7 @@ enum tui_screen {
 	TUI_SCREEN_ANNOTATE, /* a row's source and disassembly */
 	TUI_SCREEN_LAYOUT, /* layout --profile of a struct */
 	TUI_SCREEN_SUGGEST, /* suggest's options for a struct */
-	TUI_SCREEN_PATCH, /* suggest --patch */
+	TUI_SCREEN_PATCH, /* suggest --patch (not drawn yet) */
 	TUI_SCREEN_TYPES, /* report --by-type */
 	TUI_SCREEN_HELP,
 };
