@@ -475,9 +475,16 @@ static uint64_t now_us(void)
 
 static void loop(struct tui *t)
 {
+	struct timespec ts;
 	int key;
 
 	draw(t);
+	if (t->timing) { /* when the first screen was up, for bench/tui.sh */
+		clock_gettime(CLOCK_REALTIME, &ts);
+		fprintf(t->timing, "drawn %" PRIu64 "\n",
+			(uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000);
+		fflush(t->timing);
+	}
 	while ((key = getch()) != ERR || errno == EINTR) {
 		uint64_t start = now_us();
 		bool go_on = handle_key(t, key);
@@ -486,7 +493,7 @@ static void loop(struct tui *t)
 			break;
 		draw(t);
 		if (t->timing)
-			fprintf(t->timing, "%d %" PRIu64 "\n", key, now_us() - start);
+			fprintf(t->timing, "key %d %" PRIu64 "\n", key, now_us() - start);
 	}
 }
 
