@@ -225,6 +225,7 @@ static int browse(struct c2c_session *s, struct report_args *a)
 {
 #ifdef HAVE_NCURSES
 	a->tui_opts.by_type = a->by_type;
+	a->tui_opts.type_glob = a->type_glob;
 	return tui_run(s, &a->tui_opts);
 #else
 	return EXIT_BAD_INPUT;

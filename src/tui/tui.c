@@ -254,7 +254,7 @@ static void open_types(struct tui *t)
 	struct c2c_err err = { 0 };
 	struct tui_view v;
 
-	if (tui_view_types(&v, t->s, &err))
+	if (tui_view_types(&v, t->s, t->opts->type_glob, &err))
 		say(t, "%s", err.msg);
 	else
 		push(t, &v);

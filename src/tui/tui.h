@@ -16,6 +16,7 @@
 struct tui_opts {
 	bool no_color; /* --no-color; NO_COLOR in the environment does the same */
 	bool by_type; /* open on the per-type view (--by-type) */
+	const char *type_glob; /* its types (--type GLOB), or NULL: all */
 	const char *source_dir; /* where the annotate view looks for sources */
 };
 

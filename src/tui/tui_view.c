@@ -191,16 +191,21 @@ const struct type *tui_line_struct(struct c2c_session *s, const struct c2c_line 
 	return best;
 }
 
-int tui_view_types(struct tui_view *v, struct c2c_session *s, struct c2c_err *err)
+int tui_view_types(struct tui_view *v, struct c2c_session *s, const char *glob, struct c2c_err *err)
 {
 	struct c2c_bytype *bt = s->attrib ? c2c_bytype_build(s, s->attrib) : NULL;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, n, lines = 0;
 
 	memset(v, 0, sizeof(*v));
-	n = bt ? c2c_bytype_nr_rows(bt) : 0;
+	n = bt && glob ? c2c_bytype_filter(bt, glob) : bt ? c2c_bytype_nr_rows(bt) : 0;
 	if (!n) {
 		c2c_bytype_free(bt);
+		if (glob)
+			return c2c_err_set(
+				err, ENOENT,
+				"%s: no sample was attributed to a struct type matching '%s'",
+				s->opts.path, glob);
 		return c2c_err_set(err, ENOENT, "%s: no sample was attributed to a struct field",
 				   s->opts.path);
 	}

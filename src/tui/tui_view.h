@@ -69,8 +69,12 @@ void tui_view_free(struct tui_view *v);
 void tui_view_lines(struct tui_view *v, struct c2c_session *s);
 void tui_view_detail(struct tui_view *v, struct c2c_session *s, const struct c2c_line *l);
 void tui_view_help(struct tui_view *v);
-/* -ENOENT when no row was attributed to a struct type (err says so). */
-int tui_view_types(struct tui_view *v, struct c2c_session *s, struct c2c_err *err);
+/*
+ * report --by-type (only the types matching the fnmatch GLOB when not
+ * NULL); -ENOENT when no row was attributed to such a type (err says so).
+ */
+int tui_view_types(struct tui_view *v, struct c2c_session *s, const char *glob,
+		   struct c2c_err *err);
 /* layout --profile of t with the session's profile. */
 void tui_view_layout(struct tui_view *v, struct c2c_session *s, const struct type *t);
 /* suggest --profile for t; -EINVAL when t cannot be re-laid (err says why). */

@@ -42,15 +42,18 @@ keys() {
 	wait_for "$want"
 }
 
-# start [ENV...]: the TUI in a fresh 200x50 session; its exit code lands in $TMP/rc
+# start [ENV...]: the TUI in a fresh 200x50 session (report -i DATA $ARGS), waiting
+# for its screen $SCREEN; its exit code lands in $TMP/rc
+ARGS=
+SCREEN="Shared Data Cache Line Table"
 start() {
 	T kill-server 2>/dev/null
 	RUNS=$((RUNS + 1))
 	rm -f "$TMP/rc" "$TMP/pid"
-	T -f /dev/null new-session -d -s tui -x 200 -y 50 \
-		"trap '' INT; env $* sh -c 'echo \$\$ >$TMP/pid; exec $C2CSCOPE report -i $DATA'; echo \$? >$TMP/rc; sleep 600"
+	T -f /dev/null new-session -d -s tui -x 200 -y 50 -c "$TMP" \
+		"trap '' INT; env $* sh -c 'echo \$\$ >$TMP/pid; exec $C2CSCOPE report -i $DATA $ARGS'; echo \$? >$TMP/rc; sleep 600"
 	T set-option -t tui remain-on-exit on >/dev/null
-	wait_for "Shared Data Cache Line Table"
+	wait_for "$SCREEN"
 }
 
 # the references
@@ -165,7 +168,17 @@ T capture-pane -t tui -e -p | grep -q $'\e\\[3[1-6]m\|\e\\[38;5;' &&
 	fail "NO_COLOR: colours drawn" || ok
 T send-keys -t tui q
 
-# 12. signals restore the terminal and kill as the signal does
+# 12. --by-type --type GLOB opens on those types; no match fails as the text does
+ARGS="--type conf*" SCREEN="Shared data by struct type" start
+expect_eq "--type: rows = report --by-type's" \
+	"$(grep -E '^  config ' "$TMP/bytype" | norm)" "$(cap | grep -E '^ *config ' | norm)"
+T send-keys -t tui q q
+ARGS="--type nosuch*" SCREEN="" start
+for i in $(seq 50); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+expect_eq "--type, no match: exit code" 2 "$(cat "$TMP/rc" 2>/dev/null)"
+wait_for "no sample was attributed to a struct type matching 'nosuch*'"
+
+# 13. signals restore the terminal and kill as the signal does
 for sig in INT TERM SEGV; do
 	start
 	if [ $sig = INT ]; then T send-keys -t tui C-c; else kill -$sig "$(cat "$TMP/pid")"; fi
