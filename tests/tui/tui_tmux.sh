@@ -178,7 +178,25 @@ for i in $(seq 50); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
 expect_eq "--type, no match: exit code" 2 "$(cat "$TMP/rc" 2>/dev/null)"
 wait_for "no sample was attributed to a struct type matching 'nosuch*'"
 
-# 13. signals restore the terminal and kill as the signal does
+# 13. annotate: a source file moved away is named with the reason;
+# --source-dir finds it
+mkdir -p "$TMP/src" "$TMP/moved"
+cp "$TOP_SRCDIR/samples/false-sharing/lockword.c" "$TMP/src/"
+(cd "$TMP/src" && ${CC:-gcc} -g -O2 -pthread -o "$TMP/lw2" lockword.c) || fail "cannot build lockword"
+mv "$TMP/src/lockword.c" "$TMP/moved/"
+sim_record "$TMP/lw2.data" "$TMP/rec2.err" --sim-cpus 4 --sim-nodes 2 -- "$TMP/lw2" 200
+DATA=$TMP/lw2.data start
+keys "Instruction" d a
+expect_contains "annotate: unreadable source named" \
+	"source $TMP/src/lockword.c: cannot read it: No such file or directory" <(cap)
+T send-keys -t tui q q q
+ARGS="--source-dir $TMP/moved" DATA=$TMP/lw2.data start
+keys "Instruction" d a
+expect_contains "annotate: --source-dir" "source: $TMP/moved/lockword.c" <(cap)
+grep -qE '^>  +[0-9]+  .*cfg\.lock' <(cap) && ok || fail "annotate: the source line from --source-dir"
+T send-keys -t tui q q q
+
+# 14. signals restore the terminal and kill as the signal does
 for sig in INT TERM SEGV; do
 	start
 	if [ $sig = INT ]; then T send-keys -t tui C-c; else kill -$sig "$(cat "$TMP/pid")"; fi
