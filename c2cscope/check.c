@@ -5,9 +5,7 @@
  * violation, 2 on bad input (including rules that name missing members).
  */
 #include "cmd.h"
-#include "layout/baseline.h"
-#include "layout/gate.h"
-#include "layout/gate_report.h"
+#include "gate/gate.h"
 #include "layout/layout.h"
 #include "util/xalloc.h"
 

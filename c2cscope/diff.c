@@ -6,10 +6,7 @@
  */
 #include "config.h"
 #include "cmd.h"
-#include "layout/baseline.h"
-#include "layout/gate.h"
-#include "layout/gate_report.h"
-#include "layout/layout_diff.h"
+#include "gate/gate.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>

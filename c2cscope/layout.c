@@ -8,14 +8,12 @@
 #include "cmd.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
 #include "layout/layout.h"
-#include "layout/profile_print.h"
 #include "types/types.h"
 #include "util/xalloc.h"
 
@@ -146,8 +144,6 @@ static int parse_option(struct layout_args *a, int c, const char *arg)
 	}
 }
 
-static bool is_glob(const char *s);
-
 /* Returns 0 to go on, 1 after --help, -1 on a usage error (already said). */
 static int parse_args(int argc, char **argv, struct layout_args *a)
 {
@@ -183,17 +179,12 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		a->cacheline_size = host_cacheline_size();
 	if (a->json && (a->sizes || argc - optind > 1))
 		return cmd_error(CMD, "--format json takes one FILE and no --sizes"), -1;
-	if (a->profile &&
-	    (a->nr_patterns != 1 || is_glob(a->patterns[0]) || a->sizes || argc - optind > 1))
+	if (a->profile && (a->nr_patterns != 1 || type_name_is_glob(a->patterns[0]) || a->sizes ||
+			   argc - optind > 1))
 		return cmd_error(CMD, "--profile takes one -C STRUCT (no glob), at most one FILE, "
 				      "and no --sizes"),
 		       -1;
 	return 0;
-}
-
-static bool is_glob(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
 }
 
 struct selection {
@@ -217,11 +208,11 @@ static int select_pattern(const struct type_db *db, const char *pat, struct sele
 	size_t i, n, before = sel->n;
 	const struct type *found[64], *td;
 
-	if (is_glob(pat)) {
+	if (type_name_is_glob(pat)) {
 		for (i = 0; i < type_db_nr_structs(db); i++) {
 			const struct type *t = type_db_struct(db, i);
 
-			if (t->name && !fnmatch(pat, t->name, 0))
+			if (type_name_matches(pat, t->name))
 				select_add(sel, t);
 		}
 		return sel->n > before ? 0 : -ENOENT;
@@ -264,20 +255,16 @@ static int no_match(const char *path, const struct layout_args *a, const char *p
 {
 	struct type_load_opts lo = { .source = a->source };
 	const char *file = path ? path : "/sys/kernel/btf/vmlinux";
-	const char *hint = NULL;
+	struct strbuf sb = STRBUF_INIT;
 	struct type_db *db = NULL;
 	int ret;
 
-	if (is_glob(pattern))
+	if (type_name_is_glob(pattern))
 		return cmd_error(CMD, "%s: no struct or union matches '%s'", file, pattern);
 	ret = path ? type_db_load(path, &lo, &db, NULL) : type_db_load_kernel(&lo, &db, NULL);
-	if (!ret)
-		hint = type_db_suggest(db, pattern);
-	if (hint)
-		ret = cmd_error(CMD, "%s: no struct or union '%s'; did you mean '%s'?", file,
-				pattern, hint);
-	else
-		ret = cmd_error(CMD, "%s: no struct or union '%s'", file, pattern);
+	type_db_describe_missing(&sb, file, pattern, ret ? NULL : db);
+	ret = cmd_error(CMD, "%s", sb.buf);
+	strbuf_release(&sb);
 	type_db_free(db);
 	return ret;
 }

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
-#include "layout/profile.h"
-#include "layout/propose.h"
+#include "profile/profile.h"
+#include "suggest/suggest.h"
 #include "suggest_patch.h"
 #include "util/strbuf.h"
 #include "types/types.h"
@@ -156,8 +156,8 @@ static int load_struct(const struct suggest_args *a, struct type_db **db, const 
 	const char *only[] = { a->struct_name, NULL };
 	struct type_load_opts opts = { .source = a->source, .only = only };
 	struct c2c_err err = { 0 };
+	struct strbuf sb = STRBUF_INIT;
 	struct type_db *all;
-	const char *near;
 	int ret;
 
 	ret = a->file ? type_db_load(a->file, &opts, db, &err) :
@@ -172,9 +172,9 @@ static int load_struct(const struct suggest_args *a, struct type_db **db, const 
 	if (a->file ? type_db_load(a->file, &opts, &all, &err) :
 		      type_db_load_kernel(&opts, &all, &err))
 		all = NULL;
-	near = all ? type_db_suggest(all, a->struct_name) : NULL;
-	cmd_error("suggest", "%s: no struct %s%s%s%s", type_db_path(*db), a->struct_name,
-		  near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+	type_db_describe_missing(&sb, type_db_path(*db), a->struct_name, all);
+	cmd_error("suggest", "%s", sb.buf);
+	strbuf_release(&sb);
 	if (all)
 		type_db_free(all);
 	return EXIT_BAD_INPUT;

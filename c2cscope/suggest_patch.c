@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "layout/patch.h"
+#include "suggest/suggest.h"
 #include "util/strbuf.h"
 
 static const struct proposal *pick(const struct proposer *pr, bool isolate)

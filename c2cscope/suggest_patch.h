@@ -6,8 +6,8 @@
 #include <stdbool.h>
 
 #include "cmd.h"
-#include "layout/profile.h"
-#include "layout/propose.h"
+#include "profile/profile.h"
+#include "suggest/suggest.h"
 #include "types/types.h"
 
 struct suggest_patch_args {

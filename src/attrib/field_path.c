@@ -7,18 +7,6 @@
 
 #include "attrib/attrib_int.h"
 
-/* Byte extent of a member: bitfields cover the bytes holding their bits. */
-static void member_extent(const struct type_member *m, uint64_t *start, uint64_t *end)
-{
-	if (m->bit_size) {
-		*start = m->bit_offset / 8;
-		*end = (m->bit_offset + m->bit_size + 7) / 8;
-		return;
-	}
-	*start = m->offset;
-	*end = m->offset + type_size(m->type);
-}
-
 static bool is_flexible_array(const struct type_member *m)
 {
 	const struct type *t = type_strip(m->type);
@@ -65,7 +53,7 @@ static const struct type_member *member_at(const struct type *t, uint64_t off, u
 		const struct type_member *m = &t->members[i];
 		uint64_t start, end;
 
-		member_extent(m, &start, &end);
+		type_member_extent(m, &start, &end);
 		if (last_is_flexible && i == t->nr_members - 1 && is_flexible_array(m))
 			end = UINT64_MAX;
 		if (off < start || off >= end)

@@ -17,7 +17,7 @@
 
 #include "attrib/attrib.h"
 #include "c2c/c2c_session.h"
-#include "layout/profile.h"
+#include "profile/profile.h"
 
 enum {
 	C2C_ATTRIB_UNMAPPED = ATTRIB_NR_REASONS, /* the code address is in no mapping */

@@ -5,7 +5,6 @@
  */
 #include "c2c/c2c_bytype.h"
 
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,7 +231,7 @@ size_t c2c_bytype_filter(struct c2c_bytype *bt, const char *glob)
 	size_t i, n = 0;
 
 	for (i = 0; i < bt->n; i++) {
-		if (fnmatch(glob, bt->v[i].type_name, 0))
+		if (!type_name_matches(glob, bt->v[i].type_name))
 			field_sum_release(&bt->v[i]);
 		else
 			bt->v[n++] = bt->v[i];
@@ -362,11 +361,10 @@ static const struct type_member *top_member(const struct type *t, uint64_t off)
 
 	for (i = 0; i < t->nr_members; i++) {
 		const struct type_member *m = &t->members[i];
-		uint64_t size = type_size(m->type);
+		uint64_t start, end;
 
-		if (m->bit_size)
-			size = (m->bit_offset % 8 + m->bit_size + 7) / 8;
-		if (m->name && off >= m->offset && off < m->offset + (size ? size : 1))
+		type_member_extent(m, &start, &end);
+		if (m->name && off >= start && off < (end > start ? end : start + 1))
 			return m;
 	}
 	return NULL;

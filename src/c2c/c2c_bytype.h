@@ -9,7 +9,7 @@
 
 #include "config.h"
 #include "c2c/c2c_attrib.h"
-#include "layout/profile.h"
+#include "profile/profile.h"
 #include "util/strbuf.h"
 
 #ifdef HAVE_JANSSON

@@ -12,9 +12,6 @@
 
 #include "util/xalloc.h"
 
-#define GROUP_BEGIN "__cacheline_group_begin__"
-#define GROUP_END "__cacheline_group_end__"
-
 void layout_member_geometry(const struct type_member *m, uint64_t *offset, uint64_t *size,
 			    uint32_t *bitfield_offset)
 {
@@ -217,60 +214,41 @@ static void sum_members(struct layout *l)
 	}
 }
 
-static const char *group_name(const char *member, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return member && !strncmp(member, prefix, n) ? member + n : NULL;
-}
-
-static void close_group(struct layout *l, struct layout_group *g, uint32_t end)
+static void add_group(struct layout *l, const struct type_group *tg, uint32_t *alloc)
 {
 	unsigned int cl = l->cacheline_size;
-	uint32_t i;
+	struct layout_group *g;
 
-	g->end_member = end;
-	g->end = l->members[end].offset;
-	for (i = g->first_member + 1; i < end; i++)
-		g->bytes_used += l->members[i].size;
+	if (l->nr_groups == *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 4;
+		l->groups = xrealloc(l->groups, *alloc * sizeof(*l->groups));
+	}
+	g = &l->groups[l->nr_groups++];
+	memset(g, 0, sizeof(*g));
+	g->name = tg->name;
+	g->first_member = (uint32_t)tg->begin;
+	g->end_member = (uint32_t)tg->end;
+	g->start = tg->start;
+	g->end = tg->stop;
+	g->bytes_used = type_group_bytes_used(l->type, tg);
+	g->first_line = g->last_line = cacheline_of(g->start, cl);
 	if (g->end > g->start) {
-		g->first_line = cacheline_of(g->start, cl);
 		g->last_line = cacheline_of(g->end - 1, cl);
 		g->nr_lines = g->last_line - g->first_line + 1;
-	} else {
-		g->first_line = g->last_line = cacheline_of(g->start, cl);
 	}
 }
 
+/* The well-formed groups (one begin, then one end: type_group_ok). */
 static void find_groups(struct layout *l)
 {
-	uint32_t i, j, alloc = 0;
+	struct type_group *tg;
+	size_t n = type_find_groups(l->type, &tg), i;
+	uint32_t alloc = 0;
 
-	for (i = 0; i < l->sum.nr_members; i++) {
-		const char *name = group_name(l->members[i].name, GROUP_BEGIN);
-		struct layout_group *g;
-
-		if (!name)
-			continue;
-		for (j = i + 1; j < l->sum.nr_members; j++) {
-			const char *end = group_name(l->members[j].name, GROUP_END);
-
-			if (end && !strcmp(end, name))
-				break;
-		}
-		if (j == l->sum.nr_members)
-			continue; /* a begin without end is not a group */
-		if (l->nr_groups == alloc) {
-			alloc = alloc ? alloc * 2 : 4;
-			l->groups = xrealloc(l->groups, alloc * sizeof(*l->groups));
-		}
-		g = &l->groups[l->nr_groups++];
-		memset(g, 0, sizeof(*g));
-		g->name = name;
-		g->first_member = i;
-		g->start = l->members[i].offset;
-		close_group(l, g, j);
-	}
+	for (i = 0; i < n; i++)
+		if (type_group_ok(&tg[i]))
+			add_group(l, &tg[i], &alloc);
+	free(tg);
 }
 
 int layout_analyze(const struct type *t, unsigned int cacheline_size, struct layout **out,

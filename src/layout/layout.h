@@ -6,6 +6,9 @@
  * pahole 1.24's definitions, so that the printer (print.c) can reproduce
  * pahole's text and the CI gate can compare layouts in the same terms.
  *
+ * This is the module's one public header: the analysis, the printer, the
+ * v1 JSON writer and the profiled views (layout --profile).
+ *
  * A struct layout is computed once (layout_analyze) and is then read-only.
  * It points into the type model, so it must be freed before its type_db.
  */
@@ -15,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "profile/profile.h"
 #include "types/types.h"
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -74,15 +78,17 @@ struct layout_summary {
 
 /*
  * A kernel cache-line group: the members between the zero-size markers
- * __cacheline_group_begin__NAME and __cacheline_group_end__NAME.
+ * __cacheline_group_begin__NAME and __cacheline_group_end__NAME, when the
+ * markers make one (type_group_ok: one begin, then one end).
  */
 struct layout_group {
 	const char *name;
 	uint32_t first_member; /* index of the begin marker */
 	uint32_t end_member; /* index of the end marker */
-	uint64_t start; /* offset of the begin marker */
+	uint64_t start; /* offsetofend(begin marker) */
 	uint64_t end; /* offset of the end marker */
-	uint64_t bytes_used; /* sum of member sizes inside */
+	/* Bytes the members inside cover (type_group_bytes_used). */
+	uint64_t bytes_used;
 	uint32_t first_line, last_line; /* cache lines spanned by [start, end) */
 	uint32_t nr_lines; /* 0 for an empty group */
 };
@@ -169,5 +175,63 @@ struct layout_json_doc {
  * Returns 0, or -ENOTSUP when built without jansson.
  */
 int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct c2c_err *err);
+
+/*
+ * One struct of the v1 JSON schema (doc/layout-json.md) as a jansson
+ * object, NULL when t cannot be laid out (json.c; only with jansson). For
+ * the JSON writers of other modules (suggest) that embed v1 layouts.
+ */
+struct json_t;
+struct json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size);
+/*
+ * Append root pretty-printed (and a newline) to sb and release it; -ENOMEM
+ * when root is NULL (a json_pack that failed) or cannot be written.
+ */
+int layout_json_emit(struct strbuf *sb, struct json_t *root, struct c2c_err *err);
+
+/* --- Profiled layouts (profile_print.c, profile_json.c) ---------------- */
+
+/*
+ * layout --profile: pahole's layout of a struct with each top-level
+ * member's access profile beside it (" hitm L/R ld N st N r:funcs w:funcs"),
+ * "<- false sharing" on members of a line where a field some contexts write
+ * sits with a field other contexts touch, "<- true
+ * sharing" on a field several contexts write, and one verdict line per
+ * finding after the layout.
+ */
+
+/* A written field and a field on its line that other contexts touch. */
+struct profile_pair {
+	uint64_t line; /* cache line of the written field's first byte */
+	uint32_t written, other; /* indices into the profile's fields */
+};
+
+/* What the profile says about the layout, per profile field index. */
+struct profile_findings {
+	bool *false_sharing; /* shares a line falsely (either side of a pair) */
+	bool *true_sharing; /* written by several contexts (of one object) */
+	bool *between_objects; /* one writer per object, yet HITMs */
+	struct profile_pair *pairs; /* by written member, then neighbour order */
+	size_t nr_pairs;
+	uint32_t nr_true, nr_between;
+	uint64_t between_hitm; /* HITMs on the between_objects fields */
+};
+
+/* Fill out for struct t (typedefs stripped) with profile p. */
+void profile_find(struct profile_findings *out, const struct type *t,
+		  const struct struct_profile *p, unsigned int cacheline_size);
+void profile_findings_free(struct profile_findings *f);
+
+/* opts may be NULL; its annotate hook is replaced. */
+void profile_print_layout(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			  const struct layout_print_opts *opts);
+
+/*
+ * The same as JSON (doc/layout-json.md, "Profiled layouts"): the v1
+ * layout of t plus each member's profile and the findings. -ENOTSUP
+ * without jansson.
+ */
+int profile_json_print(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+		       const char *file, unsigned int cacheline_size, struct c2c_err *err);
 
 #endif

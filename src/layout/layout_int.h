@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Internals shared by layout.c, print.c, decl.c and json.c. */
+/* Internals of src/layout, shared by its files only. */
 #ifndef C2C_LAYOUT_LAYOUT_INT_H
 #define C2C_LAYOUT_LAYOUT_INT_H
 
@@ -19,12 +19,6 @@ void layout_member_geometry(const struct type_member *m, uint64_t *offset, uint6
 			    uint32_t *bitfield_offset);
 
 /*
- * pahole's natural alignment: pointers 8, base types and enums their size,
- * arrays their element's, aggregates the largest of their members' (forced
- * alignments ignored); never 0.
- */
-
-/*
  * Holes of a struct as pahole's class__find_holes computes them. members
  * may be NULL (only the summary's hole/padding fields are filled).
  */
@@ -36,17 +30,5 @@ bool layout_infer_packed(const struct type *t);
 
 /* Tail padding of a struct type (0 for anything else). */
 uint64_t layout_struct_padding(const struct type *t);
-
-/*
- * One struct of the v1 JSON schema (doc/layout-json.md) as a jansson
- * object, NULL when t cannot be laid out (json.c; only with jansson).
- */
-struct json_t;
-struct json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size);
-/*
- * Append root pretty-printed (and a newline) to sb and release it; -ENOMEM
- * when root is NULL (a json_pack that failed) or cannot be written.
- */
-int layout_json_emit(struct strbuf *sb, struct json_t *root, struct c2c_err *err);
 
 #endif

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include "layout/layout_int.h"
-#include "layout/profile_print.h"
 
 #include <errno.h>
 #include <stdlib.h>

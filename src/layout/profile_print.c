@@ -6,7 +6,7 @@
  * with a field that contexts other than those writers touch) or truly (a
  * field several contexts write).
  */
-#include "layout/profile_print.h"
+#include "layout/layout.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -63,11 +63,10 @@ static const struct field_profile *member_field(const struct type *t,
 						uint64_t *start, uint64_t *end)
 {
 	const struct type_member *m = &t->members[i];
-	uint64_t size = m->bit_size ? (m->bit_offset % 8 + m->bit_size + 7) / 8 :
-				      type_size(m->type);
 
-	*start = m->offset;
-	*end = m->offset + (size ? size : 1);
+	type_member_extent(m, start, end);
+	if (*end == *start)
+		*end = *start + 1;
 	return m->name ? profile_field_const(p, m->name) : NULL;
 }
 

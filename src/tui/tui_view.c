@@ -18,8 +18,8 @@
 #include "c2c/c2c_attrib.h"
 #include "c2c/c2c_bytype.h"
 #include "c2c/c2c_view.h"
-#include "layout/profile_print.h"
-#include "layout/propose.h"
+#include "layout/layout.h"
+#include "suggest/suggest.h"
 #include "output/table.h"
 #include "util/xalloc.h"
 

@@ -4,7 +4,6 @@
  * a string intern table, the reference map and the sorted, deduplicated
  * index of named structs and unions.
  */
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,20 +249,7 @@ void type_db_set_only(struct type_db *db, const char *const *only)
 
 bool type_db_wants(const struct type_db *db, const char *name)
 {
-	size_t i;
-
-	if (!db->only)
-		return true;
-	if (!name)
-		return false;
-	for (i = 0; db->only[i]; i++) {
-		const char *pat = db->only[i];
-
-		/* Plain names (the common -C case) skip fnmatch's cost. */
-		if (!strpbrk(pat, "*?[\\") ? !strcmp(pat, name) : !fnmatch(pat, name, 0))
-			return true;
-	}
-	return false;
+	return type_name_wanted((const char *const *)db->only, name);
 }
 
 bool type_db_wants_typedef(const struct type_db *db, const char *name)

@@ -182,6 +182,13 @@ const struct type *type_db_find_typedef(const struct type_db *db, const char *na
  * nothing is close.
  */
 const char *type_db_suggest(const struct type_db *db, const char *name);
+/*
+ * The one wording for a struct that is not there, appended to sb:
+ * "FILE: no struct or union NAME", then "; did you mean NEAR?" when HINTS
+ * (a db loaded without an only-list; may be NULL) knows a close name.
+ */
+void type_db_describe_missing(struct strbuf *sb, const char *file, const char *name,
+			      const struct type_db *hints);
 
 /*
  * The type a loader-specific reference names: the DWARF DIE's global offset
@@ -226,6 +233,46 @@ uint32_t type_natural_alignment(const struct type *t);
 uint64_t type_size(const struct type *t);
 /* Whether the type is a struct or union (after stripping typedefs/cv). */
 bool type_is_aggregate(const struct type *t);
+/*
+ * The bytes member m covers, [*start, *end) from its parent's start: its
+ * type's size, or for a bitfield the bytes that hold its bits (five 1-bit
+ * fields in one byte cover that one byte).
+ */
+void type_member_extent(const struct type_member *m, uint64_t *start, uint64_t *end);
+
+/*
+ * Kernel cache-line groups: the members between the zero-size markers
+ * __cacheline_group_begin__NAME and __cacheline_group_end__NAME.
+ */
+#define TYPE_GROUP_BEGIN "__cacheline_group_begin__"
+#define TYPE_GROUP_END "__cacheline_group_end__"
+
+struct type_group {
+	const char *name; /* the markers' suffix (points into the model) */
+	int begin, end; /* member index of the first begin/end marker; -1: none */
+	int nr_begin, nr_end; /* how many of each (a group has one of each) */
+	uint64_t start, stop; /* offsetofend(begin marker), offsetof(end marker) */
+};
+
+/* NAME when m is a begin (or, begin false, an end) marker; else NULL. */
+const char *type_group_marker(const struct type_member *m, bool begin);
+/*
+ * Every group name t's top-level markers mention, in order of its first
+ * marker, malformed ones included (*out: free() it); returns how many.
+ */
+size_t type_find_groups(const struct type *t, struct type_group **out);
+/* Whether the markers make a group: one begin, then one end. */
+bool type_group_ok(const struct type_group *g);
+/* Bytes the members declared between g's markers cover (extents merged). */
+uint64_t type_group_bytes_used(const struct type *t, const struct type_group *g);
+
+/* Whether PAT is an fnmatch(3) glob rather than a plain name. */
+bool type_name_is_glob(const char *pat);
+/* Whether NAME (may be NULL: no) matches PAT, a plain name or a glob. */
+bool type_name_matches(const char *pat, const char *name);
+/* Whether NAME matches one of the NULL-terminated GLOBS; NULL: any name. */
+bool type_name_wanted(const char *const *globs, const char *name);
+
 /*
  * C declaration of NAME (may be NULL) with type T, as pahole prints it:
  * "struct list_head *         next", "int (*fn)(void *)", "char name[16]".

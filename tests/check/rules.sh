@@ -78,6 +78,6 @@ expect_contains "bad line size" "--cacheline-size expects a power of two from 8 
 # rules that cannot be checked are bad input (exit 2), with a hint
 printf 'struct gate_dem {\n\tsize <= 1\n}\nstruct gate_demo {\n\tisolated nope\n}\n' >"$TMP/bad.rules"
 run_c2c 2 "$TMP/out" "$TMP/err" check --rules "$TMP/bad.rules" "$TMP/demo.o"
-expect_contains "missing struct" "no struct or union gate_dem in $TMP/demo.o (did you mean gate_demo?)" "$TMP/out"
+expect_contains "missing struct" "$TMP/demo.o: no struct or union gate_dem; did you mean gate_demo?" "$TMP/out"
 expect_contains "missing member" "no member 'nope' in struct gate_demo" "$TMP/out"
 finish

@@ -44,7 +44,7 @@ run_c2c 0 "$TMP/s" "$TMP/se" layout -C anon_t --sizes "$TMP/td.o"
 expect_eq "--sizes names the struct anon_t" "$(printf 'anon_t\t24\t1')" "$(cat "$TMP/s")"
 # globs match struct names only, as before; an unknown name still fails
 run_c2c 2 "$TMP/o" "$TMP/e" layout -C no_such_t "$TMP/td.o"
-expect_contains "unknown typedef" "no struct or union 'no_such_t'" "$TMP/e"
+expect_contains "unknown typedef" "no struct or union no_such_t" "$TMP/e"
 
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	for n in atomic_t atomic64_t spinlock_t raw_spinlock_t cpumask_t kuid_t refcount_t; do

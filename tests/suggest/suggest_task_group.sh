@@ -58,7 +58,7 @@ fi
 
 # Bad input: clear messages, exit 2.
 run_c2c 2 "$TMP/o" "$TMP/e" suggest -C task_grup --hotness "$here/task_group.hot" "$TMP/tg.o"
-expect_contains "did you mean" "no struct task_grup; did you mean task_group?" "$TMP/e"
+expect_contains "did you mean" "no struct or union task_grup; did you mean task_group?" "$TMP/e"
 printf 'struct task_group\nload_avg sometimes\n' >"$TMP/bad.hot"
 run_c2c 2 "$TMP/o" "$TMP/e" suggest -C task_group --hotness "$TMP/bad.hot" "$TMP/tg.o"
 expect_contains "bad class" "bad.hot:2: expected read_mostly, read_write or cold (near 'sometimes')" "$TMP/e"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "layout/baseline.h"
+#include "gate/gate.h"
 #include "layout/layout.h"
 #include "util/xalloc.h"
 

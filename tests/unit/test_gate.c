@@ -27,7 +27,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "layout/gate.h"
+#include "gate/gate.h"
 #include "util/xalloc.h"
 
 struct member_spec {
@@ -271,7 +271,7 @@ static void missing_struct_suggests_a_name(void **state)
 	assert_int_equal(gate_check(rs, db, NULL, &res, &err), 0);
 	assert_int_equal(res.nr_error, 1);
 	assert_string_equal(res.outcomes[0].message,
-			    "no struct or union tgg in test (did you mean tg?)");
+			    "test: no struct or union tgg; did you mean tg?");
 	gate_result_release(&res);
 	assert_int_equal(gate_check(rs, db, &(struct gate_opts){ .cacheline_size = 96 }, &res,
 				    &err),

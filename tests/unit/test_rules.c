@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "layout/rules.h"
+#include "gate/gate.h"
 #include "util/xalloc.h"
 #include <errno.h>
 

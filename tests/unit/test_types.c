@@ -258,6 +258,105 @@ static void helpers_strip_and_align(void **state)
 	assert_int_equal(type_alignment(packed), 4);
 }
 
+static void bitfield(struct type_member *m, const char *name, const struct type *t,
+		     uint64_t bit_offset, uint32_t bit_size)
+{
+	m->name = name;
+	m->type = t;
+	m->offset = bit_offset / 8;
+	m->bit_offset = bit_offset;
+	m->bit_size = bit_size;
+}
+
+static void expect_extent(const struct type_member *m, uint64_t start, uint64_t end)
+{
+	uint64_t s, e;
+
+	type_member_extent(m, &s, &e);
+	assert_int_equal(s, start);
+	assert_int_equal(e, end);
+}
+
+/* A bitfield covers the bytes that hold its bits, not its unit's size. */
+static void extents_of_bitfields(void **state)
+{
+	struct fixture *f = *state;
+	struct type_member m[5] = { 0 };
+
+	bitfield(&m[0], "a", f->t_char, 0, 1); /* five 1-bit fields: byte 0 each */
+	bitfield(&m[1], "e", f->t_char, 4, 1);
+	bitfield(&m[2], "x", f->t_uint, 8, 7); /* bits 8..14: byte 1 */
+	bitfield(&m[3], "y", f->t_uint, 15, 2); /* bits 15..16: bytes 1 and 2 */
+	member(&m[4], "i", f->t_int, 4);
+	expect_extent(&m[0], 0, 1);
+	expect_extent(&m[1], 0, 1);
+	expect_extent(&m[2], 1, 2);
+	expect_extent(&m[3], 1, 3);
+	expect_extent(&m[4], 4, 8);
+}
+
+static const struct type_group *group_named(const struct type_group *g, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(g[i].name, name))
+			return &g[i];
+	fail_msg("no group %s", name);
+	return NULL;
+}
+
+/*
+ * Group markers: one begin then one end make a group; a duplicate, a
+ * missing end or a missing begin do not. Bytes used merge extents.
+ */
+static void group_markers(void **state)
+{
+	struct fixture *f = *state;
+	struct type *s = type_db_add(f->db, TYPE_STRUCT, "grouped");
+	struct type *mark = array(f->db, f->t_char, 0);
+	static const char *const names[] = { "a", "b", "c", "d", "e" };
+	const struct type_group *g;
+	struct type_group *v;
+	struct type_member *m;
+	size_t n;
+	int i;
+
+	s->size = 16;
+	m = type_db_add_members(f->db, s, 13);
+	member(&m[0], TYPE_GROUP_BEGIN "ok", mark, 0);
+	for (i = 0; i < 5; i++)
+		bitfield(&m[1 + i], names[i], f->t_char, (uint64_t)i, 1);
+	member(&m[6], TYPE_GROUP_END "ok", mark, 1);
+	member(&m[7], TYPE_GROUP_BEGIN "dup", mark, 4);
+	member(&m[8], TYPE_GROUP_BEGIN "dup", mark, 4);
+	member(&m[9], "i", f->t_int, 4);
+	member(&m[10], TYPE_GROUP_END "dup", mark, 8);
+	member(&m[11], TYPE_GROUP_BEGIN "open", mark, 8);
+	member(&m[12], TYPE_GROUP_END, mark, 8); /* no name: not a marker */
+	assert_null(type_group_marker(&m[12], false));
+	assert_string_equal(type_group_marker(&m[0], true), "ok");
+	assert_null(type_group_marker(&m[0], false));
+
+	n = type_find_groups(s, &v);
+	assert_int_equal(n, 3);
+	g = group_named(v, n, "ok");
+	assert_true(type_group_ok(g));
+	assert_int_equal(g->begin, 0);
+	assert_int_equal(g->end, 6);
+	assert_int_equal(g->start, 0);
+	assert_int_equal(g->stop, 1);
+	assert_int_equal(type_group_bytes_used(s, g), 1);
+	g = group_named(v, n, "dup");
+	assert_false(type_group_ok(g));
+	assert_int_equal(g->nr_begin, 2);
+	assert_int_equal(g->begin, 7);
+	g = group_named(v, n, "open");
+	assert_false(type_group_ok(g));
+	assert_int_equal(g->end, -1);
+	free(v);
+}
+
 static void load_reports_bad_files(void **state)
 {
 	struct type_db *db = (void *)1;
@@ -281,6 +380,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(member_arrays_follow_position, setup, teardown),
 		cmocka_unit_test_setup_teardown(index_dedupes_and_keeps_variants, setup, teardown),
 		cmocka_unit_test_setup_teardown(helpers_strip_and_align, setup, teardown),
+		cmocka_unit_test_setup_teardown(extents_of_bitfields, setup, teardown),
+		cmocka_unit_test_setup_teardown(group_markers, setup, teardown),
 		cmocka_unit_test(load_reports_bad_files),
 	};
 

@@ -6,7 +6,7 @@
  * model has no lines). The result also tells the proposer which orders
  * the source can express.
  */
-#include "layout/srcstruct_int.h"
+#include "suggest/srcstruct_int.h"
 
 #include <ctype.h>
 #include <errno.h>

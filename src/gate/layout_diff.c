@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Layout diff between two type models, in cache-line terms. */
-#include "layout/layout_diff.h"
-#include "layout/gate_int.h"
+#include "gate/gate_int.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,8 +122,8 @@ static void add_group(struct diff_struct *s, const char *name, const char *messa
 
 static void add_group_rules(struct ruleset *rs, const char *name, const struct type *t)
 {
-	struct gate_group *groups;
-	size_t n = gate_find_groups(t, &groups), i, j;
+	struct type_group *groups;
+	size_t n = type_find_groups(t, &groups), i, j;
 	const struct rule_block *b = ruleset_nr_blocks(rs) ? ruleset_block(rs, 0) : NULL;
 
 	for (i = 0; i < n; i++) {
@@ -216,16 +214,6 @@ static void diff_one(struct layout_diff *d, const char *name, const struct type 
 	d->structs[d->nr++] = s;
 }
 
-static bool wanted(const char *name, const char *const *only)
-{
-	if (!only)
-		return true;
-	for (; *only; only++)
-		if (!fnmatch(*only, name, 0))
-			return true;
-	return false;
-}
-
 int layout_diff_compute(const struct type_db *old, const struct type_db *new,
 			const struct layout_diff_opts *opts, struct layout_diff *out,
 			struct c2c_err *err)
@@ -245,7 +233,7 @@ int layout_diff_compute(const struct type_db *old, const struct type_db *new,
 		int c = !o ? 1 : !n ? -1 : strcmp(o->name, n->name);
 		const char *name = c <= 0 ? o->name : n->name;
 
-		if (wanted(name, only))
+		if (type_name_wanted(only, name))
 			diff_one(out, name, c <= 0 ? o : NULL, c >= 0 ? n : NULL);
 		/* skip further definitions of the same name */
 		if (c <= 0)

@@ -6,7 +6,7 @@
  * string and character literals, brackets, ';' and ',' at the top level and
  * preprocessor lines, which is all it takes to cut a member list.
  */
-#include "layout/srcstruct_int.h"
+#include "suggest/srcstruct_int.h"
 
 #include <ctype.h>
 #include <errno.h>

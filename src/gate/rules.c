@@ -4,7 +4,7 @@
  * Every token carries its line and column so that an error can say exactly
  * where the input stopped making sense and what was expected there.
  */
-#include "layout/rules.h"
+#include "gate/gate.h"
 #include "util/xalloc.h"
 
 #include <ctype.h>

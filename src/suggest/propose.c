@@ -3,7 +3,7 @@
  * The re-layout proposer: blocks of members that must move together, a
  * scoring function, and a steepest-descent search over member orders.
  */
-#include "layout/propose_int.h"
+#include "suggest/propose_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -18,21 +18,23 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 /* --- blocks ------------------------------------------------------------- */
 
-static bool is_marker(const struct type_member *m, const char *prefix)
+/* The end marker's index when member i begins a kernel group, else i. */
+static uint32_t group_end(const struct type *t, uint32_t i)
 {
-	return m->name && !strncmp(m->name, prefix, strlen(prefix));
+	struct type_group *g;
+	size_t n = type_find_groups(t, &g), k;
+	uint32_t end = i;
+
+	for (k = 0; k < n; k++)
+		if (g[k].begin == (int)i && type_group_ok(&g[k]))
+			end = (uint32_t)g[k].end;
+	free(g);
+	return end;
 }
 
-/* Bytes a member covers: its type, or for bitfields the bytes its bits touch. */
-static void member_extent(const struct type_member *m, uint64_t *start, uint64_t *end)
+static bool is_marker(const struct type_member *m)
 {
-	if (m->bit_size) {
-		*start = m->bit_offset / 8;
-		*end = (m->bit_offset + m->bit_size + 7) / 8;
-	} else {
-		*start = m->offset;
-		*end = m->offset + type_size(m->type);
-	}
+	return type_group_marker(m, true) || type_group_marker(m, false);
 }
 
 /* The member index where the block that starts at member i ends. */
@@ -41,15 +43,8 @@ static uint32_t block_end(const struct type *t, uint32_t i)
 	const struct type_member *m = &t->members[i];
 	uint32_t j;
 
-	if (is_marker(m, "__cacheline_group_begin__")) {
-		const char *group = m->name + strlen("__cacheline_group_begin__");
-
-		for (j = i + 1; j < t->nr_members; j++)
-			if (is_marker(&t->members[j], "__cacheline_group_end__") &&
-			    !strcmp(t->members[j].name + strlen("__cacheline_group_end__"), group))
-				return j;
-		return i;
-	}
+	if (type_group_marker(m, true))
+		return group_end(t, i);
 	if (!m->bit_size)
 		return i;
 	/* A run of bitfields that share storage units moves as one. */
@@ -60,9 +55,9 @@ static uint32_t block_end(const struct type *t, uint32_t i)
 
 		if (!n->bit_size)
 			break;
-		member_extent(&t->members[j], &s, &e);
+		type_member_extent(&t->members[j], &s, &e);
 		run_end = align_up(e, unit ? unit : 1);
-		member_extent(n, &s, &e);
+		type_member_extent(n, &s, &e);
 		if (s >= run_end)
 			break;
 	}
@@ -80,7 +75,7 @@ static void add_block(struct proposer *pr, uint32_t first, uint32_t last)
 	b = &pr->blocks[pr->nr_blocks++];
 	memset(b, 0, sizeof(*b));
 	for (i = first; i <= last; i++) {
-		member_extent(&t->members[i], &s, &e);
+		type_member_extent(&t->members[i], &s, &e);
 		if (e > end)
 			end = e;
 		pr->members[i].block = pr->nr_blocks - 1;
@@ -128,7 +123,7 @@ void build_blocks(struct proposer *pr)
 	/* A flexible array (or any zero-size tail) stays last. */
 	if (pr->nr_blocks && !pr->blocks[pr->nr_blocks - 1].size &&
 	    pr->blocks[pr->nr_blocks - 1].first == pr->blocks[pr->nr_blocks - 1].last &&
-	    !is_marker(&pr->t->members[pr->blocks[pr->nr_blocks - 1].first], "__cacheline_group"))
+	    !is_marker(&pr->t->members[pr->blocks[pr->nr_blocks - 1].first]))
 		pr->blocks[pr->nr_blocks - 1].fixed_last = true;
 }
 

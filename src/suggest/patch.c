@@ -7,7 +7,7 @@
  * time): a longest-common-subsequence edit script over the body's lines,
  * cut into hunks with three lines of context.
  */
-#include "layout/srcstruct_int.h"
+#include "suggest/srcstruct_int.h"
 
 #include <errno.h>
 #include <stdlib.h>

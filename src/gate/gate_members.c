@@ -4,7 +4,7 @@
  * and the list of members that could share a cache line with it. Members
  * of anonymous structs and unions are visible by their own names, as in C.
  */
-#include "layout/gate_int.h"
+#include "gate/gate_int.h"
 #include "layout/layout.h"
 #include "util/xalloc.h"
 
@@ -15,13 +15,10 @@
 /* The bytes a member covers, relative to its parent's start. */
 static void member_extent(const struct type_member *m, uint64_t *start, uint64_t *size)
 {
-	if (m->bit_size) {
-		*start = m->bit_offset / 8;
-		*size = (m->bit_offset + m->bit_size + 7) / 8 - *start;
-	} else {
-		*start = m->offset;
-		*size = type_size(m->type);
-	}
+	uint64_t end;
+
+	type_member_extent(m, start, &end);
+	*size = end - *start;
 }
 
 static bool is_anonymous_aggregate(const struct type_member *m)
@@ -218,52 +215,6 @@ void gate_member_at(const struct type *t, uint32_t i, unsigned int cl, struct ga
 	out->offset = start;
 	out->size = size;
 	gate_set_lines(out, cl);
-}
-
-static struct gate_group *group_get(struct gate_group **v, size_t *nr, const char *name)
-{
-	size_t i, alloc = *nr;
-
-	for (i = 0; i < *nr; i++)
-		if (!strcmp((*v)[i].name, name))
-			return &(*v)[i];
-	*v = xgrow(*v, &alloc, *nr + 1, sizeof(**v));
-	memset(&(*v)[*nr], 0, sizeof(**v));
-	(*v)[*nr].name = name;
-	(*v)[*nr].begin = -1;
-	(*v)[*nr].end = -1;
-	return &(*v)[(*nr)++];
-}
-
-size_t gate_find_groups(const struct type *t, struct gate_group **out)
-{
-	const size_t nb = strlen(GATE_GROUP_BEGIN), ne = strlen(GATE_GROUP_END);
-	struct gate_group *v = NULL, *g;
-	size_t nr = 0;
-	uint32_t i;
-
-	t = type_strip(t);
-	for (i = 0; t && i < t->nr_members; i++) {
-		const struct type_member *m = &t->members[i];
-
-		if (!m->name)
-			continue;
-		if (!strncmp(m->name, GATE_GROUP_BEGIN, nb) && m->name[nb]) {
-			g = group_get(&v, &nr, m->name + nb);
-			if (!g->nr_begin++) {
-				g->begin = i;
-				g->start = m->offset + type_size(m->type);
-			}
-		} else if (!strncmp(m->name, GATE_GROUP_END, ne) && m->name[ne]) {
-			g = group_get(&v, &nr, m->name + ne);
-			if (!g->nr_end++) {
-				g->end = i;
-				g->stop = m->offset;
-			}
-		}
-	}
-	*out = v;
-	return nr;
 }
 
 /* The numbers the layout printer shows, so that rules and `layout` agree. */

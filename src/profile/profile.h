@@ -8,8 +8,8 @@
  * Readers and writers are sets of "contexts": cpus, threads, or named code
  * paths from a hotness file (rx, tx, ...), at most 64, as a bit mask.
  */
-#ifndef C2C_LAYOUT_PROFILE_H
-#define C2C_LAYOUT_PROFILE_H
+#ifndef C2C_PROFILE_PROFILE_H
+#define C2C_PROFILE_PROFILE_H
 
 #include <stdbool.h>
 #include <stdint.h>

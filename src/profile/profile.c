@@ -2,7 +2,7 @@
 /*
  * Field access profiles and the hotness-file parser.
  */
-#include "layout/profile.h"
+#include "profile/profile.h"
 
 #include <ctype.h>
 #include <errno.h>

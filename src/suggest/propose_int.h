@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Internals of the re-layout proposer, shared by propose*.c only. */
-#ifndef C2C_LAYOUT_PROPOSE_INT_H
-#define C2C_LAYOUT_PROPOSE_INT_H
+#ifndef C2C_SUGGEST_PROPOSE_INT_H
+#define C2C_SUGGEST_PROPOSE_INT_H
 
-#include "layout/propose.h"
+#include "suggest/suggest.h"
 
 #include <stddef.h>
 

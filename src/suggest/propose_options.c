@@ -4,7 +4,7 @@
  * field conflicts from the profile, and build the "reorder only" and
  * "isolate with alignment" options with their moves and predicted effect.
  */
-#include "layout/propose_int.h"
+#include "suggest/propose_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -174,8 +174,8 @@ static const char *block_label(struct proposer *pr, const struct block *b)
 
 	if (b->first == b->last)
 		return type_db_intern(pr->db, m->name ? m->name : "(anonymous)");
-	if (m->name && !strncmp(m->name, "__cacheline_group_begin__", 25))
-		strbuf_addf(&sb, "group %s", m->name + 25);
+	if (type_group_marker(m, true))
+		strbuf_addf(&sb, "group %s", type_group_marker(m, true));
 	else
 		strbuf_addf(&sb, "%s..%s", m->name ? m->name : "(anonymous)",
 			    pr->t->members[b->last].name ? pr->t->members[b->last].name :

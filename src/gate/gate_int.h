@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Inside the layout gate: member resolution shared by its files. */
-#ifndef C2C_LAYOUT_GATE_INT_H
-#define C2C_LAYOUT_GATE_INT_H
+#ifndef C2C_GATE_GATE_INT_H
+#define C2C_GATE_GATE_INT_H
 
-#include "layout/gate.h"
+#include "gate/gate.h"
 #include "util/strbuf.h"
 
 struct gate_members {
@@ -33,16 +33,5 @@ struct gate_stats {
 /* holes (may be NULL) gets the member after which each hole opens. */
 int gate_stats(const struct type *t, unsigned int cl, struct gate_stats *st,
 	       struct gate_members *holes);
-
-/* A kernel cache-line group found from its markers in a struct's members. */
-struct gate_group {
-	const char *name;
-	int begin, end; /* member indexes of the markers; -1 when missing */
-	int nr_begin, nr_end; /* how many of each (more than one is an error) */
-	uint64_t start, stop; /* offsetofend(begin), offsetof(end) */
-};
-
-/* The groups of t's top-level members, in order of their first marker. */
-size_t gate_find_groups(const struct type *t, struct gate_group **out);
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Internals of suggest --patch, shared by srcstruct.c and patch.c only. */
-#ifndef C2C_LAYOUT_SRCSTRUCT_INT_H
-#define C2C_LAYOUT_SRCSTRUCT_INT_H
+#ifndef C2C_SUGGEST_SRCSTRUCT_INT_H
+#define C2C_SUGGEST_SRCSTRUCT_INT_H
 
-#include "layout/patch.h"
+#include "suggest/suggest.h"
 
 #include <stddef.h>
 

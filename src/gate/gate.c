@@ -4,11 +4,10 @@
  * members it names, decides, and on failure says in one sentence which
  * members at which offsets and cache lines broke it.
  */
-#include "layout/gate_int.h"
+#include "gate/gate_int.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +15,7 @@ struct eval {
 	unsigned int cl;
 	const struct type *type;
 	const struct rule_block *block;
-	struct gate_group *groups;
+	struct type_group *groups;
 	size_t nr_groups;
 	struct gate_outcome *o;
 	struct strbuf msg;
@@ -265,7 +264,7 @@ out:
 
 /* ------------------------------------------------------------ group rules */
 
-static const struct gate_group *marker_group(struct eval *ev, const char *name)
+static const struct type_group *marker_group(struct eval *ev, const char *name)
 {
 	size_t i;
 
@@ -275,7 +274,7 @@ static const struct gate_group *marker_group(struct eval *ev, const char *name)
 	return NULL;
 }
 
-static bool group_usable(const struct gate_group *g)
+static bool group_usable(const struct type_group *g)
 {
 	return g && g->begin >= 0 && g->end >= 0 && g->start <= g->stop;
 }
@@ -353,7 +352,7 @@ static void eval_group_contiguous(struct eval *ev, const struct rule *r,
 
 static void eval_group(struct eval *ev, const struct rule *r)
 {
-	const struct gate_group *g = marker_group(ev, r->subject);
+	const struct type_group *g = marker_group(ev, r->subject);
 	struct gate_members names = { 0 }, bad = { 0 };
 
 	if (!resolve_names(ev, r, &names))
@@ -379,7 +378,7 @@ out:
 /* The bytes of group NAME: from its markers, else from its group rule. */
 static bool group_span(struct eval *ev, const char *name, uint64_t *start, uint64_t *stop)
 {
-	const struct gate_group *g = marker_group(ev, name);
+	const struct type_group *g = marker_group(ev, name);
 	size_t i, j;
 
 	if (group_usable(g)) {
@@ -408,7 +407,7 @@ static bool group_span(struct eval *ev, const char *name, uint64_t *start, uint6
 		return true;
 	}
 	strbuf_addf(&ev->msg, "no group %s: neither a 'group %s:' rule nor %s%s/%s%s markers", name,
-		    name, GATE_GROUP_BEGIN, name, GATE_GROUP_END, name);
+		    name, TYPE_GROUP_BEGIN, name, TYPE_GROUP_END, name);
 	set_status(ev, GATE_ERROR);
 	return false;
 }
@@ -441,14 +440,14 @@ static void eval_group_budget(struct eval *ev, const struct rule *r)
 }
 
 /* The markers themselves: present, paired, in order. */
-static bool markers_hold(struct eval *ev, const struct gate_group *g)
+static bool markers_hold(struct eval *ev, const struct type_group *g)
 {
 	const char *name = g->name;
 
 	if (g->begin < 0 || g->end < 0) {
 		strbuf_addf(&ev->msg, "group %s has %s%s but no %s%s", name,
-			    g->begin < 0 ? GATE_GROUP_END : GATE_GROUP_BEGIN, name,
-			    g->begin < 0 ? GATE_GROUP_BEGIN : GATE_GROUP_END, name);
+			    g->begin < 0 ? TYPE_GROUP_END : TYPE_GROUP_BEGIN, name,
+			    g->begin < 0 ? TYPE_GROUP_BEGIN : TYPE_GROUP_END, name);
 	} else if (g->nr_begin > 1 || g->nr_end > 1) {
 		strbuf_addf(&ev->msg, "group %s has %d begin and %d end markers, not one of each",
 			    name, g->nr_begin, g->nr_end);
@@ -470,14 +469,14 @@ static bool markers_hold(struct eval *ev, const struct gate_group *g)
  */
 static void eval_kernel_group(struct eval *ev, const struct rule *r)
 {
-	const struct gate_group *g = marker_group(ev, r->subject);
+	const struct type_group *g = marker_group(ev, r->subject);
 	struct gate_members inside = { 0 }, foreign = { 0 }, bad = { 0 };
 	const struct type *t = type_strip(ev->type);
 	uint32_t i;
 
 	if (!g) {
-		strbuf_addf(&ev->msg, "no %s%s/%s%s markers", GATE_GROUP_BEGIN, r->subject,
-			    GATE_GROUP_END, r->subject);
+		strbuf_addf(&ev->msg, "no %s%s/%s%s markers", TYPE_GROUP_BEGIN, r->subject,
+			    TYPE_GROUP_END, r->subject);
 		set_status(ev, GATE_ERROR);
 		return;
 	}
@@ -578,17 +577,14 @@ static void count(struct gate_result *res, const struct gate_outcome *o)
 static void check_missing_struct(struct gate_result *res, const struct rule_block *b,
 				 const struct type_db *db)
 {
-	const char *near = type_db_suggest(db, b->struct_name);
 	size_t i;
 
 	for (i = 0; i < b->nr_rules; i++) {
 		struct gate_outcome *o = new_outcome(res, b, &b->rules[i], NULL);
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "no struct or union %s in %s", b->struct_name,
-			    type_db_path(db) ? type_db_path(db) : "the types");
-		if (near)
-			strbuf_addf(&sb, " (did you mean %s?)", near);
+		type_db_describe_missing(&sb, type_db_path(db) ? type_db_path(db) : "the types",
+					 b->struct_name, db);
 		o->status = GATE_ERROR;
 		o->message = strbuf_detach(&sb, NULL);
 		count(res, o);
@@ -601,7 +597,7 @@ void gate_check_block(struct gate_result *res, const struct rule_block *b, const
 	size_t i;
 
 	strbuf_init(&ev.msg, 0);
-	ev.nr_groups = gate_find_groups(t, &ev.groups);
+	ev.nr_groups = type_find_groups(t, &ev.groups);
 	for (i = 0; i < b->nr_rules; i++) {
 		ev.o = new_outcome(res, b, &b->rules[i], t);
 		strbuf_reset(&ev.msg);
@@ -651,16 +647,6 @@ void gate_result_release(struct gate_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static bool wanted(const char *name, const char *const *only)
-{
-	if (!only)
-		return true;
-	for (; *only; only++)
-		if (!fnmatch(*only, name, 0))
-			return true;
-	return false;
-}
-
 size_t gate_add_kernel_groups(struct ruleset *rs, const struct type_db *db, const char *const *only)
 {
 	const char *last = NULL;
@@ -668,13 +654,13 @@ size_t gate_add_kernel_groups(struct ruleset *rs, const struct type_db *db, cons
 
 	for (i = 0; i < type_db_nr_structs(db); i++) {
 		const struct type *t = type_db_struct(db, i);
-		struct gate_group *groups;
+		struct type_group *groups;
 		size_t n;
 
-		if ((last && !strcmp(last, t->name)) || !wanted(t->name, only))
+		if ((last && !strcmp(last, t->name)) || !type_name_wanted(only, t->name))
 			continue;
 		last = t->name;
-		n = gate_find_groups(t, &groups);
+		n = type_find_groups(t, &groups);
 		for (j = 0; j < n; j++)
 			ruleset_add_rule(rs, t->name, RULE_GROUP_MARKERS, groups[j].name, NULL, 0,
 					 0);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Gate outcomes as text, JSON, JUnit XML, SARIF and GitHub annotations. */
 #include "config.h"
-#include "layout/gate_report.h"
+#include "gate/gate.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * heat, JSON, and the check rules that lock a proposal in.
  */
 #include "config.h"
-#include "layout/propose_int.h"
+#include "suggest/propose_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include <jansson.h>
 #endif
 
-#include "layout/layout_int.h"
+#include "layout/layout.h"
 #include "util/xalloc.h"
 
 static const char *class_name(enum field_class c)
@@ -171,8 +171,9 @@ static bool member_range(const struct type *t, const char *name, uint64_t base, 
 		const struct type_member *m = &t->members[i];
 
 		if (m->name && !strcmp(m->name, name)) {
-			*start = base + m->offset;
-			*end = *start + (m->bit_size ? (m->bit_size + 7) / 8 : type_size(m->type));
+			type_member_extent(m, start, end);
+			*start += base;
+			*end += base;
 			return true;
 		}
 		if (!m->name && type_is_aggregate(m->type) &&

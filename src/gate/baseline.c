@@ -6,7 +6,7 @@
  * for sizes, names and printing.
  */
 #include "config.h"
-#include "layout/baseline.h"
+#include "gate/gate.h"
 #include "util/strbuf.h"
 
 #include <ctype.h>
