@@ -13,7 +13,6 @@
 #include "c2c/c2c_attrib.h"
 #include "profile/profile.h"
 #include "suggest/suggest.h"
-#include "suggest_patch.h"
 #include "util/strbuf.h"
 #include "types/types.h"
 #include "util/xalloc.h"
@@ -208,13 +207,28 @@ static int emit_rules(const char *path, const struct type *t, const struct struc
 	return ret;
 }
 
-/* --patch: the diff on stdout; the rules, if asked, lock in the option patched. */
+/* Each line of the engine's notes as "c2cscope suggest: LINE" on stderr. */
+static void print_notes(const struct strbuf *notes)
+{
+	const char *p = notes->buf;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+
+		fprintf(stderr, "c2cscope suggest: %.*s\n", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+}
+
+/*
+ * --patch: the diff on stdout (exit 0), or why not and the moves (1); the
+ * rules, if asked, lock in the option patched.
+ */
 static int run_patch(const struct suggest_args *a, const struct type *t,
 		     const struct struct_profile *prof, const struct proposer *pr,
 		     const struct propose_opts *popts)
 {
-	const struct proposal *chosen = NULL;
-	struct proposer *keep = NULL;
+	struct suggest_patch sp;
 	struct c2c_err err = { 0 };
 	struct suggest_patch_args pa = {
 		.t = t,
@@ -224,14 +238,18 @@ static int run_patch(const struct suggest_args *a, const struct type *t,
 		.source_dir = a->source_dir,
 		.cacheline_size = a->cacheline_size,
 		.isolate = a->choose && !strcmp(a->choose, "isolate"),
-		.chosen = &chosen,
-		.keep = &keep,
 	};
-	int ret = suggest_patch(&pa, &err);
+	int ret = suggest_patch_make(&pa, &sp, &err);
 
-	if (!ret && a->emit_rules)
-		ret = emit_rules(a->emit_rules, t, prof, chosen, a->cacheline_size);
-	proposer_free(keep);
+	print_notes(&sp.notes);
+	fputs(sp.text.buf, stdout);
+	if (ret)
+		ret = cmd_report_err("suggest", &err);
+	else if (sp.outcome == SUGGEST_PATCH_BLOCKED)
+		ret = EXIT_CHECK_FAILED;
+	else if (a->emit_rules)
+		ret = emit_rules(a->emit_rules, t, prof, sp.chosen, a->cacheline_size);
+	suggest_patch_release(&sp);
 	return ret;
 }
 

@@ -170,4 +170,42 @@ void src_struct_constraints(const struct src_struct *s, struct propose_opts *opt
 int src_struct_patch(const struct src_struct *s, const struct proposal *p,
 		     unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err);
 
+/* --- suggest --patch (suggest_patch.c) ---------------------------------- */
+
+struct suggest_patch_args {
+	const struct type *t;
+	const struct struct_profile *prof;
+	const struct proposer *pr; /* proposals without source constraints */
+	const struct propose_opts *opts; /* the options pr was made with */
+	const char *source_dir; /* NULL: the current directory */
+	unsigned int cacheline_size;
+	bool isolate; /* patch the isolate option instead of reorder */
+};
+
+enum suggest_patch_outcome {
+	SUGGEST_PATCH_DIFF, /* text: what the patch does, "---", the unified diff */
+	SUGGEST_PATCH_NOTHING, /* the option moves nothing: no text */
+	SUGGEST_PATCH_BLOCKED, /* no order as good keeps the source intact: text, the moves */
+};
+
+struct suggest_patch {
+	enum suggest_patch_outcome outcome;
+	const struct proposal *chosen; /* the option patched (or that would have been) */
+	struct proposer *constrained; /* proposals under the source's constraints, or NULL */
+	struct strbuf text; /* for stdout */
+	struct strbuf notes; /* messages for stderr, one per line */
+};
+
+/*
+ * The patch of option a->isolate for a->t. When the best order crosses a
+ * unit or a conditional of the source, the proposal is made again under
+ * the source's constraints (src_struct_constraints) and used when it is as
+ * good (no more conflicts, no larger); otherwise BLOCKED. Fails (-ENOENT,
+ * -EINVAL) when the source cannot be read or parsed, err naming file:line.
+ * Release *out in every case.
+ */
+int suggest_patch_make(const struct suggest_patch_args *a, struct suggest_patch *out,
+		       struct c2c_err *err);
+void suggest_patch_release(struct suggest_patch *p);
+
 #endif
