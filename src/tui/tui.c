@@ -249,6 +249,17 @@ static void open_suggest(struct tui *t, const struct type *type)
 		push(t, &v);
 }
 
+static void open_patch(struct tui *t, bool isolate)
+{
+	struct c2c_err err = { 0 };
+	struct tui_view v;
+
+	if (tui_view_patch(&v, t->s, top(t)->type, isolate, t->opts->source_dir, &err))
+		say(t, "patch: %s", err.msg);
+	else
+		push(t, &v);
+}
+
 static void open_types(struct tui *t)
 {
 	struct c2c_err err = { 0 };
@@ -319,6 +330,12 @@ static bool screen_key(struct tui *t, int key)
 		return true;
 	case 'T':
 		open_types(t);
+		return true;
+	case 'p':
+	case 'P':
+		if (v->screen != TUI_SCREEN_SUGGEST)
+			return false;
+		open_patch(t, key == 'P');
 		return true;
 	case '?':
 	case 'h':

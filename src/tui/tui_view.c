@@ -29,7 +29,8 @@ static const char detail_keys[] =
 	"a annotate  l layout  s suggest  / search  n next  ? help  q back";
 static const char text_keys[] = "arrows/PgUp/PgDn move  / search  n next  ? help  q back";
 static const char layout_keys[] = "s suggest  / search  n next  ? help  q back";
-static const char suggest_keys[] = "/ search  n next  ? help  q back";
+static const char suggest_keys[] =
+	"p patch (reorder)  P patch (isolate)  / search  n next  ? help  q back";
 static const char types_keys[] = "l layout  s suggest  / search  n next  ? help  q back";
 
 void tui_view_free(struct tui_view *v)
@@ -300,6 +301,57 @@ int tui_view_suggest(struct tui_view *v, struct c2c_session *s, const struct typ
 	return ret;
 }
 
+static enum tui_style diff_style(const char *text)
+{
+	if (!strncmp(text, "+++ ", 4) || !strncmp(text, "--- ", 4) || !strncmp(text, "@@", 2))
+		return TUI_STYLE_HEADER;
+	if (*text == '+')
+		return TUI_STYLE_MARK;
+	if (*text == '-' && strcmp(text, "---"))
+		return TUI_STYLE_FALSE_SHARING;
+	return TUI_STYLE_PLAIN;
+}
+
+int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type *t, bool isolate,
+		   const char *source_dir, struct c2c_err *err)
+{
+	struct struct_profile *p = profile_from_session(s, s->attrib, t);
+	struct propose_opts opts = { 0 };
+	struct suggest_patch_args pa = {
+		.t = t, .prof = p, .opts = &opts, .source_dir = source_dir, .isolate = isolate
+	};
+	struct suggest_patch sp = { 0 };
+	struct proposer *pr = NULL;
+	size_t i, first;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	ret = propose(t, p, &opts, &pr, err);
+	if (!ret) {
+		pa.pr = pr;
+		pa.cacheline_size = proposer_cacheline_size(pr);
+		ret = suggest_patch_make(&pa, &sp, err);
+	}
+	if (!ret) {
+		v->screen = TUI_SCREEN_PATCH;
+		v->keys = text_keys;
+		v->type = t;
+		set_title(v, "struct %s: patch of option '%s' (suggest --patch%s)", type_name(t),
+			  sp.chosen->title, isolate ? " --choose isolate" : "");
+		tui_view_add_text(v, sp.notes.buf, 0);
+		for (i = 0; i < v->nr_rows; i++)
+			v->rows[i].style = TUI_STYLE_DIM;
+		first = v->nr_rows;
+		tui_view_add_text(v, sp.text.buf, 0);
+		for (i = first; i < v->nr_rows; i++)
+			v->rows[i].style = diff_style(v->rows[i].text);
+	}
+	suggest_patch_release(&sp);
+	proposer_free(pr);
+	profile_free(p);
+	return ret;
+}
+
 void tui_view_help(struct tui_view *v)
 {
 	static const char help[] =
@@ -326,7 +378,11 @@ void tui_view_help(struct tui_view *v)
 		"\n"
 		"Layout and types\n"
 		"  s                 suggested layouts of the struct\n"
-		"  l                 (types) the layout of the row's struct\n";
+		"  l                 (types) the layout of the row's struct\n"
+		"\n"
+		"Suggest\n"
+		"  p, P              the patch of the struct's source for the reorder or the\n"
+		"                    isolate option (suggest --patch [--choose isolate])\n";
 
 	memset(v, 0, sizeof(*v));
 	v->screen = TUI_SCREEN_HELP;

@@ -32,7 +32,7 @@ enum tui_screen {
 	TUI_SCREEN_ANNOTATE, /* a row's source and disassembly */
 	TUI_SCREEN_LAYOUT, /* layout --profile of a struct */
 	TUI_SCREEN_SUGGEST, /* suggest's options for a struct */
-	TUI_SCREEN_PATCH, /* suggest --patch (not drawn yet) */
+	TUI_SCREEN_PATCH, /* suggest --patch */
 	TUI_SCREEN_TYPES, /* report --by-type */
 	TUI_SCREEN_HELP,
 };
@@ -80,6 +80,13 @@ void tui_view_layout(struct tui_view *v, struct c2c_session *s, const struct typ
 /* suggest --profile for t; -EINVAL when t cannot be re-laid (err says why). */
 int tui_view_suggest(struct tui_view *v, struct c2c_session *s, const struct type *t,
 		     struct c2c_err *err);
+/*
+ * suggest --patch [--choose isolate] for t, the source looked up under
+ * source_dir (NULL: the current directory); fails as suggest --patch does
+ * (err says why: the source not found, not parsed).
+ */
+int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type *t, bool isolate,
+		   const char *source_dir, struct c2c_err *err);
 /*
  * The annotation of row r: its source lines around the sampled one and the
  * disassembly of its function, the sampled instruction marked.

@@ -124,9 +124,30 @@ for pat in '^option 1' '^  size ' '^  predicted: '; do
 		"$(grep -m1 "$pat" "$TMP/s5" | norm)"
 done
 
+# 5b. p, P: suggest --patch of each option, the source found under --source-dir
+# (this run has none: the current directory is $TMP, where it is not)
+keys "patch:" p
+expect_contains "patch: a source not found says so" "patch: " <(cap | tail -1)
+T send-keys -t tui q q q q
+ARGS="--source-dir $TOP_SRCDIR" start
+keys "suggested layouts" d l s
+for c in reorder isolate; do
+	(cd "$TMP" && "$C2CSCOPE" suggest --profile "$DATA" -C config --patch --choose $c \
+		--source-dir "$TOP_SRCDIR" >"$TMP/patch.$c" 2>"$TMP/patch.$c.err")
+	[ $c = reorder ] && key=p || key=P
+	keys "(suggest --patch" $key
+	cap >"$TMP/s5.$c"
+	expect_eq "patch ($c): notes = suggest --patch's" "$(sed 's/^c2cscope suggest: //' "$TMP/patch.$c.err")" \
+		"$(sed -n '3,/^\(c2cscope suggest --patch\|$\)/p' "$TMP/s5.$c" | grep -v '^c2cscope suggest --patch\|^$')"
+	expect_eq "patch ($c): the text = suggest --patch's (as the pane shows it)" \
+		"$(expand "$TMP/patch.$c" | sed 's/ *$//' | head -40)" \
+		"$(sed -n '/^c2cscope suggest --patch/,$p' "$TMP/s5.$c" | sed 's/ *$//' | head -40 | sed '/^Enter\|^\/ search/d')"
+	T send-keys -t tui q
+done
+
 # 6. / search in the detail: the first row naming the reader
 keys "Writers:" q q
-keys "/reader: row" / reader Enter
+keys "/reader: row" / r e a d e r Enter
 want=$(pareto_rows "$TMP/stdio" | grep -n reader | head -1 | cut -d: -f1)
 expect_contains "search: the first row with 'reader'" "/reader: row $want of" <(cap)
 keys "/reader: row $((want + 1)) of" n

@@ -116,6 +116,7 @@ static void test_help(void **state)
 	assert_int_not_equal(tui_view_find(&v, 0, true, "t, r, L, p"), SIZE_MAX);
 	assert_int_not_equal(tui_view_find(&v, 0, true, "annotate"), SIZE_MAX);
 	assert_int_not_equal(tui_view_find(&v, 0, true, "suggest --profile"), SIZE_MAX);
+	assert_int_not_equal(tui_view_find(&v, 0, true, "suggest --patch"), SIZE_MAX);
 	tui_view_free(&v);
 }
 
