@@ -29,13 +29,11 @@ static void add_insns(struct attrib *a, const struct func *f, Dwarf_Die *cu, boo
 		      uint64_t bias, struct attrib_annotation *out)
 {
 	size_t avail = 0, alloc = 0;
-	const uint8_t *code = attrib_code_at(a, f->lo, &avail);
+	const uint8_t *code = func_code(a, f, &avail);
 	uint64_t pc = f->lo;
 
-	if (!code || !a->dec)
+	if (!code)
 		return;
-	if (avail > f->hi - f->lo)
-		avail = f->hi - f->lo;
 	while (pc < f->lo + avail) {
 		struct strbuf sb = STRBUF_INIT;
 		struct attrib_insn_text *in;

@@ -197,6 +197,8 @@ const struct type *dwarf_type_of_die(struct attrib *a, Dwarf_Die *tdie, int dept
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
 ptrdiff_t func_insn_index(const struct func *f, uint64_t pc);
 struct func *func_get(struct attrib *a, uint64_t pc);
+/* f's code bytes (*len of them, at most its size), or NULL: none, or no decoder. */
+const uint8_t *func_code(const struct attrib *a, const struct func *f, size_t *len);
 void func_free(struct func *f);
 
 /* track.c: the type a register holds before the instruction at index i. */

@@ -260,18 +260,26 @@ static const char *type_name(const struct type *t)
 	return t->name ? t->name : "(anonymous)";
 }
 
+/* A screen of engine text about struct t, each line styled by its heat. */
+static void struct_screen(struct tui_view *v, enum tui_screen screen, const char *keys,
+			  const struct type *t, const char *what, const char *text)
+{
+	v->screen = screen;
+	v->keys = keys;
+	v->type = t;
+	set_title(v, "struct %s: %s", type_name(t), what);
+	add_styled_text(v, text);
+}
+
 void tui_view_layout(struct tui_view *v, struct c2c_session *s, const struct type *t)
 {
 	struct struct_profile *p = profile_from_session(s, s->attrib, t);
 	struct strbuf sb = STRBUF_INIT;
 
 	memset(v, 0, sizeof(*v));
-	v->screen = TUI_SCREEN_LAYOUT;
-	v->keys = layout_keys;
-	v->type = t;
-	set_title(v, "struct %s: layout with each member's heat (layout --profile)", type_name(t));
 	profile_print_layout(&sb, t, p, NULL);
-	add_styled_text(v, sb.buf);
+	struct_screen(v, TUI_SCREEN_LAYOUT, layout_keys, t,
+		      "layout with each member's heat (layout --profile)", sb.buf);
 	strbuf_release(&sb);
 	profile_free(p);
 }
@@ -288,12 +296,9 @@ int tui_view_suggest(struct tui_view *v, struct c2c_session *s, const struct typ
 	memset(v, 0, sizeof(*v));
 	ret = propose(t, p, &opts, &pr, err);
 	if (!ret) {
-		v->screen = TUI_SCREEN_SUGGEST;
-		v->keys = suggest_keys;
-		v->type = t;
-		set_title(v, "struct %s: suggested layouts (suggest --profile)", type_name(t));
 		propose_format_text(&sb, t, p, pr);
-		add_styled_text(v, sb.buf);
+		struct_screen(v, TUI_SCREEN_SUGGEST, suggest_keys, t,
+			      "suggested layouts (suggest --profile)", sb.buf);
 	}
 	strbuf_release(&sb);
 	proposer_free(pr);
