@@ -199,7 +199,21 @@ for i in $(seq 50); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
 expect_eq "--type, no match: exit code" 2 "$(cat "$TMP/rc" 2>/dev/null)"
 wait_for "no sample was attributed to a struct type matching 'nosuch*'"
 
-# 13. annotate: a source file moved away is named with the reason;
+# 13. report's options mean the same in the browser: -d lcl --show-all -c tid,iaddr
+run_c2c 0 "$TMP/all" "$TMP/all.err" report -i "$DATA" --stdio -d lcl --show-all -c tid,iaddr
+ARGS="-d lcl --show-all -c tid,iaddr" start
+expect_contains "-d lcl: the metric" "sort: Local HITMs" <(cap)
+n_all=$(sed -n '/Shared Data Cache Line Table/,/Pareto/p' "$TMP/all" | grep -c '  0x')
+expect_contains "--show-all: every line" "Shared Data Cache Line Table ($n_all of " <(cap)
+keys "Writers:" d
+expect_eq "-c tid,iaddr: the Pareto rows = --stdio's" \
+	"$(sed -n '/^  Line 0 /,/^$/p' "$TMP/all" | grep -E '^ +[0-9.]+%' | cut -c2-201 | norm | head -20)" \
+	"$(cap | grep -E '^ +[0-9.]+%' | norm | head -20)"
+# l on the line table: the layout of the line's hottest struct
+keys "struct config: layout" q l
+T send-keys -t tui q q
+
+# 14. annotate: a source file moved away is named with the reason;
 # --source-dir finds it
 mkdir -p "$TMP/src" "$TMP/moved"
 cp "$TOP_SRCDIR/samples/false-sharing/lockword.c" "$TMP/src/"
@@ -217,7 +231,7 @@ expect_contains "annotate: --source-dir" "source: $TMP/moved/lockword.c" <(cap)
 grep -qE '^>  +[0-9]+  .*cfg\.lock' <(cap) && ok || fail "annotate: the source line from --source-dir"
 T send-keys -t tui q q q
 
-# 14. signals restore the terminal and kill as the signal does
+# 15. signals restore the terminal and kill as the signal does
 for sig in INT TERM SEGV; do
 	start
 	if [ $sig = INT ]; then T send-keys -t tui C-c; else kill -$sig "$(cat "$TMP/pid")"; fi
