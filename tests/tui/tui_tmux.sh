@@ -79,6 +79,11 @@ expect_contains "title bar: file, samples, metric" "$DATA  $(python3 -c 'import 
 expect_contains "title bar: the metric" "sort: Total HITMs" "$TMP/s1"
 expect_contains "footer: key help" "Enter/d detail" "$TMP/s1"
 
+# ? shows the keys, q comes back; an unknown key says where the keys are
+keys "Keys, on every screen" ?
+keys "Shared Data Cache Line Table" q
+keys "unknown key; ? shows the keys" Z
+
 # 2. d: the line's Pareto rows are --stdio's, with the writers and readers
 keys "Writers:" d
 cap >"$TMP/s2"
