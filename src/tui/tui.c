@@ -155,10 +155,10 @@ static struct tui_view *top(struct tui *t)
 	return &t->stack[t->depth - 1];
 }
 
-/* Rows the body has on this screen. */
+/* Rows the body has: all but the title bar and title, summary, headers, footer, message. */
 static size_t body_height(const struct tui_view *v)
 {
-	int h = LINES - 3 - (v->summary ? 1 : 0) - (int)v->nr_header - 2;
+	int h = LINES - 2 - (v->summary ? 1 : 0) - (int)v->nr_header - 2;
 
 	return h > 1 ? (size_t)h : 1;
 }
