@@ -5,6 +5,7 @@
  * violation, 2 on bad input (including rules that name missing members).
  */
 #include "cmd.h"
+#include "typeargs.h"
 #include "gate/gate.h"
 #include "layout/layout.h"
 #include "util/xalloc.h"
@@ -14,113 +15,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define CMD "check"
+
 enum check_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_JUNIT, FORMAT_SARIF };
 
 struct check_args {
-	const char **rules;
-	size_t nr_rules;
-	const char **only; /* -C globs, NULL-terminated */
-	size_t nr_only;
-	bool kernel, kernel_groups, show_passed;
+	struct type_args ta; /* -C: --kernel-groups only these; --kernel, ... */
+	struct cmd_strlist rules;
+	bool kernel_groups, show_passed;
 	unsigned int cacheline_size;
 	enum check_format format;
 	const char *target;
 };
 
-static void usage(FILE *out)
+static const struct cmd_usage usage = {
+	.synopsis = "c2cscope check --rules FILE [--rules FILE...] [OPTIONS] TARGET\n"
+		    "c2cscope check --kernel-groups [-C STRUCT...] [OPTIONS] TARGET",
+	.description = "TARGET is an ELF file with DWARF, a BTF file, a saved 'c2cscope layout\n"
+		       "--format json' baseline, or --kernel for the running kernel's BTF.",
+	.epilogue = "Exit status: 0 every rule holds, 1 a rule is violated, 2 bad input.\n"
+		    "With GITHUB_ACTIONS=true each violation is also an ::error annotation.",
+};
+
+static int check_args(struct check_args *a, int argc, char **argv, int argi)
 {
-	fprintf(out,
-		"usage: c2cscope check --rules FILE [--rules FILE...] [OPTIONS] TARGET\n"
-		"       c2cscope check --kernel-groups [-C STRUCT...] [OPTIONS] TARGET\n"
-		"\n"
-		"TARGET is an ELF file with DWARF, a BTF file, a saved 'c2cscope layout\n"
-		"--format json' baseline, or --kernel for the running kernel's BTF.\n"
-		"\n"
-		"  -r, --rules FILE          layout rules (see c2cscope-rules(5)); repeatable\n"
-		"  -k, --kernel              check the running kernel's BTF\n"
-		"  -g, --kernel-groups       check every __cacheline_group_begin__/end__ group\n"
-		"  -C, --struct GLOB         --kernel-groups: only these structs; repeatable\n"
-		"  -l, --cacheline-size N    cache-line size in bytes (default 64)\n"
-		"  -f, --format FMT          text (default), json, junit or sarif\n"
-		"  -a, --show-passed         text: list the rules that hold too\n"
-		"  -h, --help                this help\n"
-		"\n"
-		"Exit status: 0 every rule holds, 1 a rule is violated, 2 bad input.\n"
-		"With GITHUB_ACTIONS=true each violation is also an ::error annotation.\n");
+	static const char *const formats[] = { "text", "json", "junit", "sarif", NULL };
+	int fmt = type_args_format(CMD, &a->ta, formats);
+
+	if (fmt < 0 || type_args_check(CMD, &a->ta, argc - argi))
+		return EXIT_BAD_INPUT;
+	a->format = (enum check_format)fmt;
+	a->cacheline_size = type_args_cacheline(&a->ta, 64);
+	if (argi < argc)
+		a->target = argv[argi++];
+	if (argi < argc)
+		return cmd_error(CMD, "one TARGET only; '%s' is one too many", argv[argi]);
+	if (!a->target && !a->ta.kernel)
+		return cmd_error(CMD, "give one TARGET (ELF, BTF or JSON baseline) or --kernel");
+	if (!a->rules.nr && !a->kernel_groups)
+		return cmd_error(CMD, "nothing to check: give --rules FILE or --kernel-groups");
+	return 0;
 }
 
-static int parse_format(const char *arg, enum check_format *out)
-{
-	static const char *const names[] = { "text", "json", "junit", "sarif" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if (!strcmp(arg, names[i])) {
-			*out = i;
-			return 0;
-		}
-	}
-	return cmd_error("check", "--format expects text, json, junit or sarif, not '%s'", arg);
-}
-
+/* 0 to go on, CMD_PARSE_HELP/CMD_PARSE_ERROR, or an exit code after a message. */
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
-	static const struct option longopts[] = {
-		{ "rules", required_argument, NULL, 'r' },
-		{ "kernel", no_argument, NULL, 'k' },
-		{ "kernel-groups", no_argument, NULL, 'g' },
-		{ "struct", required_argument, NULL, 'C' },
-		{ "cacheline-size", required_argument, NULL, 'l' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "show-passed", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cmd_option opts[] = {
+		OPT_STRING_LIST('r', "rules", &a->rules, "FILE",
+				"layout rules (see c2cscope-rules(5)); repeatable"),
+		OPT_FLAG('g', "kernel-groups", &a->kernel_groups,
+			 "check every __cacheline_group_begin__/end__ group\n"
+			 "(of the -C structs only, when given)"),
+		OPT_FLAG('a', "show-passed", &a->show_passed, "text: list the rules that hold too"),
+		TYPE_OPTIONS(&a->ta, "text (default), json, junit or sarif"),
+		OPT_END(),
 	};
-	int c;
+	int argi;
 
-	while ((c = getopt_long(argc, argv, "r:kgC:l:f:ah", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			cmd_add_arg(&a->rules, &a->nr_rules, optarg);
-			break;
-		case 'k':
-			a->kernel = true;
-			break;
-		case 'g':
-			a->kernel_groups = true;
-			break;
-		case 'C':
-			cmd_add_arg(&a->only, &a->nr_only, optarg);
-			break;
-		case 'a':
-			a->show_passed = true;
-			break;
-		case 'l':
-			if (cmd_parse_cacheline_size("check", optarg, &a->cacheline_size))
-				return EXIT_BAD_INPUT;
-			break;
-		case 'f':
-			if (parse_format(optarg, &a->format))
-				return EXIT_BAD_INPUT;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			usage(stderr);
-			return EXIT_BAD_INPUT;
-		}
-	}
-	if (optind < argc)
-		a->target = argv[optind++];
-	if (optind < argc)
-		return cmd_error("check", "one TARGET only; '%s' is one too many", argv[optind]);
-	if (!a->target == !a->kernel)
-		return cmd_error("check",
-				 "give one TARGET (ELF, BTF or JSON baseline) or --kernel");
-	if (!a->nr_rules && !a->kernel_groups)
-		return cmd_error("check", "nothing to check: give --rules FILE or --kernel-groups");
-	return 0;
+	a->ta.cmd = CMD;
+	argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
+	return argi < 0 ? argi : check_args(a, argc, argv, argi);
 }
 
 static void excerpt(struct strbuf *sb, const struct gate_outcome *o, unsigned int cl, void *db)
@@ -141,13 +95,13 @@ static const char **load_filter(const struct ruleset *rs, const struct check_arg
 	const char **names;
 	size_t n = 0, i;
 
-	if (a->kernel_groups && !a->nr_only)
+	if (a->kernel_groups && !a->ta.structs.nr)
 		return NULL; /* every struct may have groups */
 	names = gate_rule_structs(rs);
 	while (names[n])
 		n++;
-	for (i = 0; i < a->nr_only; i++)
-		cmd_add_arg(&names, &n, a->only[i]);
+	for (i = 0; i < a->ta.structs.nr; i++)
+		cmd_add_arg(&names, &n, a->ta.structs.items[i]);
 	return names;
 }
 
@@ -162,7 +116,7 @@ static int report(const struct gate_result *res, const struct check_args *a, str
 	const char *env = getenv("GITHUB_ACTIONS");
 	int ret = 0;
 
-	ro.target = a->kernel ? "the running kernel's BTF" : a->target;
+	ro.target = a->ta.kernel ? "the running kernel's BTF" : a->target;
 	if (a->format == FORMAT_TEXT)
 		gate_report_text(&sb, res, &ro);
 	else if (a->format == FORMAT_JSON)
@@ -173,7 +127,7 @@ static int report(const struct gate_result *res, const struct check_args *a, str
 		ret = gate_report_sarif(&sb, res, &ro);
 	if (ret) {
 		strbuf_release(&sb);
-		return cmd_error("check", "this format needs jansson (built without it)");
+		return cmd_error(CMD, "this format needs jansson (built without it)");
 	}
 	fputs(sb.buf, stdout);
 	if (env && !strcmp(env, "true")) {
@@ -190,7 +144,7 @@ static int report(const struct gate_result *res, const struct check_args *a, str
 
 static int run_check(struct check_args *a, struct ruleset *rs)
 {
-	struct type_load_opts lo = { .source = TYPE_SOURCE_AUTO };
+	struct type_load_opts lo = { 0 };
 	struct gate_opts go = { .cacheline_size = a->cacheline_size };
 	struct type_db *db = NULL;
 	struct gate_result res;
@@ -198,20 +152,20 @@ static int run_check(struct check_args *a, struct ruleset *rs)
 	size_t i;
 	int ret;
 
-	for (i = 0; i < a->nr_rules; i++)
-		if (ruleset_parse_file(rs, a->rules[i], &err))
-			return cmd_report_err("check", &err);
+	for (i = 0; i < a->rules.nr; i++)
+		if (ruleset_parse_file(rs, a->rules.items[i], &err))
+			return cmd_report_err(CMD, &err);
 	lo.only = load_filter(rs, a);
-	ret = baseline_load_any(a->kernel ? NULL : a->target, &lo, &db, &err);
+	ret = type_args_load(CMD, &a->ta, a->target, &lo, &db);
 	free((void *)lo.only);
 	if (ret)
-		return cmd_report_err("check", &err);
-	if (a->kernel_groups && !gate_add_kernel_groups(rs, db, a->only))
-		cmd_warn("check", "no __cacheline_group_begin__ markers in %s",
-			 a->kernel ? "the kernel's BTF" : a->target);
+		return ret;
+	if (a->kernel_groups && !gate_add_kernel_groups(rs, db, a->ta.structs.items))
+		cmd_warn(CMD, "no __cacheline_group_begin__ markers in %s",
+			 a->target ? a->target : "the kernel's BTF");
 	if (gate_check(rs, db, &go, &res, &err)) {
 		type_db_free(db);
-		return cmd_report_err("check", &err);
+		return cmd_report_err(CMD, &err);
 	}
 	ret = report(&res, a, db);
 	gate_result_release(&res);
@@ -225,15 +179,14 @@ int cmd_check(int argc, char **argv)
 	struct ruleset *rs;
 	int ret = parse_args(argc, argv, &a);
 
-	if (ret) {
-		free(a.rules);
-		free(a.only);
-		return ret < 0 ? EXIT_OK : ret;
+	if (ret < 0) {
+		ret = cmd_options_exit(ret);
+	} else if (!ret) {
+		rs = ruleset_new();
+		ret = run_check(&a, rs);
+		ruleset_free(rs);
 	}
-	rs = ruleset_new();
-	ret = run_check(&a, rs);
-	ruleset_free(rs);
-	free(a.rules);
-	free(a.only);
+	free(a.rules.items);
+	type_args_release(&a.ta);
 	return ret;
 }

@@ -39,8 +39,9 @@ static const char usage_text[] =
 	"  --iterations N    wakeup/sleep cycles per thread under the simulator\n"
 	"                    (default 20000; x100 with a PMU)\n"
 	"  --samples DIR     where sched-core-{upstream,reordered,aligned} are\n"
-	"                    (default: next to this c2cscope's build)\n"
-	"  --srcdir DIR      the c2cscope source tree (layout.rules, verify.sh)\n"
+	"                    (default: the installed ones, or this c2cscope's build's)\n"
+	"  --srcdir DIR      the c2cscope source tree (layout.rules, verify.sh;\n"
+	"                    default: the installed copy, or this build's source)\n"
 	"  -h, --help        this help\n"
 	"\n"
 	"Exit status: 0 the story ran (skipped steps say why), 1 a verification\n"
@@ -120,7 +121,21 @@ static int parse_args(int argc, char **argv, struct demo *d)
 	return 0;
 }
 
-/* This c2cscope, and the samples next to its build unless told otherwise. */
+/* Whether this program is the installed one: $(bindir)/c2cscope. */
+static bool installed(const char *self)
+{
+	char *bindir = realpath(C2C_BINDIR, NULL);
+	size_t n = bindir ? strlen(bindir) : 0;
+	bool yes = bindir && !strncmp(self, bindir, n) && !strcmp(self + n, "/c2cscope");
+
+	free(bindir);
+	return yes;
+}
+
+/*
+ * This c2cscope, and unless told otherwise the samples: those make install
+ * put beside it when it is the installed program, else its build tree's.
+ */
 static int locate(struct demo *d)
 {
 	char self[PATH_MAX];
@@ -134,6 +149,12 @@ static int locate(struct demo *d)
 		       -1;
 	self[n] = '\0';
 	d->self = xstrdup(self);
+	if (installed(self)) {
+		if (!d->samples)
+			d->samples = xstrdup(C2C_PKGLIBEXECDIR "/samples/sched-core");
+		if (!d->srcdir)
+			d->srcdir = xstrdup(C2C_PKGDATADIR);
+	}
 	if (!d->samples) {
 		slash = strrchr(self, '/');
 		*slash = '\0';

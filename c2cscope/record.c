@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -22,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "record/record.h"
 #include "sim/sim_record.h"
 #include "sim/sim_run.h"
 #include "util/strbuf.h"
@@ -30,25 +32,53 @@
 #define CMD "record"
 #define PMU_DIR "/sys/bus/event_source/devices"
 
-struct record_opts {
+struct record_args {
 	bool sim;
 	const char *output;
 	uint64_t cpus, nodes, rate, seed, line, lead;
 	char **argv;
+	/* the PMU recorder */
+	struct cmd_strlist events;
+	bool all_cpus, user, kernel, sched, dry_run, list;
+	const char *cpu_list, *pids, *tids;
+	uint64_t freq, period;
+	unsigned int ldlat, mmap_pages;
 };
 
 static const struct cmd_usage usage = {
 	.synopsis =
+		"c2cscope record [-e EVENT]... [-a | -C CPUS | -p PID[,PID] | -t TID] [-o FILE]\n"
+		"                [-F FREQ | -c PERIOD] [-l LDLAT] [-u | -k] [--sched] [--dry-run]\n"
+		"                [--list] [-- CMD [ARGS]]\n"
 		"c2cscope record --sim [-o FILE] [--sim-cpus N] [--sim-nodes N]\n"
 		"                [--sample-rate N] [--seed N] [--line-size 64|128] -- CMD [ARGS]",
-	.description = "Runs CMD and records memory samples into perf.data (default ./perf.data).",
-	.epilogue = "Without --sim, samples come from the PMU; machines without a memory-sampling\n"
-		    "PMU (most VMs) need --sim. See c2cscope-record(1).",
+	.description = "Records memory samples into perf.data (default ./perf.data): from the PMU\n"
+		       "(perf c2c's events for this CPU unless -e names others), or with --sim\n"
+		       "from the c2csim Valgrind tool.",
+	.epilogue = "Machines without a memory-sampling PMU (most VMs) need --sim; --list shows\n"
+		    "what this one offers. See c2cscope-record(1).",
 };
+
+static int opt_freq(const struct cmd_option *opt, const char *arg, void *ctx)
+{
+	struct record_args *o = ctx;
+	FILE *f;
+
+	if (strcmp(arg, "max"))
+		return cmd_parse_number(CMD, "-F", arg, 1, UINT32_MAX, &o->freq) < 0 ?
+			       EXIT_BAD_INPUT :
+			       0;
+	f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	if (!f || fscanf(f, "%" SCNu64, &o->freq) != 1 || !o->freq)
+		o->freq = 1000; /* what perf assumes without the file */
+	if (f)
+		fclose(f);
+	return 0;
+}
 
 static int opt_line_size(const struct cmd_option *opt, const char *arg, void *ctx)
 {
-	struct record_opts *o = ctx;
+	struct record_args *o = ctx;
 
 	if (strcmp(arg, "64") && strcmp(arg, "128"))
 		return cmd_error(CMD, "--line-size expects 64 or 128, not '%s'", arg);
@@ -56,11 +86,57 @@ static int opt_line_size(const struct cmd_option *opt, const char *arg, void *ct
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct record_opts *o)
+/* The PMU recorder's options: one target, -F or -c, -u or -k. */
+static int check_pmu_args(const struct record_args *o, int nr_args)
+{
+	/* -a/-C with -- CMD: every task on those cpus while CMD runs, as perf does */
+	int targets = !!o->pids + !!o->tids + (nr_args > 0 || o->all_cpus || o->cpu_list);
+
+	if (o->freq && o->period)
+		return cmd_error(CMD, "-F and -c both given: sample by frequency or by period"),
+		       CMD_PARSE_ERROR;
+	if (o->user && o->kernel)
+		return cmd_error(CMD, "-u and -k both given: leave both out for user and kernel"),
+		       CMD_PARSE_ERROR;
+	if (targets > 1)
+		return cmd_error(CMD, "more than one target: give one of -p, -t, -a/-C or -- CMD"),
+		       CMD_PARSE_ERROR;
+	if (!targets && !o->dry_run && !o->list)
+		return cmd_error(CMD, "nothing to record: give -- CMD, -p PID, -t TID, -a or -C "
+				      "CPUS (or --sim -- CMD to simulate)"),
+		       CMD_PARSE_ERROR;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct record_args *o)
 {
 	const struct cmd_option opts[] = {
-		OPT_FLAG(0, "sim", &o->sim, "simulate the caches with the c2csim Valgrind tool"),
 		OPT_STRING('o', "output", &o->output, "FILE", "the perf.data to write"),
+		OPT_GROUP("PMU recording"),
+		OPT_STRING_LIST('e', "event", &o->events, "EVENT",
+				"an event as perf record -e takes it (repeatable; default:\n"
+				"perf c2c's memory events for this CPU)"),
+		OPT_FLAG('a', "all-cpus", &o->all_cpus, "system-wide, on every cpu"),
+		OPT_STRING('C', "cpu", &o->cpu_list, "CPUS", "system-wide on these cpus (0-3,8)"),
+		OPT_STRING('p', "pid", &o->pids, "PID[,PID]", "attach to these processes"),
+		OPT_STRING('t', "tid", &o->tids, "TID[,TID]", "attach to these threads"),
+		OPT_CALLBACK('F', "freq", "FREQ", "samples per second per event, or 'max'",
+			     opt_freq),
+		OPT_U64('c', "count", &o->period, "PERIOD", "one sample every PERIOD events", 1,
+			UINT64_MAX),
+		OPT_UINT('l', "ldlat", &o->ldlat, "LDLAT",
+			 "load latency threshold of the default loads (cycles, default 30)", 1,
+			 65535),
+		OPT_FLAG('u', "user", &o->user, "user-space samples only"),
+		OPT_FLAG('k', "kernel", &o->kernel, "kernel samples only"),
+		OPT_UINT('m', "mmap-pages", &o->mmap_pages, "PAGES",
+			 "data pages per ring buffer (a power of 2, default 128)", 1, 1u << 20),
+		OPT_FLAG(0, "sched", &o->sched, "also sched:sched_switch and sched_migrate_task"),
+		OPT_FLAG(0, "dry-run", &o->dry_run, "print the events as they would be opened"),
+		OPT_FLAG(0, "list", &o->list,
+			 "the PMUs and memory-sampling events of this machine"),
+		OPT_GROUP("Simulation"),
+		OPT_FLAG(0, "sim", &o->sim, "simulate the caches with the c2csim Valgrind tool"),
 		OPT_U64(0, "sim-cpus", &o->cpus, "N",
 			"virtual cpus (1-64, default 8); thread i runs on cpu i%N\n"
 			"unless it pins itself with sched_setaffinity",
@@ -81,16 +157,20 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	};
 	int argi;
 
-	*o = (struct record_opts){ .output = "perf.data",
+	*o = (struct record_args){ .output = "perf.data",
 				   .cpus = 8,
 				   .nodes = 1,
 				   .rate = 1000,
 				   .seed = 1,
 				   .line = 64,
-				   .lead = 100000 };
+				   .lead = 100000,
+				   .ldlat = 30 };
 	argi = cmd_parse_options(CMD, &usage, opts, o, argc, argv, CMD_PARSE_STOP_AT_NON_OPTION);
 	if (argi < 0)
 		return argi;
+	o->argv = argv + argi;
+	if (!o->sim)
+		return check_pmu_args(o, argc - argi);
 	if (argi >= argc) {
 		cmd_error(CMD, "no command to run: c2cscope record --sim -- CMD [ARGS]");
 		return CMD_PARSE_ERROR;
@@ -102,50 +182,6 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	}
 	o->argv = argv + argi;
 	return 0;
-}
-
-/* A memory-sampling PMU: Intel PEBS mem events, AMD IBS op, Arm SPE. */
-static bool pmu_samples_memory(const char *name)
-{
-	struct strbuf p = STRBUF_INIT;
-	struct stat st;
-	bool yes;
-
-	if (!strcmp(name, "ibs_op") || !strncmp(name, "arm_spe", 7))
-		return true;
-	strbuf_addf(&p, PMU_DIR "/%s/events/mem-loads", name);
-	yes = stat(p.buf, &st) == 0;
-	strbuf_release(&p);
-	return yes;
-}
-
-static int no_pmu(void)
-{
-	struct strbuf list = STRBUF_INIT;
-	struct dirent **names;
-	bool found = false;
-	int i, n = scandir(PMU_DIR, &names, NULL, alphasort);
-
-	for (i = 0; i < n; i++) {
-		if (names[i]->d_name[0] != '.') {
-			found |= pmu_samples_memory(names[i]->d_name);
-			strbuf_addf(&list, "%s%s", list.len ? ", " : "", names[i]->d_name);
-		}
-		free(names[i]);
-	}
-	if (n > 0)
-		free(names);
-	if (found)
-		cmd_error(CMD, "this build records from the PMU only through perf for now "
-			       "(perf c2c record); use --sim to simulate");
-	else
-		cmd_error(CMD,
-			  "this machine has no memory-sampling PMU (no cpu/mem-loads, ibs_op or "
-			  "arm_spe); PMUs found in " PMU_DIR ": %s\n"
-			  "  use --sim to simulate the caches: c2cscope record --sim -- CMD",
-			  list.len ? list.buf : "none");
-	strbuf_release(&list);
-	return EXIT_BAD_INPUT;
 }
 
 static bool has_tool(const char *dir)
@@ -185,7 +221,7 @@ static char *find_sim_lib(void)
 	return NULL;
 }
 
-static const char **tool_args(const struct record_opts *o, struct strbuf *bufs)
+static const char **tool_args(const struct record_args *o, struct strbuf *bufs)
 {
 	static const char *const fmt[] = { "--sim-cpus=%llu",	     "--sim-nodes=%llu",
 					   "--sim-sample-rate=%llu", "--sim-seed=%llu",
@@ -239,7 +275,7 @@ static void fallback_note(const uint64_t *t)
 	strbuf_release(&sb);
 }
 
-static void summary(const struct record_opts *o, const struct sim_record_stats *st, double secs)
+static void summary(const struct record_args *o, const struct sim_record_stats *st, double secs)
 {
 	const uint64_t *t = st->totals;
 
@@ -297,7 +333,7 @@ static bool output_creatable(const char *path)
 	return true;
 }
 
-static int record_sim(const struct record_opts *o, int argc, char **argv)
+static int record_sim(const struct record_args *o, int argc, char **argv)
 {
 	struct strbuf bufs[6];
 	const char *base = strrchr(o->argv[0], '/');
@@ -345,14 +381,152 @@ static int record_sim(const struct record_opts *o, int argc, char **argv)
 	return rc;
 }
 
+static int build_events(const struct record_args *o, struct record_evlist *l, bool verbose)
+{
+	struct strbuf notes = STRBUF_INIT;
+	struct c2c_err err = { 0 };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < o->events.nr && !ret; i++)
+		ret = record_evlist_parse(l, o->events.items[i], &err);
+	if (!ret && !o->events.nr)
+		ret = record_evlist_add_defaults(l, o->ldlat, &notes, &err);
+	if (!ret && o->sched)
+		ret = record_evlist_parse(l, "sched:sched_switch,sched:sched_migrate_task", &err);
+	if (ret) {
+		strbuf_release(&notes);
+		record_evlist_release(l);
+		return cmd_report_err(CMD, &err);
+	}
+	if (verbose && notes.len)
+		fputs(notes.buf, stdout);
+	strbuf_release(&notes);
+	return 0;
+}
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_stop_signal(int sig)
+{
+	stop_flag = 1;
+}
+
+static void pmu_summary(const struct record_args *o, const struct record_stats *st, double secs)
+{
+	uint64_t lost = st->lost + st->lost_samples;
+	uint64_t all = st->samples + lost;
+
+	if (st->note)
+		fprintf(stderr, "c2cscope record: note: %s\n", st->note);
+	fprintf(stderr, "c2cscope record: %llu samples written to %s in %.2f s",
+		(unsigned long long)st->samples, o->output, secs);
+	if (st->filtered)
+		fprintf(stderr, " (%llu of other tasks left out)",
+			(unsigned long long)st->filtered);
+	fputc('\n', stderr);
+	if (lost)
+		fprintf(stderr, "c2cscope record: %llu samples lost (%.2f%%)\n",
+			(unsigned long long)lost, 100.0 * (double)lost / (double)all);
+	if (st->throttles)
+		fprintf(stderr,
+			"c2cscope record: the kernel throttled sampling %llu times "
+			"(kernel.perf_event_max_sample_rate)\n",
+			(unsigned long long)st->throttles);
+}
+
+static int start_session(const struct record_args *a, char **argv, const struct record_evlist *l,
+			 struct record_session **s, struct c2c_err *err)
+{
+	struct record_opts ro = {
+		.path = a->output,
+		.cmdline = (const char *const *)argv,
+		.target = { .system_wide = a->all_cpus,
+			    .cpus = a->cpu_list,
+			    .pids = a->pids,
+			    .tids = a->tids,
+			    .argv = *a->argv ? a->argv : NULL },
+		.mmap_pages = a->mmap_pages,
+	};
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	int ret;
+
+	if (a->mmap_pages & (a->mmap_pages - 1))
+		return c2c_err_set(err, EINVAL, "-m %u: expected a power of 2", a->mmap_pages);
+	ret = record_session_open(l, &ro, s, err);
+	if (ret)
+		return ret;
+	/* no SA_RESTART: poll returns at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	return 0;
+}
+
+static int record_pmu(const struct record_args *o, int argc, char **argv)
+{
+	struct record_evlist l = { 0 };
+	struct record_sampling samp = {
+		.freq = o->freq, .period = o->period, .user_only = o->user, .kernel_only = o->kernel
+	};
+	struct c2c_err err = { 0 };
+	struct record_session *s;
+	struct record_stats st;
+	double t0 = now();
+	int ret;
+
+	ret = build_events(o, &l, o->dry_run);
+	if (ret)
+		return ret;
+	record_evlist_configure(&l, &samp);
+	if (o->dry_run) {
+		struct strbuf out = STRBUF_INIT;
+
+		record_evlist_describe(&l, &out);
+		fputs(out.buf, stdout);
+		strbuf_release(&out);
+		record_evlist_release(&l);
+		return EXIT_OK;
+	}
+	ret = start_session(o, argv, &l, &s, &err);
+	record_evlist_release(&l);
+	if (ret < 0)
+		return cmd_report_err(CMD, &err);
+	ret = record_session_run(s, &stop_flag, &err);
+	if (ret < 0) {
+		record_session_abort(s); /* the command did not run, or the file is broken */
+		return cmd_report_err(CMD, &err);
+	}
+	if (record_session_close(s, &st, &err) < 0)
+		return cmd_report_err(CMD, &err);
+	pmu_summary(o, &st, now() - t0);
+	return st.child_exited ? exit_code_of(st.wait_status) : EXIT_OK;
+}
+
+static int list_pmus(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct c2c_err err = { 0 };
+
+	if (record_list(&out, &err) < 0)
+		return cmd_report_err(CMD, &err);
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
+	return EXIT_OK;
+}
+
 int cmd_record(int argc, char **argv)
 {
-	struct record_opts o;
+	struct record_args o;
 	int ret = parse_args(argc, argv, &o);
 
 	if (ret)
-		return cmd_options_exit(ret);
-	if (!o.sim)
-		return no_pmu();
-	return record_sim(&o, argc, argv);
+		ret = cmd_options_exit(ret);
+	else if (o.list)
+		ret = list_pmus();
+	else if (!o.sim)
+		ret = record_pmu(&o, argc, argv);
+	else
+		ret = record_sim(&o, argc, argv);
+	free(o.events.items);
+	return ret;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "placement/placement.h"
 #include "c2c/c2c_bytype.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_session.h"
@@ -149,6 +150,24 @@ static void print_warnings(const struct c2c_session *s)
 	}
 }
 
+/* "Task placement" when the recording has sched tracepoints (--sched). */
+static int add_placement(const char *path, struct strbuf *out)
+{
+	struct c2c_err err = { 0 };
+	struct task_placement *p;
+
+	if (!strcmp(path, "-"))
+		return EXIT_OK; /* a pipe is read once */
+	if (task_placement_load(path, 64, &p, &err) < 0) {
+		cmd_warn(CMD, "no Task placement section: %s", err.msg);
+		return EXIT_OK;
+	}
+	if (p)
+		task_placement_render(p, out);
+	task_placement_free(p);
+	return EXIT_OK;
+}
+
 static int write_outputs(struct c2c_session *s, const struct report_args *a)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -168,6 +187,8 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 			c2c_bytype_render(bt, &out);
 		else
 			c2c_text_render(s, &out, a->stats_only);
+		if (!bt && !a->stats_only)
+			ret = add_placement(a->so.path, &out);
 		fwrite(out.buf, 1, out.len, stdout);
 		strbuf_release(&out);
 	}

@@ -157,7 +157,6 @@ int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib 
 	hashmap_init(&a->strings);
 	hashmap_init(&a->by_pc);
 	hashmap_init(&a->by_addr);
-	hashmap_init(&a->extra_refs);
 	a->debug_fd = -1;
 	ret = open_elf(a, opts ? opts->debug_dir : NULL, err);
 	if (ret)
@@ -207,7 +206,6 @@ void attrib_close(struct attrib *a)
 		free(a->owned[i]);
 	free(a->owned);
 	hashmap_release(&a->strings);
-	hashmap_release(&a->extra_refs);
 	free(a->globals);
 	free(a->code);
 	free(a->sections);

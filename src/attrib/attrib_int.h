@@ -152,9 +152,7 @@ struct attrib {
 	unsigned int machine;
 	struct type_db *types;
 	bool own_types;
-	struct type_db *extra; /* types the model lacks (dwarf_types.c) */
-	struct hashmap extra_refs; /* DIE offset → type in extra */
-	const struct type *void_type;
+	struct type_db *extra; /* types the model lacks (type_dwarf_type_at) */
 	struct decoder *dec;
 
 	struct code_section *code;
@@ -192,8 +190,7 @@ char *debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
 /* dwarf.c */
 int globals_load(struct attrib *a, struct c2c_err *err);
 const struct global_var *globals_find(const struct attrib *a, uint64_t addr);
-const struct type *dwarf_die_type(struct attrib *a, Dwarf_Die *die);
-const struct type *dwarf_type_of_die(struct attrib *a, Dwarf_Die *tdie, int depth);
+const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die);
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
 ptrdiff_t func_insn_index(const struct func *f, uint64_t pc);
 struct func *func_get(struct attrib *a, uint64_t pc);

@@ -3,7 +3,7 @@
  * What src/attrib/ reads from DWARF itself: the addresses of global and
  * static variables, and, per function, where each variable and parameter
  * lives (register and pc ranges, inlined scopes included). Types come from
- * the type model (dwarf_types.c).
+ * the type model (type_dwarf_type_at).
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -13,14 +13,19 @@
 #include "attrib/attrib_int.h"
 #include "util/xalloc.h"
 
-const struct type *dwarf_die_type(struct attrib *a, Dwarf_Die *die)
+/* The model's type of DIE's DW_AT_type (the type model converts it). */
+const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Die tdie;
+	uint64_t ref;
 
 	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &tdie))
 		return NULL;
-	return dwarf_type_of_die(a, &tdie, 0);
+	ref = dwarf_dieoffset(&tdie);
+	if (tdie.cu && dwarf_cu_getdwarf(tdie.cu) != a->dwarf)
+		ref |= TYPE_DWARF_ALT_REF;
+	return type_dwarf_type_at(a->types, a->extra, a->dwarf, ref);
 }
 
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die)
@@ -69,7 +74,7 @@ static void global_from_die(struct attrib *a, Dwarf_Die *die, size_t *alloc)
 	} else {
 		return;
 	}
-	t = dwarf_die_type(a, die);
+	t = attrib_die_type(a, die);
 	add_global(a, alloc, addr, t ? type_size(t) : 0, attrib_die_name(a, die), t);
 }
 
@@ -164,7 +169,8 @@ static void globals_sort(struct attrib *a)
 {
 	size_t i, n = 0;
 
-	qsort(a->globals, a->nr_globals, sizeof(*a->globals), global_cmp);
+	if (a->nr_globals) /* qsort's base must not be NULL, even for 0 */
+		qsort(a->globals, a->nr_globals, sizeof(*a->globals), global_cmp);
 	for (i = 0; i < a->nr_globals; i++)
 		if (!n || a->globals[n - 1].addr != a->globals[i].addr)
 			a->globals[n++] = a->globals[i];

@@ -88,7 +88,7 @@ static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf
 		if (!expr_reg(expr, len, &reg, &bias))
 			continue;
 		if (!typed) {
-			type = dwarf_die_type(a, var);
+			type = attrib_die_type(a, var);
 			name = attrib_die_name(a, var);
 			typed = true;
 		}
@@ -258,7 +258,7 @@ static void entry_args(struct attrib *a, struct func *f, Dwarf_Die *sub)
 
 		if (dwarf_tag(&c) != DW_TAG_formal_parameter)
 			continue;
-		t = dwarf_die_type(a, &c);
+		t = attrib_die_type(a, &c);
 		k = stripped_kind(t);
 		if (!t || (k != TYPE_POINTER && k != TYPE_BASE && k != TYPE_ENUM) ||
 		    type_size(t) > 8 || n == nr_regs || n == ARRAY_SIZE(f->args))

@@ -324,5 +324,31 @@ enum {
 
 /* Which policies of mask this struct's changes trip. */
 unsigned int diff_struct_trips(const struct diff_struct *s, unsigned int mask);
+/* Whether any struct of d trips a policy of mask. */
+bool diff_any_trips(const struct layout_diff *d, unsigned int mask);
+/*
+ * --fail-on LIST: "size-growth,moved" (comma-separated) or "all", ORed
+ * into *mask; -EINVAL naming the word that is no policy.
+ */
+int diff_parse_fail_on(const char *list, unsigned int *mask, struct c2c_err *err);
+
+/* --- Layout diff reports (diff_report.c) ------------------------------- */
+
+struct diff_report_opts {
+	const char *old, *new; /* what was compared, as the user named it */
+	unsigned int fail_on; /* the policies that count */
+	const struct gate_result *rules; /* rules checked on NEW, or NULL */
+};
+
+/*
+ * Each changed struct (members added, removed, moved, resized; holes;
+ * newly shared lines; broken groups), the rules' outcomes, then one
+ * "fail-on POLICY: structs" line per policy that tripped.
+ */
+void diff_report_text(struct strbuf *sb, const struct layout_diff *d,
+		      const struct diff_report_opts *o);
+/* The same as JSON (doc/c2cscope-diff.1); -ENOTSUP without jansson. */
+int diff_report_json(struct strbuf *sb, const struct layout_diff *d,
+		     const struct diff_report_opts *o);
 
 #endif

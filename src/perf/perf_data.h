@@ -200,6 +200,9 @@ struct perf_header_info {
 	size_t nr_mem_ranges;
 	const struct perf_mem_range *mem_ranges;
 	uint32_t comp_type, comp_level; /* COMPRESSED feature (1 = zstd) */
+	/* TRACING_DATA feature as written (perf's trace-event-info blob) */
+	const void *tracing_data;
+	size_t tracing_data_size;
 };
 
 struct perf_reader_stats {
@@ -241,8 +244,9 @@ struct perf_writer_event {
 	uint32_t type; /* PERF_TYPE_* */
 	uint64_t config, config1, config2;
 	uint64_t sample_type; /* which perf_sample fields are written */
-	uint64_t sample_period;
+	uint64_t sample_period; /* or the frequency when freq */
 	bool precise_ip;
+	bool freq;
 	const char *name; /* EVENT_DESC */
 	/* for READ, BRANCH_STACK, REGS_USER/INTR and STACK_USER samples */
 	uint64_t read_format, branch_sample_type;
@@ -256,6 +260,9 @@ struct perf_writer_info {
 	uint32_t nr_cpus_avail, nr_cpus_online;
 	size_t nr_numa_nodes;
 	const struct perf_numa_node *numa_nodes;
+	/* TRACING_DATA feature (perf's trace-event-info blob), when size != 0 */
+	const void *tracing_data;
+	size_t tracing_data_size;
 };
 
 /*
@@ -298,6 +305,8 @@ int perf_writer_build_id(struct perf_writer *w, const struct perf_build_id *bid)
  * thousand samples to bound perf's memory.
  */
 int perf_writer_finished_round(struct perf_writer *w);
+/* A LOST record: the kernel dropped lost samples of event attr_index. */
+int perf_writer_lost(struct perf_writer *w, uint32_t attr_index, uint64_t lost, uint64_t time);
 /* Writes FINISHED_ROUND, the features and the header; frees w. */
 int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info,
 		      struct c2c_err *err);

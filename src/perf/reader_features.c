@@ -5,6 +5,7 @@
  * a warning: the data is still readable.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
@@ -212,6 +213,15 @@ static void parse_more(struct perf_reader *r, int feat, struct cursor *c)
 	case PERF_FEAT_EVENT_DESC:
 		parse_event_desc(r, c);
 		break;
+	case PERF_FEAT_TRACING_DATA:
+		if (!h->tracing_data && c->len > c->pos) {
+			void *copy = xmalloc(c->len - c->pos);
+
+			memcpy(copy, c->p + c->pos, c->len - c->pos);
+			h->tracing_data = copy;
+			h->tracing_data_size = c->len - c->pos;
+		}
+		break;
 	}
 }
 
@@ -295,6 +305,7 @@ void reader_free_features(struct perf_reader *r)
 	struct perf_header_info *h = &r->hdr;
 	size_t i;
 
+	free((void *)h->tracing_data);
 	free((char *)h->hostname);
 	free((char *)h->osrelease);
 	free((char *)h->version);

@@ -286,6 +286,19 @@ int perf_writer_finished_round(struct perf_writer *w)
 	return record_end(w, sb);
 }
 
+int perf_writer_lost(struct perf_writer *w, uint32_t attr_index, uint64_t lost, uint64_t time)
+{
+	struct strbuf *sb = &w->rec;
+
+	if (attr_index >= w->nr_events)
+		return -EINVAL;
+	record_begin(sb, PERF_RECORD_LOST, 0);
+	put_u64(sb, w->events[attr_index].id);
+	put_u64(sb, lost);
+	put_id_trailer(w, sb, 0, 0, time);
+	return record_end(w, sb);
+}
+
 static void put_sample_head(struct strbuf *sb, const struct writer_event *e,
 			    const struct perf_sample *s)
 {
@@ -546,6 +559,8 @@ static void fill_attr(uint8_t *attr, const struct writer_event *e, bool first)
 			 ATTR_FLAG_COMM_EXEC | ATTR_FLAG_MMAP_DATA;
 	if (e->ev.precise_ip)
 		flags |= 2ULL << ATTR_FLAG_PRECISE_SHIFT;
+	if (e->ev.freq)
+		flags |= ATTR_FLAG_FREQ;
 	memcpy(attr + ATTR_OFF_TYPE, &e->ev.type, 4);
 	memcpy(attr + ATTR_OFF_SIZE, &size, 4);
 	memcpy(attr + ATTR_OFF_CONFIG, &e->ev.config, 8);

@@ -211,6 +211,9 @@ static size_t collect_features(struct perf_writer *w, const struct perf_writer_i
 	if (uname(&uts) < 0)
 		memset(&uts, 0, sizeof(uts));
 	topo_init(&topo, info);
+	if (info->tracing_data_size)
+		strbuf_add(feature_add(feats, &nr, PERF_FEAT_TRACING_DATA), info->tracing_data,
+			   info->tracing_data_size);
 	if (w->nr_build_ids)
 		put_build_ids(feature_add(feats, &nr, PERF_FEAT_BUILD_ID), w);
 	put_string(feature_add(feats, &nr, PERF_FEAT_HOSTNAME),

@@ -170,42 +170,60 @@ void src_struct_constraints(const struct src_struct *s, struct propose_opts *opt
 int src_struct_patch(const struct src_struct *s, const struct proposal *p,
 		     unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err);
 
-/* --- suggest --patch (suggest_patch.c) ---------------------------------- */
+/* --- suggest --patch's policy (patch_plan.c) --------------------------- */
 
-struct suggest_patch_args {
+struct suggest_patch_req {
 	const struct type *t;
 	const struct struct_profile *prof;
-	const struct proposer *pr; /* proposals without source constraints */
+	const struct proposer *pr; /* proposals made without source constraints */
 	const struct propose_opts *opts; /* the options pr was made with */
 	const char *source_dir; /* NULL: the current directory */
 	unsigned int cacheline_size;
-	bool isolate; /* patch the isolate option instead of reorder */
+	bool isolate; /* patch the isolate option, not reorder */
 };
 
-enum suggest_patch_outcome {
-	SUGGEST_PATCH_DIFF, /* text: what the patch does, "---", the unified diff */
-	SUGGEST_PATCH_NOTHING, /* the option moves nothing: no text */
-	SUGGEST_PATCH_BLOCKED, /* no order as good keeps the source intact: text, the moves */
+enum suggest_patch_status {
+	SUGGEST_PATCH_NOTHING, /* the option moves nothing: no diff */
+	SUGGEST_PATCH_DIFF, /* diff holds the patch of chosen */
+	SUGGEST_PATCH_REFUSED, /* no order the source keeps intact is as good */
 };
 
 struct suggest_patch {
-	enum suggest_patch_outcome outcome;
-	const struct proposal *chosen; /* the option patched (or that would have been) */
-	struct proposer *constrained; /* proposals under the source's constraints, or NULL */
-	struct strbuf text; /* for stdout */
-	struct strbuf notes; /* messages for stderr, one per line */
+	enum suggest_patch_status status;
+	/* The option patched (DIFF), unchanged (NOTHING) or refused (REFUSED). */
+	const struct proposal *chosen;
+	/*
+	 * Set when the best order could not be written (why says where) and
+	 * chosen was proposed again under the source's constraints: the
+	 * option it replaces. REFUSED: best_constrained is that proposal.
+	 */
+	const struct proposal *unconstrained, *best_constrained;
+	char why[1024];
+	struct strbuf diff;
+	/* owned */
+	struct src_struct *src;
+	struct proposer *constrained_pr;
 };
 
 /*
- * The patch of option a->isolate for a->t. When the best order crosses a
- * unit or a conditional of the source, the proposal is made again under
- * the source's constraints (src_struct_constraints) and used when it is as
- * good (no more conflicts, no larger); otherwise BLOCKED. Fails (-ENOENT,
- * -EINVAL) when the source cannot be read or parsed, err naming file:line.
- * Release *out in every case.
+ * Make the patch: 0 with sp filled (release it), or -errno with err for
+ * bad input (no source file, a body it cannot parse). chosen lives as
+ * long as sp or req->pr.
  */
-int suggest_patch_make(const struct suggest_patch_args *a, struct suggest_patch *out,
+int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch *sp,
 		       struct c2c_err *err);
-void suggest_patch_release(struct suggest_patch *p);
+void suggest_patch_release(struct suggest_patch *sp);
+/* "  move NAME: offset A -> B (line L -> M)" per move. */
+void suggest_format_moves(struct strbuf *sb, const struct proposal *p);
+/* What the patch does, ending "---\n": patch(1) skips what comes before. */
+void suggest_patch_format_header(struct strbuf *sb, const struct type *t, const struct proposal *p);
+/*
+ * suggest --patch's words for sp: in out what goes to stdout (the header
+ * and the diff, or a refused option's moves); in before and after the
+ * messages for stderr around it, one a line, without the "c2cscope
+ * suggest: " the command puts before each. name: the struct as asked for.
+ */
+void suggest_patch_format(const struct suggest_patch *sp, const struct type *t, const char *name,
+			  struct strbuf *before, struct strbuf *out, struct strbuf *after);
 
 #endif

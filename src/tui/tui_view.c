@@ -317,25 +317,44 @@ static enum tui_style diff_style(const char *text)
 	return TUI_STYLE_PLAIN;
 }
 
+/* The patch screen: suggest --patch's messages dimmed, then its stdout. */
+static void patch_rows(struct tui_view *v, const struct type *t, const struct suggest_patch *sp)
+{
+	struct strbuf before = STRBUF_INIT, out = STRBUF_INIT, after = STRBUF_INIT;
+	size_t i, first;
+
+	suggest_patch_format(sp, t, type_name(t), &before, &out, &after);
+	tui_view_add_text(v, before.buf, 0);
+	tui_view_add_text(v, after.buf, 0);
+	for (i = 0; i < v->nr_rows; i++)
+		v->rows[i].style = TUI_STYLE_DIM;
+	first = v->nr_rows;
+	tui_view_add_text(v, out.buf, 0);
+	for (i = first; i < v->nr_rows; i++)
+		v->rows[i].style = diff_style(v->rows[i].text);
+	strbuf_release(&before);
+	strbuf_release(&out);
+	strbuf_release(&after);
+}
+
 int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type *t, bool isolate,
 		   const char *source_dir, struct c2c_err *err)
 {
 	struct struct_profile *p = profile_from_session(s, s->attrib, t);
 	struct propose_opts opts = { 0 };
-	struct suggest_patch_args pa = {
+	struct suggest_patch_req req = {
 		.t = t, .prof = p, .opts = &opts, .source_dir = source_dir, .isolate = isolate
 	};
 	struct suggest_patch sp = { 0 };
 	struct proposer *pr = NULL;
-	size_t i, first;
 	int ret;
 
 	memset(v, 0, sizeof(*v));
 	ret = propose(t, p, &opts, &pr, err);
 	if (!ret) {
-		pa.pr = pr;
-		pa.cacheline_size = proposer_cacheline_size(pr);
-		ret = suggest_patch_make(&pa, &sp, err);
+		req.pr = pr;
+		req.cacheline_size = proposer_cacheline_size(pr);
+		ret = suggest_patch_make(&req, &sp, err);
 	}
 	if (!ret) {
 		v->screen = TUI_SCREEN_PATCH;
@@ -343,13 +362,7 @@ int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type 
 		v->type = t;
 		set_title(v, "struct %s: patch of option '%s' (suggest --patch%s)", type_name(t),
 			  sp.chosen->title, isolate ? " --choose isolate" : "");
-		tui_view_add_text(v, sp.notes.buf, 0);
-		for (i = 0; i < v->nr_rows; i++)
-			v->rows[i].style = TUI_STYLE_DIM;
-		first = v->nr_rows;
-		tui_view_add_text(v, sp.text.buf, 0);
-		for (i = first; i < v->nr_rows; i++)
-			v->rows[i].style = diff_style(v->rows[i].text);
+		patch_rows(v, t, &sp);
 	}
 	suggest_patch_release(&sp);
 	proposer_free(pr);

@@ -12,14 +12,12 @@
 
 #include "types/dwarf_internal.h"
 
-#define ALT_REF_BIT (1ULL << 63)
-
 static uint64_t die_ref(const struct dwarf_cu_ctx *ctx, Dwarf_Die *die)
 {
 	uint64_t off = dwarf_dieoffset(die);
 
 	if (die->cu && dwarf_cu_getdwarf(die->cu) != ctx->dbg)
-		off |= ALT_REF_BIT;
+		off |= TYPE_DWARF_ALT_REF;
 	return off;
 }
 
@@ -514,10 +512,35 @@ static struct type *seen_struct(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, uint64
  * FULL: a struct met through a pointer only needs its name when loading a
  * subset (-C); everything else is converted completely.
  */
+/*
+ * What the loaded model already has for DIE: the type converted from it,
+ * or for a named struct or union definition the model's of that name.
+ */
+static const struct type *model_type(const struct dwarf_cu_ctx *ctx, Dwarf_Die *die, uint64_t ref)
+{
+	const struct type *t = NULL;
+	int tag = dwarf_tag(die);
+	const char *name;
+
+	if (!strcmp(type_db_source(ctx->model), "DWARF"))
+		t = type_db_by_ref(ctx->model, ref);
+	if (t ||
+	    (tag != DW_TAG_structure_type && tag != DW_TAG_union_type && tag != DW_TAG_class_type))
+		return t;
+	name = dwarf_diename(die);
+	if (!name || dwarf_hasattr(die, DW_AT_declaration))
+		return NULL;
+	return type_db_find(ctx->model, name);
+}
+
 const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, bool full)
 {
 	uint64_t ref = die_ref(ctx, die);
 	struct type *t = (struct type *)type_db_by_ref(ctx->db, ref);
+	const struct type *known;
+
+	if (!t && ctx->model && (known = model_type(ctx, die, ref)))
+		return known;
 
 	full = full || !ctx->lazy_pointees;
 	if (t) {
@@ -561,4 +584,32 @@ const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
 	fill_type(ctx, die, t);
 	ctx->depth--;
 	return t;
+}
+
+const struct type *type_dwarf_type_at(const struct type_db *model, struct type_db *side,
+				      struct Dwarf *dbg, uint64_t ref)
+{
+	struct c2c_err err = { 0 };
+	struct dwarf_cu_ctx ctx = {
+		.dbg = dbg,
+		.db = side,
+		.model = model,
+		.path = type_db_path(side),
+		.err = &err,
+	};
+	Dwarf *in = ref & TYPE_DWARF_ALT_REF ? dwarf_getalt(dbg) : dbg;
+	const struct type *t;
+	uint8_t addr_size = 8, off_size;
+	Dwarf_Die die, cu;
+
+	if (!in || !dwarf_offdie(in, ref & ~TYPE_DWARF_ALT_REF, &die))
+		return NULL;
+	dwarf_diecu(&die, &cu, &addr_size, &off_size);
+	ctx.addr_size = addr_size;
+	hashmap_init(&ctx.shallow);
+	hashmap_init(&ctx.seen);
+	t = dwarf_die_to_type(&ctx, &die, true);
+	hashmap_release(&ctx.shallow);
+	hashmap_release(&ctx.seen);
+	return ctx.failed ? NULL : t;
 }

@@ -14,6 +14,8 @@
 struct dwarf_cu_ctx {
 	Dwarf *dbg;
 	struct type_db *db; /* the worker's own db, absorbed in CU order later */
+	/* type_dwarf_type_at: the loaded model, asked before converting. */
+	const struct type_db *model;
 	const char *path;
 	struct c2c_err *err; /* the worker's own */
 	uint8_t addr_size;

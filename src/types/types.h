@@ -198,6 +198,21 @@ void type_db_describe_missing(struct strbuf *sb, const char *file, const char *n
  */
 const struct type *type_db_by_ref(const struct type_db *db, uint64_t ref);
 
+/*
+ * The type at a DWARF type DIE, for attribution: REF is the DIE's
+ * dwarf_dieoffset in DBG (the file the model came from), with
+ * TYPE_DWARF_ALT_REF set for a DIE of its alternate (dwz) file. What MODEL
+ * has (the DIE's own conversion, or its named struct or union) comes back
+ * as it is; any other type (a variable's "struct pair *", "struct arg [8]",
+ * the anonymous struct behind a typedef) is converted by the DWARF loader
+ * into SIDE, a db the caller made with type_db_new and frees after MODEL's
+ * users are done. NULL when REF is no type DIE.
+ */
+#define TYPE_DWARF_ALT_REF (1ULL << 63)
+struct Dwarf;
+const struct type *type_dwarf_type_at(const struct type_db *model, struct type_db *side,
+				      struct Dwarf *dbg, uint64_t ref);
+
 /* --- Building a model by hand (JSON baselines, tests) ------------------- */
 
 /* An empty model; source is "DWARF", "BTF" or "JSON". */

@@ -429,6 +429,24 @@ NOINLINE long c_anon_long(struct msg *m)
 	return m->c;
 }
 
+/*
+ * A type only a parameter uses (the model has no anonymous struct behind a
+ * typedef): attribution asks the type model to convert it, bitfields with
+ * DWARF 4's DW_AT_bit_offset included (corpus.sh builds with -gdwarf-4 too).
+ */
+typedef struct {
+	unsigned int lo : 8;
+	unsigned int mid : 8;
+	unsigned int hi : 16;
+	long tail;
+} bits_t;
+
+EXPECT(c_typedef_bits, "bits_t.hi")
+NOINLINE unsigned int c_typedef_bits(bits_t *b)
+{
+	return b->hi;
+}
+
 struct grid {
 	int w;
 	int cells[4][8];

@@ -4,7 +4,7 @@
 # function, or stays unresolved with a reason; never a wrong field. gcc -O2:
 # at least 90% resolve. The per-reason counters add up to the queries.
 # Also: the same binary stripped, its DWARF in a separate file found through
-# .gnu_debuglink; clang -O2 (DWARF 5), also at least 90%.
+# .gnu_debuglink; DWARF 4; clang -O2 (DWARF 5), also at least 90%.
 source "$TOP_SRCDIR/tests/lib.sh"
 tool=$TOP_BUILDDIR/tests/attrib/attrib_tool
 [ -x "$tool" ] || skip "attrib_tool not built (no capstone)"
@@ -32,6 +32,14 @@ readelf -S "$TMP/stripped" | grep -q debug_info && fail "stripped binary still h
 check separate-debuginfo "$TMP/stripped" 90
 expect_eq "same results from the separate debug file" "$(cat "$TMP/gcc.summary")" \
 	"$(grep '^corpus:' "$TMP/out")"
+
+# DWARF 4 (DW_AT_bit_offset counts from the unit's top bit): a type only a
+# parameter uses is converted by the type model's own DWARF reader, so its
+# bitfields sit where the compiler put them (bits_t.hi is bytes 2-3).
+compile "$TMP/corpus-dw4" "$TOP_SRCDIR/tests/attrib/corpus.c" -O2 -g -gdwarf-4 || finish
+check gcc-O2-dwarf4 "$TMP/corpus-dw4" 90
+grep -qE '^right +c_typedef_bits .*field=hi ' "$TMP/out" && ok ||
+	fail "DWARF 4: bits_t.hi not attributed: $(grep c_typedef_bits "$TMP/out")"
 
 if command -v clang >/dev/null; then
 	clang -o "$TMP/corpus-clang" "$TOP_SRCDIR/tests/attrib/corpus.c" -O2 -g ||

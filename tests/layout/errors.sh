@@ -45,10 +45,10 @@ expect_error "unknown glob" \
 	"c2cscope layout: $TMP/s.o: no struct or union matches 'zz*'" -C 'zz*' "$TMP/s.o"
 
 # Usage errors.
-expect_error "bad format" "c2cscope layout: --format: 'xml' is not text or json" \
+expect_error "bad format" "c2cscope layout: --format expects text or json, not 'xml'" \
 	--format xml "$TMP/s.o"
 expect_error "bad cacheline" \
-	"c2cscope layout: --cacheline-size: 65 is not a power of two >= 8" \
+	"c2cscope layout: --cacheline-size expects a power of two from 8 to 4096, not 65" \
 	--cacheline-size 65 "$TMP/s.o"
 expect_error "bad holes" "c2cscope layout: --holes expects a number, not 'x'" \
 	--holes x "$TMP/s.o"

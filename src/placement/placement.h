@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Task placement: where each thread of a recording ran. From the
+ * sched:sched_switch and sched:sched_migrate_task samples of a perf.data
+ * (decoded with libtraceevent from the file's TRACING_DATA formats): each
+ * thread's comm, the cpus and NUMA nodes it ran on, its migrations, its
+ * switches and run time; from the memory samples: the cache lines it
+ * touched most (HITMs first). The report prints it; the TUI and HTML views
+ * read the same model through task_placement_thread().
+ */
+#ifndef C2C_PLACEMENT_PLACEMENT_H
+#define C2C_PLACEMENT_PLACEMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+#include "util/strbuf.h"
+
+#define TASK_PLACEMENT_TOP_LINES 3
+
+struct task_placement_line {
+	uint64_t line; /* cache-line address */
+	uint64_t samples, hitms;
+};
+
+struct task_placement_thread {
+	uint32_t pid, tid;
+	const char *comm;
+	const uint64_t *cpus; /* bitmap of nr_cpus bits */
+	const uint64_t *nodes; /* bitmap of nr_nodes bits */
+	uint64_t migrations; /* sched_migrate_task events of this thread */
+	uint64_t switches_in; /* times it was switched in */
+	uint64_t run_ns; /* time between its switch-ins and switch-outs */
+	size_t nr_lines; /* of lines[] filled, hottest first */
+	struct task_placement_line lines[TASK_PLACEMENT_TOP_LINES];
+};
+
+struct task_placement;
+
+/*
+ * Reads path: 0 with *out NULL when it has no sched tracepoints, 0 with
+ * the model, or -errno (damaged TRACING_DATA, formats libtraceevent
+ * cannot read, a build without libtraceevent).
+ */
+int task_placement_load(const char *path, unsigned int line_size, struct task_placement **out,
+			struct c2c_err *err);
+size_t task_placement_nr_threads(const struct task_placement *p);
+/* Threads by tid; valid until task_placement_free(). */
+const struct task_placement_thread *task_placement_thread(const struct task_placement *p, size_t i);
+uint32_t task_placement_nr_cpus(const struct task_placement *p);
+uint32_t task_placement_nr_nodes(const struct task_placement *p);
+/* The "Task placement" report section. */
+void task_placement_render(const struct task_placement *p, struct strbuf *out);
+void task_placement_free(struct task_placement *p);
+
+#endif

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Ring buffers: one per (task, cpu), the kernel's records decoded by the
+ * sample_type we asked for and written again through the perf writer (which
+ * gives every event its own id). Side-band records (MMAP2, COMM, FORK,
+ * EXIT) are copied; LOST, LOST_SAMPLES and THROTTLE are counted.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "record/session_int.h"
+#include "util/xalloc.h"
+
+/* TID, TIME, CPU, IDENTIFIER: the sample_id_all trailer every event asks for */
+#define TRAILER_SIZE 32
+
+int session_map_rings(struct record_session *s, struct c2c_err *err)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+
+	for (i = 0; i < s->nr_counters; i++)
+		hashmap_put(&s->ids, s->counters[i].id,
+			    (void *)(uintptr_t)(s->counters[i].event + 1));
+	for (i = 0; i < s->nr_rings; i++) {
+		struct ring *r = &s->rings[i];
+		size_t len = (1 + (size_t)s->mmap_pages) * page;
+
+		r->base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+		if (r->base == MAP_FAILED) {
+			int code = errno;
+
+			r->base = NULL;
+			return c2c_err_set(err, code,
+					   "cannot map a %zu KiB ring buffer (%zu of %zu): %s%s",
+					   len / 1024, i + 1, s->nr_rings, strerror(code),
+					   code == EPERM ?
+						   "; kernel.perf_event_mlock_kb limits it: "
+						   "give -m fewer pages, or run as root" :
+						   "");
+		}
+		r->data_size = (size_t)s->mmap_pages * page;
+	}
+	for (i = 0; i < s->nr_counters; i++) {
+		const struct counter *c = &s->counters[i];
+
+		if (c->output_fd >= 0 && ioctl(c->fd, PERF_EVENT_IOC_SET_OUTPUT, c->output_fd) < 0)
+			return c2c_err_set(err, errno, "%s: cannot share the ring buffer: %s",
+					   s->events[c->event].name, strerror(errno));
+	}
+	return 0;
+}
+
+void session_unmap_rings(struct record_session *s)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+
+	for (i = 0; i < s->nr_rings; i++)
+		if (s->rings[i].base)
+			munmap(s->rings[i].base, (1 + (size_t)s->mmap_pages) * page);
+	s->nr_rings = 0;
+}
+
+int session_event_of_id(const struct record_session *s, uint64_t id)
+{
+	uintptr_t v = (uintptr_t)hashmap_get(&s->ids, id);
+
+	return v ? (int)(v - 1) : -1;
+}
+
+struct cursor {
+	const uint8_t *p, *end;
+	bool short_read;
+};
+
+static uint64_t take_u64(struct cursor *c)
+{
+	uint64_t v = 0;
+
+	if (c->end - c->p < 8) {
+		c->short_read = true;
+		return 0;
+	}
+	memcpy(&v, c->p, 8);
+	c->p += 8;
+	return v;
+}
+
+static void take_u32x2(struct cursor *c, uint32_t *a, uint32_t *b)
+{
+	uint64_t v = take_u64(c);
+
+	*a = (uint32_t)v;
+	*b = (uint32_t)(v >> 32);
+}
+
+static void take_raw(struct cursor *c, struct perf_sample *smp)
+{
+	uint32_t size;
+
+	if (c->end - c->p < 4) {
+		c->short_read = true;
+		return;
+	}
+	memcpy(&size, c->p, 4);
+	if ((size_t)(c->end - c->p) < 4 + (size_t)size) {
+		c->short_read = true;
+		return;
+	}
+	smp->raw_size = size;
+	smp->raw = c->p + 4;
+	c->p += (4 + (size_t)size + 7) & ~(size_t)7;
+}
+
+static bool keep_pid(struct record_session *s, uint32_t pid)
+{
+	return !s->filter || hashmap_get(&s->keep_pids, pid);
+}
+
+static int on_sample(struct record_session *s, const struct perf_event_header *h, struct cursor *c)
+{
+	struct perf_sample smp = { 0 };
+	uint64_t st;
+	uint32_t res;
+	int ev = session_event_of_id(s, take_u64(c));
+
+	if (ev < 0)
+		return 0;
+	st = s->events[ev].attr.sample_type;
+	smp.attr_index = (uint32_t)ev;
+	smp.cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	smp.sample_type = st;
+	if (st & PERF_SAMPLE_IP)
+		smp.ip = take_u64(c);
+	if (st & PERF_SAMPLE_TID)
+		take_u32x2(c, &smp.pid, &smp.tid);
+	if (st & PERF_SAMPLE_TIME)
+		smp.time = take_u64(c);
+	if (st & PERF_SAMPLE_ADDR)
+		smp.addr = take_u64(c);
+	if (st & PERF_SAMPLE_CPU)
+		take_u32x2(c, &smp.cpu, &res);
+	if (st & PERF_SAMPLE_PERIOD)
+		smp.period = take_u64(c);
+	if (st & PERF_SAMPLE_RAW)
+		take_raw(c, &smp);
+	if (st & PERF_SAMPLE_WEIGHT)
+		smp.weight = take_u64(c);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		smp.data_src = take_u64(c);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		smp.phys_addr = take_u64(c);
+	if (c->short_read)
+		return 0;
+	if (!keep_pid(s, smp.pid)) {
+		s->st.filtered++;
+		return 0;
+	}
+	s->st.samples++;
+	return perf_writer_sample(s->w, &smp);
+}
+
+static int on_mmap2(struct record_session *s, const struct perf_event_header *h, struct cursor *c,
+		    uint64_t time)
+{
+	struct perf_mmap m = { .is_mmap2 = true,
+			       .cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK };
+	const char *name;
+
+	take_u32x2(c, &m.pid, &m.tid);
+	m.start = take_u64(c);
+	m.len = take_u64(c);
+	m.pgoff = take_u64(c);
+	take_u32x2(c, &m.maj, &m.min);
+	m.ino = take_u64(c);
+	m.ino_generation = take_u64(c);
+	take_u32x2(c, &m.prot, &m.flags);
+	name = (const char *)c->p;
+	if (c->short_read || !memchr(name, 0, (size_t)(c->end - c->p)))
+		return 0;
+	if (!keep_pid(s, m.pid))
+		return 0;
+	m.filename = name;
+	session_note_dso(s, name);
+	s->st.mmaps++;
+	return perf_writer_mmap2(s->w, &m, time);
+}
+
+static int on_comm(struct record_session *s, const struct perf_event_header *h, struct cursor *c,
+		   uint64_t time)
+{
+	struct perf_comm cm = { .exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC) };
+
+	take_u32x2(c, &cm.pid, &cm.tid);
+	cm.comm = (const char *)c->p;
+	if (c->short_read || !memchr(cm.comm, 0, (size_t)(c->end - c->p)) || !keep_pid(s, cm.pid))
+		return 0;
+	s->st.comms++;
+	return perf_writer_comm(s->w, &cm, time);
+}
+
+static int on_task(struct record_session *s, const struct perf_event_header *h, struct cursor *c)
+{
+	struct perf_task t;
+
+	take_u32x2(c, &t.pid, &t.ppid);
+	take_u32x2(c, &t.tid, &t.ptid);
+	t.time = take_u64(c);
+	if (c->short_read)
+		return 0;
+	if (s->filter && h->type == PERF_RECORD_FORK && hashmap_get(&s->keep_pids, t.ppid))
+		hashmap_put(&s->keep_pids, t.pid, (void *)1);
+	if (!keep_pid(s, t.pid))
+		return 0;
+	s->st.tasks++;
+	return perf_writer_task(s->w, h->type == PERF_RECORD_FORK, &t);
+}
+
+static int on_lost(struct record_session *s, struct cursor *c, uint64_t time)
+{
+	int ev = session_event_of_id(s, take_u64(c));
+	uint64_t lost = take_u64(c);
+
+	if (c->short_read)
+		return 0;
+	s->st.lost += lost;
+	return perf_writer_lost(s->w, ev < 0 ? 0 : (uint32_t)ev, lost, time);
+}
+
+static int on_record(struct record_session *s, const struct perf_event_header *h)
+{
+	const uint8_t *body = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+	struct cursor c = { body, end, false };
+	uint64_t time = 0;
+
+	if (h->type != PERF_RECORD_SAMPLE && h->size >= sizeof(*h) + TRAILER_SIZE) {
+		memcpy(&time, end - TRAILER_SIZE + 8, 8);
+		c.end = end - TRAILER_SIZE;
+	}
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		return on_sample(s, h, &c);
+	case PERF_RECORD_MMAP2:
+		return on_mmap2(s, h, &c, time);
+	case PERF_RECORD_COMM:
+		return on_comm(s, h, &c, time);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return on_task(s, h, &c);
+	case PERF_RECORD_LOST:
+		return on_lost(s, &c, time);
+	case PERF_RECORD_LOST_SAMPLES:
+		s->st.lost_samples += take_u64(&c);
+		return 0;
+	case PERF_RECORD_THROTTLE:
+		s->st.throttles++;
+		return 0;
+	case PERF_RECORD_UNTHROTTLE:
+		s->st.unthrottles++;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* The record at tail, made contiguous when it wraps the ring's end. */
+static const struct perf_event_header *record_at(struct record_session *s, const uint8_t *data,
+						 size_t mask, uint64_t tail)
+{
+	const struct perf_event_header *h = (const void *)(data + (tail & mask));
+	size_t off = tail & mask, first;
+
+	if (off + h->size <= mask + 1)
+		return h;
+	if (s->copy_size < h->size) {
+		s->copy = xrealloc(s->copy, h->size);
+		s->copy_size = h->size;
+	}
+	first = mask + 1 - off;
+	memcpy(s->copy, data + off, first);
+	memcpy(s->copy + first, data, h->size - first);
+	return (const void *)s->copy;
+}
+
+static ssize_t drain_ring(struct record_session *s, struct ring *r, struct c2c_err *err)
+{
+	struct perf_event_mmap_page *pg = r->base;
+	const uint8_t *data = (const uint8_t *)r->base + pg->data_offset;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail, start = tail;
+	size_t mask = r->data_size - 1;
+	int ret = 0;
+
+	if (!pg->data_offset)
+		data = (const uint8_t *)r->base + sysconf(_SC_PAGESIZE);
+	while (tail < head && !ret) {
+		const struct perf_event_header *h = (const void *)(data + (tail & mask));
+
+		if (h->size < sizeof(*h) || tail + h->size > head)
+			break; /* damaged: drop the rest of this batch */
+		ret = on_record(s, record_at(s, data, mask, tail));
+		tail += h->size;
+	}
+	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	s->st.bytes += head - start;
+	if (ret)
+		return c2c_err_set(err, -ret, "%s: cannot write: %s", s->path, strerror(-ret));
+	return (ssize_t)(head - start);
+}
+
+ssize_t session_drain(struct record_session *s, struct c2c_err *err)
+{
+	ssize_t total = 0, n;
+	size_t i;
+
+	for (i = 0; i < s->nr_rings; i++) {
+		n = drain_ring(s, &s->rings[i], err);
+		if (n < 0)
+			return n;
+		total += n;
+	}
+	if (total && perf_writer_finished_round(s->w))
+		return c2c_err_set(err, EIO, "%s: cannot write", s->path);
+	return total;
+}

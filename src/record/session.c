@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A recording: targets, counters, rings and the output, in that order, so
+ * that a refusal (privileges, no PMU, no such task) leaves no file behind.
+ * Then the metadata of existing tasks, the counters armed (or the command
+ * let go to exec, which arms them), and the rings drained on poll until the
+ * command exits or the caller's stop flag is raised.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "record/session_int.h"
+#include "util/xalloc.h"
+
+#define DEFAULT_MMAP_PAGES 128
+
+static struct record_session *session_new(const struct record_evlist *l,
+					  const struct record_opts *o)
+{
+	struct record_session *s = xcalloc(1, sizeof(*s));
+	size_t i;
+
+	s->nr_events = l->nr;
+	s->events = xcalloc(l->nr, sizeof(*s->events));
+	for (i = 0; i < l->nr; i++) {
+		s->events[i] = l->ev[i];
+		s->events[i].name = xstrdup(l->ev[i].name);
+		s->events[i].pmu = xstrdup(l->ev[i].pmu);
+	}
+	s->path = xstrdup(o->path);
+	s->cmdline = o->cmdline;
+	s->mmap_pages = o->mmap_pages ? o->mmap_pages : DEFAULT_MMAP_PAGES;
+	s->go_fd = s->exec_err_fd = -1;
+	hashmap_init(&s->keep_pids);
+	hashmap_init(&s->ids);
+	hashmap_init(&s->dsos);
+	strbuf_init(&s->tracing_data, 0);
+	return s;
+}
+
+static void session_free(struct record_session *s)
+{
+	size_t iter = 0, i;
+	uint64_t key;
+	void *val;
+
+	session_unmap_rings(s);
+	session_close_counters(s);
+	if (s->go_fd >= 0)
+		close(s->go_fd);
+	if (s->exec_err_fd >= 0)
+		close(s->exec_err_fd);
+	while (hashmap_next(&s->dsos, &iter, &key, &val))
+		free(val);
+	hashmap_release(&s->dsos);
+	hashmap_release(&s->keep_pids);
+	hashmap_release(&s->ids);
+	for (i = 0; i < s->nr_events; i++) {
+		free(s->events[i].name);
+		free(s->events[i].pmu);
+	}
+	free(s->events);
+	free(s->counters);
+	free(s->rings);
+	free(s->cpus);
+	free(s->tasks);
+	free(s->copy);
+	strbuf_release(&s->tracing_data);
+	free(s->path);
+	free(s);
+}
+
+static int open_writer(struct record_session *s, struct c2c_err *err)
+{
+	struct perf_writer_event *wev = xcalloc(s->nr_events, sizeof(*wev));
+	size_t i;
+	int ret;
+
+	for (i = 0; i < s->nr_events; i++) {
+		const struct perf_event_attr *a = &s->events[i].attr;
+
+		wev[i] = (struct perf_writer_event){
+			.type = a->type,
+			.config = a->config,
+			.config1 = a->config1,
+			.config2 = a->config2,
+			.sample_type = a->sample_type & ~(uint64_t)PERF_SAMPLE_IDENTIFIER,
+			.sample_period = a->sample_period,
+			.precise_ip = a->precise_ip > 0,
+			.freq = a->freq,
+			.name = s->events[i].name,
+		};
+	}
+	ret = perf_writer_open(s->path, wev, s->nr_events, &s->w, err);
+	free(wev);
+	return ret;
+}
+
+int record_session_open(const struct record_evlist *l, const struct record_opts *o,
+			struct record_session **out, struct c2c_err *err)
+{
+	struct record_session *s;
+	size_t i;
+	int ret;
+
+	if (!l->nr)
+		return c2c_err_set(err, EINVAL, "no events to record");
+	for (i = 0; i < l->nr; i++)
+		if (l->ev[i].flags & RECORD_EV_AUX)
+			return c2c_err_set(err, EOPNOTSUPP,
+					   "%s: Arm SPE delivers its samples in an AUX area, which "
+					   "this recorder does not decode yet; use perf c2c record "
+					   "(c2cscope report reads its file)",
+					   l->ev[i].name);
+	s = session_new(l, o);
+	ret = 0;
+	for (i = 0; i < l->nr && !ret; i++)
+		if (l->ev[i].flags & RECORD_EV_TRACEPOINT)
+			ret = tracing_data_build(l->ev, l->nr, &s->tracing_data, err);
+	if (!ret)
+		ret = session_targets(s, o, err);
+	if (!ret)
+		ret = session_open_counters(s, err);
+	if (!ret)
+		ret = session_map_rings(s, err);
+	if (!ret)
+		ret = open_writer(s, err);
+	if (!ret)
+		ret = session_synthesize(s, err);
+	if (ret) {
+		record_session_abort(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
+static bool child_done(struct record_session *s)
+{
+	int status;
+
+	if (s->child <= 0)
+		return false;
+	if (s->st.child_exited)
+		return true;
+	if (waitpid(s->child, &status, WNOHANG) != s->child)
+		return false;
+	s->st.child_exited = true;
+	s->st.wait_status = status;
+	return true;
+}
+
+static int poll_rings(struct record_session *s, struct pollfd *pfd)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_rings; i++)
+		pfd[i] = (struct pollfd){ .fd = s->rings[i].fd, .events = POLLIN };
+	if (poll(pfd, s->nr_rings, 100) < 0 && errno != EINTR)
+		return -errno;
+	return 0;
+}
+
+int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, struct c2c_err *err)
+{
+	struct pollfd *pfd = xcalloc(s->nr_rings, sizeof(*pfd));
+	ssize_t n = 0;
+	int ret = 0;
+
+	if (!s->per_task || s->child <= 0)
+		ret = session_enable(s, err);
+	if (!ret && s->child > 0)
+		ret = session_start_child(s, err); /* per task: enable_on_exec arms them */
+	while (!ret && !*stop && !child_done(s)) {
+		ret = poll_rings(s, pfd);
+		if (ret)
+			c2c_err_set(err, -ret, "poll: %s", strerror(-ret));
+		else if ((n = session_drain(s, err)) < 0)
+			ret = (int)n;
+	}
+	session_disable(s);
+	if (!ret && (n = session_drain(s, err)) < 0)
+		ret = (int)n;
+	free(pfd);
+	return ret;
+}
+
+int record_session_close(struct record_session *s, struct record_stats *st, struct c2c_err *err)
+{
+	struct perf_writer_info info = { .cmdline = s->cmdline,
+					 .tracing_data = s->tracing_data.buf,
+					 .tracing_data_size = s->tracing_data.len };
+	int ret;
+
+	session_kill_child(s);
+	session_write_build_ids(s);
+	ret = perf_writer_close(s->w, &info, err);
+	s->w = NULL;
+	if (ret)
+		unlink(s->path);
+	if (st)
+		*st = s->st;
+	session_free(s);
+	return ret;
+}
+
+void record_session_abort(struct record_session *s)
+{
+	session_kill_child(s);
+	if (s->w) {
+		perf_writer_abort(s->w);
+		unlink(s->path);
+	}
+	session_free(s);
+}

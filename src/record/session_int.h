@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The recording session's insides, shared by its files. */
+#ifndef C2C_RECORD_SESSION_INT_H
+#define C2C_RECORD_SESSION_INT_H
+
+#include <sys/types.h>
+
+#include "perf/perf_data.h"
+#include "record/record_int.h"
+#include "util/hashmap.h"
+
+struct ring {
+	void *base; /* the control page; data follows */
+	size_t data_size; /* a power of 2 */
+	int fd;
+};
+
+struct counter {
+	int fd;
+	uint64_t id;
+	uint32_t event; /* index into the session's events */
+	int output_fd; /* the ring owner it writes to once that is mapped; -1: owns one */
+};
+
+struct record_session {
+	struct record_event *events; /* copies, attrs as opened */
+	size_t nr_events;
+	struct counter *counters;
+	size_t nr_counters, alloc_counters;
+	struct ring *rings;
+	size_t nr_rings, alloc_rings;
+	int *cpus; /* -1 alone: per task */
+	size_t nr_cpus;
+	pid_t *tasks; /* -1 alone: every task (system-wide) */
+	size_t nr_tasks;
+	bool per_task, inherit;
+	pid_t child; /* -- CMD, held before exec until go_fd is written */
+	const char *child_name;
+	int go_fd, exec_err_fd;
+	/* cpu-wide events following a task: the pids whose samples are kept */
+	bool filter;
+	struct hashmap keep_pids;
+	struct perf_writer *w;
+	char *path;
+	const char *const *cmdline;
+	struct record_stats st;
+	struct hashmap ids; /* kernel event id -> event index + 1 */
+	struct hashmap dsos; /* hash of mmap file names seen -> name, for build ids */
+	uint8_t *copy; /* a record that wraps the ring's end */
+	size_t copy_size;
+	unsigned int mmap_pages;
+	struct strbuf tracing_data; /* TRACING_DATA feature; empty without tracepoints */
+};
+
+/* target.c */
+int session_targets(struct record_session *s, const struct record_opts *o, struct c2c_err *err);
+int session_fork_child(struct record_session *s, char *const *argv, struct c2c_err *err);
+int session_start_child(struct record_session *s, struct c2c_err *err);
+void session_kill_child(struct record_session *s);
+int parse_int_list(const char *list, const char *what, int **out, size_t *nr, struct c2c_err *err);
+
+/* open.c */
+int session_open_counters(struct record_session *s, struct c2c_err *err);
+void session_close_counters(struct record_session *s);
+int session_enable(struct record_session *s, struct c2c_err *err);
+void session_disable(struct record_session *s);
+
+/* ring.c */
+int session_map_rings(struct record_session *s, struct c2c_err *err);
+void session_unmap_rings(struct record_session *s);
+/* Drains every ring once; returns the bytes read or -errno. */
+ssize_t session_drain(struct record_session *s, struct c2c_err *err);
+int session_event_of_id(const struct record_session *s, uint64_t id);
+
+/* synth.c */
+int session_synthesize(struct record_session *s, struct c2c_err *err);
+void session_note_dso(struct record_session *s, const char *filename);
+void session_write_build_ids(struct record_session *s);
+
+#endif

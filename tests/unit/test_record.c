@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recorder's event parsing and encodings, against fake sysfs trees
+ * (tests/record/sysfs/) and libpfm4's forced Ice Lake PMU. The expected
+ * values are Intel's and the kernel's: mem-loads is event 0xcd umask 0x1
+ * with the load latency in config1 (arch/x86/events/intel/core.c,
+ * "event=0xcd,umask=0x1,ldlat=3"), mem-stores event 0xd0 umask 0x82
+ * (MEM_INST_RETIRED.ALL_STORES), mem-loads-aux event 0x03 umask 0x82;
+ * Arm SPE's format/ bits are those of drivers/perf/arm_spe_pmu.c.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/hw_breakpoint.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#ifdef HAVE_LIBTRACEEVENT
+#include <traceevent/event-parse.h>
+#endif
+
+#include "placement/placement_int.h"
+#include "record/record.h"
+#include "record/record_int.h"
+
+static void use_tree(const char *name)
+{
+	const char *top = getenv("TOP_SRCDIR");
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/record/sysfs/%s", top ? top : ".", name);
+	setenv("C2CSCOPE_SYSFS_ROOT", path, 1);
+}
+
+static void defaults_of(const char *tree, unsigned int ldlat, struct record_evlist *l)
+{
+	struct strbuf notes = STRBUF_INIT;
+	struct c2c_err err = { 0 };
+
+	use_tree(tree);
+	record_evlist_release(l);
+	assert_int_equal(record_evlist_add_defaults(l, ldlat, &notes, &err), 0);
+	strbuf_release(&notes);
+}
+
+static void intel_loads_stores(const struct record_evlist *l, size_t loads, uint64_t ldlat)
+{
+	assert_int_equal(l->ev[loads].attr.type, PERF_TYPE_RAW);
+	assert_int_equal(l->ev[loads].attr.config, 0x1cd);
+	assert_int_equal(l->ev[loads].attr.config1, ldlat);
+	assert_true(l->ev[loads].flags & RECORD_EV_MEMORY);
+	assert_true(l->ev[loads].flags & RECORD_EV_MAX_PRECISE);
+	assert_int_equal(l->ev[loads + 1].attr.config, 0x82d0);
+	assert_int_equal(l->ev[loads + 1].attr.config1, 0);
+	assert_true(l->ev[loads + 1].flags & RECORD_EV_MEMORY);
+}
+
+static void icl_defaults(void **state)
+{
+	struct record_evlist l = { 0 };
+
+	defaults_of("icl", 30, &l);
+	assert_int_equal(l.nr, 2);
+	intel_loads_stores(&l, 0, 0x1e);
+	assert_int_equal(l.ev[0].leader, -1);
+	assert_int_equal(l.ev[1].leader, -1);
+	assert_string_equal(l.ev[0].name, "cpu/mem-loads,ldlat=30/P");
+	record_evlist_release(&l);
+}
+
+static void skx_defaults_ldlat(void **state)
+{
+	struct record_evlist l = { 0 };
+
+	defaults_of("skx", 50, &l);
+	assert_int_equal(l.nr, 2);
+	intel_loads_stores(&l, 0, 50);
+	record_evlist_release(&l);
+}
+
+static void spr_aux_group(void **state)
+{
+	struct record_evlist l = { 0 };
+
+	defaults_of("spr", 30, &l);
+	assert_int_equal(l.nr, 3);
+	assert_int_equal(l.ev[0].attr.config, 0x8203);
+	assert_int_equal(l.ev[0].leader, -1);
+	assert_false(l.ev[0].flags & RECORD_EV_MEMORY);
+	intel_loads_stores(&l, 1, 0x1e);
+	assert_int_equal(l.ev[1].leader, 0);
+	assert_int_equal(l.ev[2].leader, -1);
+	record_evlist_release(&l);
+}
+
+static void amd_ibs(void **state)
+{
+	struct record_evlist l = { 0 };
+
+	defaults_of("amd", 30, &l);
+	assert_int_equal(l.nr, 1);
+	assert_int_equal(l.ev[0].attr.type, 11);
+	assert_int_equal(l.ev[0].attr.config, 0);
+	assert_true(l.ev[0].flags & RECORD_EV_CPU_WIDE);
+	assert_true(l.ev[0].flags & RECORD_EV_MEMORY);
+	record_evlist_release(&l);
+}
+
+static void arm_spe(void **state)
+{
+	struct record_evlist l = { 0 };
+
+	defaults_of("arm", 64, &l);
+	assert_int_equal(l.nr, 1);
+	assert_int_equal(l.ev[0].attr.type, 12);
+	/* ts_enable bit 0, pa_enable bit 1, load_filter bit 33, store_filter bit 34 */
+	assert_int_equal(l.ev[0].attr.config,
+			 (1ULL << 0) | (1ULL << 1) | (1ULL << 33) | (1ULL << 34));
+	assert_int_equal(l.ev[0].attr.config2, 64); /* min_latency: config2:0-11 */
+	assert_true(l.ev[0].flags & RECORD_EV_AUX);
+	record_evlist_release(&l);
+}
+
+static int parse_in(const char *tree, const char *spec, struct record_evlist *l,
+		    struct c2c_err *err)
+{
+	use_tree(tree);
+	record_evlist_release(l);
+	memset(err, 0, sizeof(*err));
+	return record_evlist_parse(l, spec, err);
+}
+
+/* AMD's event field is config:0-7,32-35: the high nibble lands at bit 32. */
+static void split_format(void **state)
+{
+	struct record_evlist l = { 0 };
+	struct c2c_err err;
+
+	assert_int_equal(parse_in("amd", "cpu/event=0x1d4,umask=0x2/", &l, &err), 0);
+	assert_int_equal(l.ev[0].attr.config, 0xd4 | (0x2 << 8) | (0x1ULL << 32));
+	record_evlist_release(&l);
+	assert_int_equal(parse_in("amd", "cpu/event=0x1000/", &l, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "too big"));
+	record_evlist_release(&l);
+}
+
+static void bad_terms(void **state)
+{
+	struct record_evlist l = { 0 };
+	struct c2c_err err;
+
+	assert_int_equal(parse_in("icl", "cpu/mem-loads,ldlatx=3/P", &l, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'ldlatx'"));
+	assert_non_null(strstr(err.msg, "ldlat"));
+	assert_non_null(strstr(err.msg, "umask"));
+	assert_non_null(strstr(err.msg, "mem-stores"));
+	assert_int_equal(l.nr, 0);
+	assert_int_equal(parse_in("icl", "cpu/ldlat=70000/", &l, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "too big"));
+	assert_int_equal(parse_in("icl", "cpu/umask=x/", &l, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "needs a number"));
+	assert_int_equal(parse_in("icl", "nope/event=1/", &l, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "PMUs here: breakpoint, cpu, software, tracepoint"));
+	assert_int_equal(parse_in("icl", "cpu/event=1", &l, &err), -EINVAL);
+	assert_int_equal(parse_in("icl", "cycles:z", &l, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'z'"));
+	assert_int_equal(parse_in("icl", "no-such-event", &l, &err), -ENOENT);
+	record_evlist_release(&l);
+}
+
+static void alias_override_and_terms(void **state)
+{
+	struct record_evlist l = { 0 };
+	struct c2c_err err;
+
+	/* the alias's ldlat=3 first, then the user's; name= renames */
+	assert_int_equal(parse_in("icl", "cpu/mem-loads,ldlat=100,name=lat/pp", &l, &err), 0);
+	assert_int_equal(l.ev[0].attr.config, 0x1cd);
+	assert_int_equal(l.ev[0].attr.config1, 100);
+	assert_int_equal(l.ev[0].attr.precise_ip, 2);
+	assert_string_equal(l.ev[0].name, "lat");
+	record_evlist_release(&l);
+	/* -e mem-loads finds the cpu PMU's alias, as perf does */
+	assert_int_equal(parse_in("icl", "mem-loads:P", &l, &err), 0);
+	assert_int_equal(l.ev[0].attr.config, 0x1cd);
+	assert_int_equal(l.ev[0].attr.config1, 3);
+	assert_true(l.ev[0].flags & RECORD_EV_MAX_PRECISE);
+	record_evlist_release(&l);
+	assert_int_equal(parse_in("icl", "cpu/config=0x1234,config1=5,period=1000/", &l, &err), 0);
+	assert_int_equal(l.ev[0].attr.config, 0x1234);
+	assert_int_equal(l.ev[0].attr.config1, 5);
+	assert_int_equal(l.ev[0].attr.sample_period, 1000);
+	record_evlist_release(&l);
+}
+
+static void generic_and_breakpoints(void **state)
+{
+	struct record_evlist l = { 0 };
+	struct c2c_err err;
+
+	assert_int_equal(parse_in("icl", "page-faults,cycles:u,mem:0x1000/8:w", &l, &err), 0);
+	assert_int_equal(l.nr, 3);
+	assert_int_equal(l.ev[0].attr.type, PERF_TYPE_SOFTWARE);
+	assert_int_equal(l.ev[0].attr.config, PERF_COUNT_SW_PAGE_FAULTS);
+	assert_string_equal(l.ev[0].name, "page-faults");
+	assert_int_equal(l.ev[1].attr.type, PERF_TYPE_HARDWARE);
+	assert_int_equal(l.ev[1].attr.exclude_kernel, 1);
+	assert_int_equal(l.ev[1].attr.exclude_user, 0);
+	assert_int_equal(l.ev[2].attr.type, PERF_TYPE_BREAKPOINT);
+	assert_int_equal(l.ev[2].attr.bp_type, HW_BREAKPOINT_W);
+	assert_int_equal(l.ev[2].attr.bp_addr, 0x1000);
+	assert_int_equal(l.ev[2].attr.bp_len, 8);
+	record_evlist_release(&l);
+	assert_int_equal(parse_in("icl", "mem:0x2000", &l, &err), 0);
+	assert_int_equal(l.ev[0].attr.bp_type, HW_BREAKPOINT_R | HW_BREAKPOINT_W);
+	assert_int_equal(l.ev[0].attr.bp_len, 4); /* perf's default for data */
+	record_evlist_release(&l);
+	assert_int_equal(parse_in("icl", "mem:0x2000/9", &l, &err), -EINVAL);
+	record_evlist_release(&l);
+}
+
+static void groups(void **state)
+{
+	struct record_evlist l = { 0 };
+	struct c2c_err err;
+
+	assert_int_equal(parse_in("icl", "{cpu/mem-loads-aux/,cpu/event=0xcd,umask=1/}:k,cpu-clock",
+				  &l, &err),
+			 -EINVAL); /* icl has no mem-loads-aux alias */
+	assert_int_equal(l.nr, 0);
+	assert_int_equal(parse_in("spr", "{cpu/mem-loads-aux/,cpu/event=0xcd,umask=1/}:k,cpu-clock",
+				  &l, &err),
+			 0);
+	assert_int_equal(l.nr, 3);
+	assert_int_equal(l.ev[0].leader, -1);
+	assert_int_equal(l.ev[1].leader, 0);
+	assert_int_equal(l.ev[2].leader, -1);
+	assert_int_equal(l.ev[1].attr.config, 0x1cd);
+	assert_int_equal(l.ev[1].attr.exclude_user, 1);
+	assert_int_equal(l.ev[2].attr.exclude_user, 0);
+	assert_string_equal(l.ev[1].name, "cpu/event=0xcd,umask=1/");
+	record_evlist_release(&l);
+}
+
+/* LIBPFM_FORCE_PMU=icl (set in main) where sysfs has no alias. */
+static void pfm_icl(void **state)
+{
+	struct record_evlist l = { 0 };
+
+	defaults_of("none", 30, &l);
+	assert_int_equal(l.nr, 2);
+	intel_loads_stores(&l, 0, 0x1e);
+	assert_string_equal(l.ev[0].name, "MEM_TRANS_RETIRED:LOAD_LATENCY:ldlat=30");
+	record_evlist_release(&l);
+}
+
+static void configure_and_describe(void **state)
+{
+	struct record_sampling samp = { .period = 5000, .user_only = true };
+	struct strbuf out = STRBUF_INIT;
+	struct record_evlist l = { 0 };
+
+	defaults_of("spr", 30, &l);
+	record_evlist_configure(&l, &samp);
+	assert_int_equal(l.ev[1].attr.sample_period, 5000);
+	assert_int_equal(l.ev[1].attr.freq, 0);
+	assert_int_equal(l.ev[1].attr.exclude_kernel, 1);
+	assert_true(l.ev[1].attr.sample_type & PERF_SAMPLE_DATA_SRC);
+	assert_false(l.ev[0].attr.sample_type & PERF_SAMPLE_DATA_SRC);
+	record_evlist_describe(&l, &out);
+	assert_non_null(strstr(out.buf,
+			       "cpu/mem-loads,ldlat=30/: type=4 config=0x1cd config1=0x1e "
+			       "config2=0x0 sample_type=IP|TID|TIME|ADDR|CPU|PERIOD|WEIGHT|"
+			       "DATA_SRC|IDENTIFIER|PHYS_ADDR precise_ip=3"));
+	assert_non_null(strstr(out.buf, "cpu/mem-loads-aux/: type=4 config=0x8203 "));
+	assert_non_null(strstr(out.buf, "group: {cpu/mem-loads-aux/, cpu/mem-loads,ldlat=30/}"));
+	strbuf_release(&out);
+	record_evlist_release(&l);
+}
+
+/*
+ * The TRACING_DATA blob the recorder writes reads back; cut at every
+ * length or with any byte flipped it is refused or read, never overrun
+ * (the ASan build checks that).
+ */
+static void tracing_blob_damage(void **state)
+{
+	struct record_evlist l = { 0 };
+	struct strbuf blob = STRBUF_INIT;
+	struct c2c_err err = { 0 };
+	struct tep_handle *tep;
+	size_t n;
+
+	if (!tracefs_root()) {
+		skip();
+		return;
+	}
+	assert_int_equal(
+		record_evlist_parse(&l, "sched:sched_switch,sched:sched_migrate_task", &err), 0);
+	assert_int_equal(tracing_data_build(l.ev, l.nr, &blob, &err), 0);
+#ifdef HAVE_LIBTRACEEVENT
+	assert_int_equal(tracing_blob_parse(blob.buf, blob.len, "t", &tep, &err), 0);
+	tep_free(tep);
+	for (n = 0; n < blob.len; n++) {
+		char *cut = malloc(n + 1);
+		char saved = blob.buf[n];
+
+		memcpy(cut, blob.buf, n);
+		if (!tracing_blob_parse(cut, n, "t", &tep, &err))
+			tep_free(tep);
+		free(cut);
+		blob.buf[n] ^= 0x5a;
+		if (!tracing_blob_parse(blob.buf, blob.len, "t", &tep, &err))
+			tep_free(tep);
+		blob.buf[n] = saved;
+	}
+	assert_int_equal(tracing_blob_parse(blob.buf, 12, "t", &tep, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "t: TRACING_DATA at +0x"));
+#endif
+	strbuf_release(&blob);
+	record_evlist_release(&l);
+}
+
+/* libtraceevent leaks on its error paths: the damage test's refusals are its own. */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\n";
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(icl_defaults),
+		cmocka_unit_test(skx_defaults_ldlat),
+		cmocka_unit_test(spr_aux_group),
+		cmocka_unit_test(amd_ibs),
+		cmocka_unit_test(arm_spe),
+		cmocka_unit_test(split_format),
+		cmocka_unit_test(bad_terms),
+		cmocka_unit_test(alias_override_and_terms),
+		cmocka_unit_test(generic_and_breakpoints),
+		cmocka_unit_test(groups),
+		cmocka_unit_test(pfm_icl),
+		cmocka_unit_test(configure_and_describe),
+		cmocka_unit_test(tracing_blob_damage),
+	};
+
+	setenv("LIBPFM_FORCE_PMU", "icl", 1); /* before libpfm4 initializes */
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
