@@ -51,8 +51,14 @@ size_t task_placement_nr_threads(const struct task_placement *p);
 const struct task_placement_thread *task_placement_thread(const struct task_placement *p, size_t i);
 uint32_t task_placement_nr_cpus(const struct task_placement *p);
 uint32_t task_placement_nr_nodes(const struct task_placement *p);
-/* The "Task placement" report section. */
+/* The "Task placement" report section: its banner, then the three below. */
 void task_placement_render(const struct task_placement *p, struct strbuf *out);
+/* "  N sched_switch and M sched_migrate_task samples, T threads\n" */
+void task_placement_format_summary(const struct task_placement *p, struct strbuf *out);
+/* The column headers, "     Tid      Pid  Command ...\n" */
+void task_placement_format_columns(struct strbuf *out);
+/* Thread i's row (in task_placement_thread()'s order), "\n"-terminated. */
+void task_placement_format_thread(const struct task_placement *p, size_t i, struct strbuf *out);
 void task_placement_free(struct task_placement *p);
 
 #endif

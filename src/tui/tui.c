@@ -271,6 +271,17 @@ static void open_types(struct tui *t)
 		push(t, &v);
 }
 
+static void open_placement(struct tui *t)
+{
+	struct c2c_err err = { 0 };
+	struct tui_view v;
+
+	if (tui_view_placement(&v, t->s, &err))
+		say(t, "%s", err.msg);
+	else
+		push(t, &v);
+}
+
 static void resort(struct tui *t, enum c2c_display d)
 {
 	struct tui_view v;
@@ -309,7 +320,12 @@ static bool screen_key(struct tui *t, int key)
 	case '\n':
 	case KEY_ENTER:
 	case 'd':
-		if (v->screen != TUI_SCREEN_LINES || !r || !r->ref)
+		if (v->screen == TUI_SCREEN_PLACEMENT && r && !r->ref) {
+			say(t, "none of this thread's lines is in the line table");
+			return true;
+		}
+		if ((v->screen != TUI_SCREEN_LINES && v->screen != TUI_SCREEN_PLACEMENT) || !r ||
+		    !r->ref)
 			return key == 'd' ? false : true;
 		tui_view_detail(&nv, t->s, r->ref);
 		push(t, &nv);
@@ -330,6 +346,9 @@ static bool screen_key(struct tui *t, int key)
 		return true;
 	case 'T':
 		open_types(t);
+		return true;
+	case 'S':
+		open_placement(t);
 		return true;
 	case 'p':
 	case 'P':

@@ -21,10 +21,11 @@
 #include "layout/layout.h"
 #include "suggest/suggest.h"
 #include "output/table.h"
+#include "placement/placement.h"
 #include "util/xalloc.h"
 
 static const char lines_keys[] =
-	"Enter/d detail  l layout  T types  t/r/L/p sort  / search  n next  ? help  q quit";
+	"Enter/d detail  l layout  T types  S tasks  t/r/L/p sort  / search  n next  ? help  q quit";
 static const char detail_keys[] =
 	"a annotate  l layout  s suggest  / search  n next  ? help  q back";
 static const char text_keys[] = "arrows/PgUp/PgDn move  / search  n next  ? help  q back";
@@ -32,6 +33,8 @@ static const char layout_keys[] = "s suggest  / search  n next  ? help  q back";
 static const char suggest_keys[] =
 	"p patch (reorder)  P patch (isolate)  / search  n next  ? help  q back";
 static const char types_keys[] = "l layout  s suggest  / search  n next  ? help  q back";
+static const char placement_keys[] =
+	"Enter/d the thread's hottest line  / search  n next  ? help  q back";
 
 void tui_view_free(struct tui_view *v)
 {
@@ -370,6 +373,67 @@ int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type 
 	return ret;
 }
 
+/* The displayed line at address addr, or NULL. */
+static const struct c2c_line *line_at(const struct c2c_model *m, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_lines; i++)
+		if (m->lines[i]->displayed && m->lines[i]->addr == addr)
+			return m->lines[i];
+	return NULL;
+}
+
+/* One thread's row: hot when a line it touched has HITMs; ref its hottest line. */
+static void placement_row(struct tui_view *v, struct c2c_session *s,
+			  const struct task_placement *tp, size_t i)
+{
+	const struct task_placement_thread *pt = task_placement_thread(tp, i);
+	struct strbuf sb = STRBUF_INIT;
+	struct tui_row *r;
+
+	task_placement_format_thread(tp, i, &sb);
+	strbuf_setlen(&sb, sb.len - 1); /* the newline */
+	r = tui_view_add_row(v,
+			     pt->nr_lines && pt->lines[0].hitms ? TUI_STYLE_HOT : TUI_STYLE_PLAIN,
+			     "%s", sb.buf);
+	r->ref = pt->nr_lines ? line_at(s->model, pt->lines[0].line) : NULL;
+	strbuf_release(&sb);
+}
+
+int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct c2c_err *err)
+{
+	struct task_placement *tp = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	if (!strcmp(s->opts.path, "-"))
+		return c2c_err_set(err, ESPIPE, "no Task placement: a pipe is read once");
+	ret = task_placement_load(s->opts.path, 64, &tp, err);
+	if (ret < 0)
+		return ret;
+	if (!tp)
+		return c2c_err_set(err, ENOENT,
+				   "%s: no sched_switch or sched_migrate_task samples "
+				   "(record with --sched)",
+				   s->opts.path);
+	v->screen = TUI_SCREEN_PLACEMENT;
+	v->keys = placement_keys;
+	set_title(v, "Task placement (where each thread ran, as report --stdio ends)");
+	task_placement_format_summary(tp, &sb);
+	strbuf_setlen(&sb, sb.len - 1);
+	v->summary = strbuf_detach(&sb, NULL);
+	task_placement_format_columns(&sb);
+	tui_view_add_text(v, sb.buf, 1);
+	strbuf_release(&sb);
+	for (i = 0; i < task_placement_nr_threads(tp); i++)
+		placement_row(v, s, tp, i);
+	task_placement_free(tp);
+	return 0;
+}
+
 void tui_view_help(struct tui_view *v)
 {
 	static const char help[] =
@@ -387,6 +451,7 @@ void tui_view_help(struct tui_view *v)
 		"  Enter, d          the line's Pareto rows and who writes and reads it\n"
 		"  l                 the layout of the line's hottest struct\n"
 		"  T                 shared data by struct type (report --by-type)\n"
+		"  S                 task placement: where each thread ran (record --sched)\n"
 		"  t, r, L, p        sort by total, remote, local HITMs or peer loads (-d)\n"
 		"\n"
 		"Line detail\n"
@@ -400,7 +465,10 @@ void tui_view_help(struct tui_view *v)
 		"\n"
 		"Suggest\n"
 		"  p, P              the patch of the struct's source for the reorder or the\n"
-		"                    isolate option (suggest --patch [--choose isolate])\n";
+		"                    isolate option (suggest --patch [--choose isolate])\n"
+		"\n"
+		"Task placement\n"
+		"  Enter, d          the detail of the line the thread touched most\n";
 
 	memset(v, 0, sizeof(*v));
 	v->screen = TUI_SCREEN_HELP;

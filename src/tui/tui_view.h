@@ -34,6 +34,7 @@ enum tui_screen {
 	TUI_SCREEN_SUGGEST, /* suggest's options for a struct */
 	TUI_SCREEN_PATCH, /* suggest --patch */
 	TUI_SCREEN_TYPES, /* report --by-type */
+	TUI_SCREEN_PLACEMENT, /* report's Task placement of a --sched recording */
 	TUI_SCREEN_HELP,
 };
 
@@ -75,6 +76,12 @@ void tui_view_help(struct tui_view *v);
  */
 int tui_view_types(struct tui_view *v, struct c2c_session *s, const char *glob,
 		   struct c2c_err *err);
+/*
+ * report's Task placement section of the session's file, a row per thread
+ * (ref: the displayed line it touched most, or NULL); -ENOENT when the
+ * file has no sched tracepoints, -ESPIPE for a pipe, or the loader's error.
+ */
+int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct c2c_err *err);
 /* layout --profile of t with the session's profile. */
 void tui_view_layout(struct tui_view *v, struct c2c_session *s, const struct type *t);
 /* suggest --profile for t; -EINVAL when t cannot be re-laid (err says why). */
