@@ -95,17 +95,19 @@ void c2c_view_pareto_title(const struct c2c_model *m, const struct c2c_line *l, 
 		    l->g.stats.st_l1miss, l->g.stats.st_na);
 }
 
-struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l)
+struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l,
+				    bool field_by_offset)
 {
 	const struct c2c_model *m = s->model;
 	struct table *t = table_new();
 	bool fields = c2c_attrib_any(s->attrib);
 	struct c2c_line_view v;
-	size_t i, c;
+	size_t i, c, field = 0;
 
 	c2c_view_row_columns(m, t);
-	if (fields) /* after perf's columns: what the offset is */
-		table_add_column(t, NULL, "Field", TABLE_LEFT);
+	if (fields) /* after perf's columns (or beside the offset): what the offset is */
+		field = table_add_column(t, field_by_offset ? "Data address" : NULL, "Field",
+					 TABLE_LEFT);
 	for (i = 0; i < l->nr_rows; i++) {
 		if (!l->rows[i]->valid)
 			continue;
@@ -114,15 +116,17 @@ struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line
 		for (c = 0; c < v.nr; c++)
 			table_set(t, c, "%s", v.cells[c].buf);
 		if (fields)
-			table_set(t, c, "%s", c2c_attrib_row(s->attrib, l->rows[i])->label);
+			table_set(t, field, "%s", c2c_attrib_row(s->attrib, l->rows[i])->label);
 		c2c_view_line_release(&v);
 	}
+	if (fields && field_by_offset)
+		table_move_column(t, field, C2C_VIEW_OFFSET_COLUMN + 1);
 	return t;
 }
 
 static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out)
 {
-	struct table *t = c2c_view_pareto_table(s, l);
+	struct table *t = c2c_view_pareto_table(s, l, false);
 
 	strbuf_addstr(out, "\n  ");
 	c2c_view_pareto_title(s->model, l, out);

@@ -21,6 +21,8 @@ struct c2c_line_view {
 
 void c2c_view_line_columns(struct table *t, bool peer);
 void c2c_view_line(const struct c2c_model *m, const struct c2c_line *l, struct c2c_line_view *v);
+/* A row's columns, perf's; the offset (its "Data address") is column 5. */
+#define C2C_VIEW_OFFSET_COLUMN 5
 void c2c_view_row_columns(const struct c2c_model *m, struct table *t);
 void c2c_view_row(struct c2c_session *s, const struct c2c_row *r, struct c2c_line_view *v);
 void c2c_view_line_release(struct c2c_line_view *v);
@@ -43,10 +45,13 @@ void c2c_view_bits(const uint64_t *bits, uint32_t n, struct strbuf *out);
  * The two tables of the text report, also browsed by the TUI: the Shared
  * Data Cache Line Table (one row per displayed line, in order; "Objects"
  * last when rows are attributed) and a line's Pareto (one row per valid
- * row, in order; "Field" last when attributed). Free with table_free.
+ * row, in order; "Field" last when attributed, or with field_by_offset
+ * right after "Offset", in its "Data address" group, where a narrow
+ * screen shows it). Free with table_free.
  */
 struct table *c2c_view_line_table(struct c2c_session *s);
-struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l);
+struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l,
+				    bool field_by_offset);
 /* "Line 0  0x...  HITM: rmt 1 lcl 2  Store refs: L1 hit 3, L1 miss 4, N/A 0" */
 void c2c_view_pareto_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out);
 

@@ -162,7 +162,7 @@ void tui_view_detail(struct tui_view *v, struct c2c_session *s, const struct c2c
 	v->title = strbuf_detach(&sb, NULL);
 	c2c_view_line_access(s, l, &sb);
 	v->summary = strbuf_detach(&sb, NULL);
-	first = add_table(v, c2c_view_pareto_table(s, l));
+	first = add_table(v, c2c_view_pareto_table(s, l, true));
 	for (i = 0; i < l->nr_rows; i++)
 		if (l->rows[i]->valid) {
 			v->rows[first + n].ref = l->rows[i];

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "output/table.h"
 #include "tui/tui_view.h"
 
 static void build(struct tui_view *v, size_t rows)
@@ -120,12 +121,46 @@ static void test_help(void **state)
 	tui_view_free(&v);
 }
 
+/* The detail view's Field beside Offset: a column and its cells move, groups follow. */
+static void test_table_move_column(void **state)
+{
+	struct table *t = table_new();
+	struct strbuf sb = STRBUF_INIT;
+
+	table_add_column(t, "g", "A", TABLE_LEFT);
+	table_add_column(t, "g", "B", TABLE_LEFT);
+	table_add_column(t, NULL, "C", TABLE_LEFT);
+	table_add_column(t, "g", "F", TABLE_LEFT);
+	table_add_row(t);
+	table_set(t, 0, "a1"), table_set(t, 1, "b1"), table_set(t, 3, "f1");
+	table_add_row(t);
+	table_set(t, 2, "c2"), table_set(t, 3, "f2");
+	table_move_column(t, 3, 1); /* A F B C: one "g" group over A F B */
+	table_render(t, &sb, "");
+	assert_string_equal(sb.buf, "--- g ----\n"
+				    "A   F   B   C\n"
+				    "==============\n"
+				    "a1  f1  b1\n"
+				    "    f2      c2\n");
+	strbuf_reset(&sb);
+	table_move_column(t, 0, 3); /* F B C A: A's "g" is a title of its own, both widen */
+	table_move_column(t, 9, 0); /* out of range: nothing */
+	table_render(t, &sb, "");
+	assert_string_equal(sb.buf, "-- g --      -- g --\n"
+				    "F   B    C   A\n"
+				    "====================\n"
+				    "f1  b1       a1\n"
+				    "f2       c2\n");
+	strbuf_release(&sb);
+	table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_split), cmocka_unit_test(test_move_and_scroll),
 		cmocka_unit_test(test_find),	   cmocka_unit_test(test_heat),
-		cmocka_unit_test(test_help),
+		cmocka_unit_test(test_help),	   cmocka_unit_test(test_table_move_column),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
