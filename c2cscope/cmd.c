@@ -1,22 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
+/* What every command prints errors and warnings with (cmd.h). */
 #include "cmd.h"
+#include "options.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "util/xalloc.h"
 
+/* "c2cscope CMD: [WHAT]MESSAGE\n" on stderr. */
+static void say(const char *cmd, const char *what, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "c2cscope %s: %s", cmd, what);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int cmd_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "c2cscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cmd, "", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return EXIT_BAD_INPUT;
 }
 
@@ -29,39 +36,16 @@ void cmd_warn(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "c2cscope %s: warning: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say(cmd, "warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int cmd_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(arg, &end, 0);
-	if (errno || end == arg || *end || arg[0] == '-') {
-		cmd_error(cmd, "%s expects a number, not '%s'", opt, arg);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-void cmd_getopt_reset(void)
-{
-	optind = 0; /* glibc: 0 also re-initialises getopt's internal state */
-	opterr = 1;
 }
 
 int cmd_parse_cacheline_size(const char *cmd, const char *arg, unsigned int *out)
 {
 	uint64_t v;
 
-	if (cmd_parse_u64(cmd, "--cacheline-size", arg, &v))
+	if (cmd_parse_number(cmd, "--cacheline-size", arg, 0, UINT64_MAX, &v))
 		return EXIT_BAD_INPUT;
 	if (v < 8 || v > 4096 || (v & (v - 1)))
 		return cmd_error(

@@ -3,11 +3,12 @@
  * The command layer: one file per subcommand, each exporting
  * cmd_<name>(argc, argv) and returning the process exit code (0 ok,
  * 1 a check failed, 2 usage or input error). Only this layer prints.
+ * Options are declared in one table per command (options.h); the
+ * type-reading commands share one group of them (typeargs.h).
  */
 #ifndef C2C_CMD_H
 #define C2C_CMD_H
 
-#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,23 +29,10 @@ int cmd_report_err(const char *cmd, const struct c2c_err *err);
 /* "c2cscope CMD: warning: MESSAGE" on stderr. */
 void cmd_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/*
- * Parse a whole unsigned number (decimal, 0x hex) for option OPT; on error
- * prints a message naming the option and returns -1.
- */
-int cmd_parse_u64(const char *cmd, const char *opt, const char *arg, uint64_t *out);
-
-/*
- * Shared getopt_long loop: reset getopt state so a command can parse its
- * argv from argv[0] = command name. Returns optstring-style result.
- */
-void cmd_getopt_reset(void);
-
 /* --cacheline-size: a power of two from 8 to 4096; prints and returns 2 if not. */
 int cmd_parse_cacheline_size(const char *cmd, const char *arg, unsigned int *out);
 
 /* Append ARG to a NULL-terminated list of *nr strings (repeatable options). */
 void cmd_add_arg(const char ***list, size_t *nr, const char *arg);
 
-/* Print the man-page-like usage of a command to stdout (--help). */
 #endif

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 #include "cmd.h"
+#include "options.h"
 #include "demo.h"
 
 #include <errno.h>
@@ -24,100 +25,51 @@
 #define CMD "demo"
 #define KERNEL_BTF "/sys/kernel/btf/vmlinux"
 
-static const char usage_text[] =
-	"usage: c2cscope demo [--keep DIR] [--no-kernel] [--no-bench] [--threads N]\n"
-	"                     [--iterations N] [--samples DIR] [--srcdir DIR]\n"
-	"\n"
-	"The task_group story on the bundled sched-core model: layouts (running\n"
-	"kernel's BTF, the model's DWARF), the layout rules, record + report of the\n"
-	"upstream and reordered builds, the patched Linux 6.1 object, a summary.\n"
-	"\n"
-	"  --keep DIR        keep every output (perf.data, reports, logs) in DIR\n"
-	"  --no-kernel       skip building and checking Linux's kernel/sched/core.o\n"
-	"  --no-bench        skip the (informational) benchmark of the three builds\n"
-	"  --threads N       model threads (default 4)\n"
-	"  --iterations N    wakeup/sleep cycles per thread under the simulator\n"
-	"                    (default 20000; x100 with a PMU)\n"
-	"  --samples DIR     where sched-core-{upstream,reordered,aligned} are\n"
-	"                    (default: the installed ones, or this c2cscope's build's)\n"
-	"  --srcdir DIR      the c2cscope source tree (layout.rules, verify.sh;\n"
-	"                    default: the installed copy, or this build's source)\n"
-	"  -h, --help        this help\n"
-	"\n"
-	"Exit status: 0 the story ran (skipped steps say why), 1 a verification\n"
-	"contradicted it, 2 bad usage or the samples are missing.\n";
-
-enum { OPT_NO_KERNEL = 256, OPT_NO_BENCH, OPT_THREADS, OPT_ITERATIONS, OPT_SAMPLES, OPT_SRCDIR };
-
-static int parse_count(const char *opt, const char *arg, unsigned int max, unsigned int *out)
-{
-	uint64_t v;
-
-	if (cmd_parse_u64(CMD, opt, arg, &v))
-		return -1;
-	if (v == 0 || v > max)
-		return cmd_error(CMD, "%s: %s is not between 1 and %u", opt, arg, max), -1;
-	*out = (unsigned int)v;
-	return 0;
-}
-
-static int parse_option(struct demo *d, int c, const char *arg)
-{
-	switch (c) {
-	case 'k':
-		free(d->workdir);
-		d->workdir = xstrdup(arg);
-		d->keep = true;
-		return 0;
-	case OPT_NO_KERNEL:
-		d->kernel = false;
-		return 0;
-	case OPT_NO_BENCH:
-		d->run_bench = false;
-		return 0;
-	case OPT_THREADS:
-		return parse_count("--threads", arg, 64, &d->threads);
-	case OPT_ITERATIONS:
-		return parse_count("--iterations", arg, 100000000, &d->iterations);
-	case OPT_SAMPLES:
-		free(d->samples);
-		d->samples = xstrdup(arg);
-		return 0;
-	case OPT_SRCDIR:
-		free(d->srcdir);
-		d->srcdir = xstrdup(arg);
-		return 0;
-	default:
-		return -1;
-	}
-}
+static const struct cmd_usage usage = {
+	.synopsis = "c2cscope demo [--keep DIR] [--no-kernel] [--no-bench] [--threads N]\n"
+		    "              [--iterations N] [--samples DIR] [--srcdir DIR]",
+	.description =
+		"The task_group story on the bundled sched-core model: layouts (running\n"
+		"kernel's BTF, the model's DWARF), the layout rules, record + report of the\n"
+		"upstream and reordered builds, the patched Linux 6.1 object, a summary.",
+	.epilogue = "Exit status: 0 the story ran (skipped steps say why), 1 a verification\n"
+		    "contradicted it, 2 bad usage or the samples are missing.",
+};
 
 /* Returns 0 to go on, 1 after --help, -1 on a usage error (already said). */
 static int parse_args(int argc, char **argv, struct demo *d)
 {
-	static const struct option longopts[] = {
-		{ "keep", required_argument, NULL, 'k' },
-		{ "no-kernel", no_argument, NULL, OPT_NO_KERNEL },
-		{ "no-bench", no_argument, NULL, OPT_NO_BENCH },
-		{ "threads", required_argument, NULL, OPT_THREADS },
-		{ "iterations", required_argument, NULL, OPT_ITERATIONS },
-		{ "samples", required_argument, NULL, OPT_SAMPLES },
-		{ "srcdir", required_argument, NULL, OPT_SRCDIR },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const char *keep = NULL, *samples = NULL, *srcdir = NULL;
+	const struct cmd_option opts[] = {
+		OPT_STRING(0, "keep", &keep, "DIR",
+			   "keep every output (perf.data, reports, logs) in DIR"),
+		OPT_CLEAR(0, "no-kernel", &d->kernel,
+			  "skip building and checking Linux's kernel/sched/core.o"),
+		OPT_CLEAR(0, "no-bench", &d->run_bench,
+			  "skip the (informational) benchmark of the three builds"),
+		OPT_UINT(0, "threads", &d->threads, "N", "model threads (default 4)", 1, 64),
+		OPT_UINT(0, "iterations", &d->iterations, "N",
+			 "wakeup/sleep cycles per thread under the simulator\n"
+			 "(default 20000; x100 with a PMU)",
+			 1, 100000000),
+		OPT_STRING(0, "samples", &samples, "DIR",
+			   "where sched-core-{upstream,reordered,aligned} are\n"
+			   "(default: the installed ones, or this c2cscope's build's)"),
+		OPT_STRING(0, "srcdir", &srcdir, "DIR",
+			   "the c2cscope source tree (layout.rules, verify.sh;\n"
+			   "default: the installed copy, or this build's source)"),
+		OPT_END(),
 	};
-	int c;
+	int argi = cmd_parse_options(CMD, &usage, opts, d, argc, argv, CMD_PARSE_NO_ARGS);
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (c == '?' || parse_option(d, c, optarg))
-			return -1;
+	if (argi < 0)
+		return argi == CMD_PARSE_HELP ? 1 : -1;
+	if (keep) {
+		d->workdir = xstrdup(keep);
+		d->keep = true;
 	}
-	if (optind < argc)
-		return cmd_error(CMD, "unexpected argument '%s'", argv[optind]), -1;
+	d->samples = samples ? xstrdup(samples) : NULL;
+	d->srcdir = srcdir ? xstrdup(srcdir) : NULL;
 	return 0;
 }
 

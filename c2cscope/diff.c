@@ -134,14 +134,14 @@ static int run_diff(const struct diff_args *a)
 	ret = type_args_load(CMD, &a->ta, a->old, &lo, &old);
 	if (!ret)
 		ret = type_args_load(CMD, &a->ta, a->new, &lo, &new);
-	if (!ret && layout_diff_compute(old, new, &dopts, &d, &err))
+	if (!ret && gate_diff_compute(old, new, &dopts, &d, &err))
 		ret = cmd_report_err(CMD, &err);
 	if (!ret && a->rules.nr)
 		ret = check_rules(a, new, &rules, rs);
 	if (!ret)
 		ret = output(a, &d, &rules);
 	gate_result_release(&rules);
-	layout_diff_release(&d);
+	gate_diff_release(&d);
 	ruleset_free(rs);
 	type_db_free(old);
 	type_db_free(new);

@@ -273,10 +273,10 @@ static int layout_profile(const char *path, const struct layout_args *a)
 	if (!ret) {
 		o.btf = pd.db && !strcmp(type_db_source(pd.db), "BTF");
 		if (a->json)
-			ret = profile_json_print(&sb, pd.type, pd.profile, path, a->cacheline_size,
-						 &err);
+			ret = layout_profile_json(&sb, pd.type, pd.profile, path, a->cacheline_size,
+						  &err);
 		else
-			profile_print_layout(&sb, pd.type, pd.profile, &o);
+			layout_profile_print(&sb, pd.type, pd.profile, &o);
 		if (ret)
 			ret = cmd_report_err(CMD, &err);
 		else

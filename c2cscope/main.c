@@ -53,7 +53,6 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (!strcmp(argv[1], commands[i].name)) {
-			cmd_getopt_reset();
 			return commands[i].fn(argc - 1, argv + 1);
 		}
 	}

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * c2cscope record: memory samples into perf.data. With --sim the program
- * runs under the c2csim Valgrind tool (simulated coherence, no PMU needed).
- * The PMU recorder is not built yet: without --sim this command says what
- * the machine offers and points to --sim.
+ * c2cscope record: memory samples into perf.data. Without --sim from the
+ * PMU (src/record: perf c2c's events for this CPU, or -e's), with --sim
+ * from the c2csim Valgrind tool (simulated coherence, no PMU needed).
  */
 #include "config.h"
 #include "cmd.h"
@@ -449,17 +448,17 @@ static int start_session(const struct record_args *a, char **argv, const struct 
 		.mmap_pages = a->mmap_pages,
 	};
 	struct sigaction sa = { .sa_handler = on_stop_signal };
-	int ret;
 
 	if (a->mmap_pages & (a->mmap_pages - 1))
 		return c2c_err_set(err, EINVAL, "-m %u: expected a power of 2", a->mmap_pages);
-	ret = record_session_open(l, &ro, s, err);
-	if (ret)
-		return ret;
-	/* no SA_RESTART: poll returns at once */
+	/*
+	 * Before the set-up, so that Ctrl-C during it still ends with a whole
+	 * file; no SA_RESTART, so that poll returns at once. The command gets
+	 * the default handlers back when it execs.
+	 */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	return 0;
+	return record_session_open(l, &ro, s, err);
 }
 
 static int record_pmu(const struct record_args *o, int argc, char **argv)

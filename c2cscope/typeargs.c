@@ -153,7 +153,7 @@ int type_args_load_profile(const char *cmd, const struct type_args *ta, const ch
 					 "binary that defines it",
 					 ta->profile, name);
 	}
-	out->profile = profile_from_session(out->session, out->session->attrib, out->type);
+	out->profile = c2c_profile_from_session(out->session, out->session->attrib, out->type);
 	return 0;
 }
 

@@ -29,7 +29,7 @@ static void add_insns(struct attrib *a, const struct func *f, Dwarf_Die *cu, boo
 		      uint64_t bias, struct attrib_annotation *out)
 {
 	size_t avail = 0, alloc = 0;
-	const uint8_t *code = func_code(a, f, &avail);
+	const uint8_t *code = attrib_func_code(a, f, &avail);
 	uint64_t pc = f->lo;
 
 	if (!code)
@@ -39,8 +39,8 @@ static void add_insns(struct attrib *a, const struct func *f, Dwarf_Die *cu, boo
 		struct attrib_insn_text *in;
 		const char *file;
 		int line;
-		size_t n = decoder_text(a->dec, code + (pc - f->lo), avail - (pc - f->lo),
-					pc + bias, &sb);
+		size_t n = attrib_decoder_text(a->dec, code + (pc - f->lo), avail - (pc - f->lo),
+					       pc + bias, &sb);
 
 		if (!n) {
 			strbuf_release(&sb);
@@ -60,7 +60,7 @@ static void add_insns(struct attrib *a, const struct func *f, Dwarf_Die *cu, boo
 int attrib_annotate(struct attrib *a, uint64_t pc, uint64_t bias, struct attrib_annotation *out,
 		    struct c2c_err *err)
 {
-	struct func *f = func_get(a, pc);
+	struct func *f = attrib_func_get(a, pc);
 	Dwarf_Die cu;
 	bool have_cu;
 	size_t i;
@@ -68,11 +68,11 @@ int attrib_annotate(struct attrib *a, uint64_t pc, uint64_t bias, struct attrib_
 	memset(out, 0, sizeof(*out));
 	if (!f)
 		return c2c_err_set(err, ENOENT, "%s: at 0x%" PRIx64 ": no function the DWARF knows",
-				   a->path, pc);
+				   a->img.path, pc);
 	out->func = f->name;
 	out->lo = f->lo;
 	out->hi = f->hi;
-	have_cu = dwarf_addrdie(a->dwarf, pc, &cu) != NULL;
+	have_cu = dwarf_addrdie(a->img.dwarf, pc, &cu) != NULL;
 	if (have_cu)
 		source_of(a, &cu, pc, &out->file, &out->line);
 	add_insns(a, f, &cu, have_cu, bias, out);
@@ -82,7 +82,7 @@ int attrib_annotate(struct attrib *a, uint64_t pc, uint64_t bias, struct attrib_
 			out->sampled = i;
 	if (!out->nr_insns)
 		return c2c_err_set(err, ENOENT, "%s: at 0x%" PRIx64 ": no code bytes to decode",
-				   a->path, pc);
+				   a->img.path, pc);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include "attrib/attrib.h"
 #include "util/hashmap.h"
+#include "util/strpool.h"
 
 /* The kind after typedefs and qualifiers; TYPE_VOID for none (a typedef of void). */
 static inline enum type_kind stripped_kind(const struct type *t)
@@ -38,7 +39,7 @@ struct field_walk {
 	size_t field_pos;
 };
 
-int field_walk_run(struct field_walk *w, const struct type *t, uint64_t offset);
+int attrib_field_walk(struct field_walk *w, const struct type *t, uint64_t offset);
 
 /* ---- instructions ----------------------------------------------------- */
 
@@ -77,17 +78,17 @@ struct insn {
 
 struct decoder;
 
-int decoder_open(struct decoder **out, unsigned int machine);
-void decoder_close(struct decoder *d);
+int attrib_decoder_open(struct decoder **out, unsigned int machine);
+void attrib_decoder_close(struct decoder *d);
 /* Decode the instruction at pc from code[len]; returns its length or 0. */
+size_t attrib_decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			     struct insn *out);
 /* The instruction at pc as text ("mov rax, qword ptr [rbx + 8]"); its length, 0 if none. */
-size_t decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
-		    struct strbuf *out);
-size_t decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
-		      struct insn *out);
+size_t attrib_decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			   struct strbuf *out);
 /* DWARF numbers of the stack and frame pointer registers. */
-int decoder_sp(const struct decoder *d);
-int decoder_fp(const struct decoder *d);
+int attrib_decoder_sp(const struct decoder *d);
+int attrib_decoder_fp(const struct decoder *d);
 
 /* ---- DWARF: globals and the variables of a function ---------------------- */
 
@@ -139,7 +140,13 @@ struct elf_section {
 	const char *name;
 };
 
-struct attrib {
+/*
+ * The image layer (image.c), below dwarf.c, func.c and attrib.c: the
+ * binary's file descriptors and ELF handles, its separate debug file, its
+ * sections, code bytes and load segments, and the strings every layer
+ * above interns.
+ */
+struct attrib_image {
 	char *path;
 	int fd;
 	Elf *elf;
@@ -150,10 +157,6 @@ struct attrib {
 	Elf *sym_elf; /* the one with the full symbol table */
 	Dwarf *dwarf;
 	unsigned int machine;
-	struct type_db *types;
-	bool own_types;
-	struct type_db *extra; /* types the model lacks (type_dwarf_type_at) */
-	struct decoder *dec;
 
 	struct code_section *code;
 	size_t nr_code;
@@ -161,6 +164,25 @@ struct attrib {
 	size_t nr_sections;
 	GElf_Phdr *loads;
 	size_t nr_loads;
+
+	struct strpool strings; /* what every layer interns */
+};
+
+/* Open PATH (and its debug file, found under DEBUG_DIR or by build id). */
+int attrib_image_open(struct attrib_image *img, const char *path, const char *debug_dir,
+		      struct c2c_err *err);
+void attrib_image_close(struct attrib_image *img);
+/* One copy of S for the image's lifetime. */
+const char *attrib_image_intern(struct attrib_image *img, const char *s);
+/* The code bytes at PC, *avail of them, or NULL outside the code. */
+const uint8_t *attrib_image_code(const struct attrib_image *img, uint64_t pc, size_t *avail);
+
+struct attrib {
+	struct attrib_image img;
+	struct type_db *types;
+	bool own_types;
+	struct type_db *extra; /* types the model lacks (type_dwarf_type_at) */
+	struct decoder *dec;
 
 	struct global_var *globals; /* sorted by addr */
 	size_t nr_globals;
@@ -172,31 +194,24 @@ struct attrib {
 	const struct attrib_result *last; /* one-entry cache before the maps */
 	uint64_t last_pc, last_addr;
 
-	struct hashmap strings; /* hash → interned string */
-	char **owned;
-	size_t nr_owned, alloc_owned;
-
 	uint64_t stats[ATTRIB_NR_REASONS];
 	uint64_t nr_pcs;
 };
 
-const char *attrib_intern(struct attrib *a, const char *s);
-const uint8_t *attrib_code_at(const struct attrib *a, uint64_t pc, size_t *avail);
-
 /* debuginfo.c */
-bool debuginfo_has_dwarf(Elf *elf);
-char *debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
+bool attrib_debuginfo_has_dwarf(Elf *elf);
+char *attrib_debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
 
 /* dwarf.c */
-int globals_load(struct attrib *a, struct c2c_err *err);
-const struct global_var *globals_find(const struct attrib *a, uint64_t addr);
+int attrib_globals_load(struct attrib *a, struct c2c_err *err);
+const struct global_var *attrib_globals_find(const struct attrib *a, uint64_t addr);
 const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die);
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
-ptrdiff_t func_insn_index(const struct func *f, uint64_t pc);
-struct func *func_get(struct attrib *a, uint64_t pc);
+ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc);
+struct func *attrib_func_get(struct attrib *a, uint64_t pc);
 /* f's code bytes (*len of them, at most its size), or NULL: none, or no decoder. */
-const uint8_t *func_code(const struct attrib *a, const struct func *f, size_t *len);
-void func_free(struct func *f);
+const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len);
+void attrib_func_free(struct func *f);
 
 /* track.c: the type a register holds before the instruction at index i. */
 struct reg_type {
@@ -207,8 +222,8 @@ struct reg_type {
 	/* The offset is known modulo this (an index or a loop step); 0: exact. */
 	uint64_t index_scale;
 };
-int track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
-	      struct reg_type *out, int depth);
+int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
+		     struct reg_type *out, int depth);
 
 static inline uint64_t gcd_u64(uint64_t x, uint64_t y)
 {
@@ -221,6 +236,6 @@ static inline uint64_t gcd_u64(uint64_t x, uint64_t y)
 	return x;
 }
 /* The factor an index register is known to be a multiple of (shl, imul), or 1. */
-uint64_t track_index_stride(const struct func *f, size_t i, int reg);
+uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg);
 
 #endif

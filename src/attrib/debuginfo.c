@@ -29,7 +29,7 @@ static Elf_Scn *section_named(Elf *elf, const char *name)
 	return NULL;
 }
 
-bool debuginfo_has_dwarf(Elf *elf)
+bool attrib_debuginfo_has_dwarf(Elf *elf)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn = section_named(elf, ".debug_info");
@@ -102,7 +102,7 @@ out:
 	return sb.len ? strbuf_detach(&sb, NULL) : NULL;
 }
 
-char *debuginfo_find(Elf *elf, const char *path, const char *debug_dir)
+char *attrib_debuginfo_find(Elf *elf, const char *path, const char *debug_dir)
 {
 	struct strbuf sb = STRBUF_INIT;
 

@@ -23,9 +23,9 @@ const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die)
 	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &tdie))
 		return NULL;
 	ref = dwarf_dieoffset(&tdie);
-	if (tdie.cu && dwarf_cu_getdwarf(tdie.cu) != a->dwarf)
+	if (tdie.cu && dwarf_cu_getdwarf(tdie.cu) != a->img.dwarf)
 		ref |= TYPE_DWARF_ALT_REF;
-	return type_dwarf_type_at(a->types, a->extra, a->dwarf, ref);
+	return type_dwarf_type_at(a->types, a->extra, a->img.dwarf, ref);
 }
 
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die)
@@ -33,7 +33,7 @@ const char *attrib_die_name(struct attrib *a, Dwarf_Die *die)
 	Dwarf_Attribute attr;
 	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &attr));
 
-	return name ? attrib_intern(a, name) : NULL;
+	return name ? attrib_image_intern(&a->img, name) : NULL;
 }
 
 /* ---- globals ------------------------------------------------------------ */
@@ -127,7 +127,7 @@ static void globals_from_symtab(struct attrib *a, size_t *alloc)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr shdr;
 
-	while ((scn = elf_nextscn(a->sym_elf, scn))) {
+	while ((scn = elf_nextscn(a->img.sym_elf, scn))) {
 		Elf_Data *data;
 		size_t i, n;
 
@@ -144,13 +144,13 @@ static void globals_from_symtab(struct attrib *a, size_t *alloc)
 			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_value ||
 			    sym.st_shndx == SHN_UNDEF)
 				continue;
-			name = elf_strptr(a->sym_elf, shdr.sh_link, sym.st_name);
+			name = elf_strptr(a->img.sym_elf, shdr.sh_link, sym.st_name);
 			g = (struct global_var *)find_in(a, nr_sorted, sym.st_value);
 			if (g && g->addr == sym.st_value && !g->size)
 				g->size = sym.st_size; /* DWARF knew no type: take ELF's size */
 			else if (name && !g)
 				add_global(a, alloc, sym.st_value, sym.st_size,
-					   attrib_intern(a, name), NULL);
+					   attrib_image_intern(&a->img, name), NULL);
 		}
 	}
 }
@@ -177,15 +177,15 @@ static void globals_sort(struct attrib *a)
 	a->nr_globals = n;
 }
 
-int globals_load(struct attrib *a, struct c2c_err *err)
+int attrib_globals_load(struct attrib *a, struct c2c_err *err)
 {
 	Dwarf_Off off = 0, next;
 	size_t hdr, alloc = 0;
 
-	while (dwarf_nextcu(a->dwarf, off, &next, &hdr, NULL, NULL, NULL) == 0) {
+	while (dwarf_nextcu(a->img.dwarf, off, &next, &hdr, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
-		if (dwarf_offdie(a->dwarf, off + hdr, &cu))
+		if (dwarf_offdie(a->img.dwarf, off + hdr, &cu))
 			globals_walk(a, &cu, &alloc, 0);
 		off = next;
 	}
@@ -195,7 +195,7 @@ int globals_load(struct attrib *a, struct c2c_err *err)
 	return 0;
 }
 
-const struct global_var *globals_find(const struct attrib *a, uint64_t addr)
+const struct global_var *attrib_globals_find(const struct attrib *a, uint64_t addr)
 {
 	return find_in(a, a->nr_globals, addr);
 }

@@ -161,7 +161,7 @@ static int walk(struct field_walk *w, const struct type *t, uint64_t off, bool t
 	}
 }
 
-int field_walk_run(struct field_walk *w, const struct type *t, uint64_t offset)
+int attrib_field_walk(struct field_walk *w, const struct type *t, uint64_t offset)
 {
 	int ret;
 
@@ -179,5 +179,5 @@ int type_field_path(const struct type *t, uint64_t offset, struct strbuf *sb)
 {
 	struct field_walk w = { .sb = sb };
 
-	return field_walk_run(&w, t, offset);
+	return attrib_field_walk(&w, t, offset);
 }

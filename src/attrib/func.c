@@ -153,20 +153,20 @@ static bool find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu)
 	Dwarf_Off off = 0, next;
 	size_t hdr;
 
-	if (dwarf_addrdie(a->dwarf, pc, cu))
+	if (dwarf_addrdie(a->img.dwarf, pc, cu))
 		return true;
 	/* No .debug_aranges entry: try every unit. */
-	while (dwarf_nextcu(a->dwarf, off, &next, &hdr, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(a->dwarf, off + hdr, cu) && dwarf_haspc(cu, pc) == 1)
+	while (dwarf_nextcu(a->img.dwarf, off, &next, &hdr, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(a->img.dwarf, off + hdr, cu) && dwarf_haspc(cu, pc) == 1)
 			return true;
 		off = next;
 	}
 	return false;
 }
 
-const uint8_t *func_code(const struct attrib *a, const struct func *f, size_t *len)
+const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len)
 {
-	const uint8_t *code = attrib_code_at(a, f->lo, len);
+	const uint8_t *code = attrib_image_code(&a->img, f->lo, len);
 
 	if (!code || !a->dec)
 		return NULL;
@@ -178,15 +178,15 @@ const uint8_t *func_code(const struct attrib *a, const struct func *f, size_t *l
 static void func_decode(struct attrib *a, struct func *f)
 {
 	size_t avail, alloc = 0, i;
-	const uint8_t *code = func_code(a, f, &avail);
+	const uint8_t *code = attrib_func_code(a, f, &avail);
 	uint64_t pc = f->lo;
 
 	if (!code)
 		return;
 	while (pc < f->hi) {
 		struct insn in;
-		size_t n =
-			decoder_decode(a->dec, code + (pc - f->lo), avail - (pc - f->lo), pc, &in);
+		size_t n = attrib_decoder_decode(a->dec, code + (pc - f->lo), avail - (pc - f->lo),
+						 pc, &in);
 
 		if (!n)
 			break;
@@ -207,12 +207,12 @@ static void func_decode(struct attrib *a, struct func *f)
 			f->indirect_jumps = true;
 		f->leader[i + 1] = true;
 		if (in->target >= f->lo && in->target < f->hi &&
-		    (t = func_insn_index(f, in->target)) >= 0)
+		    (t = attrib_func_insn_index(f, in->target)) >= 0)
 			f->leader[t] = true;
 	}
 }
 
-ptrdiff_t func_insn_index(const struct func *f, uint64_t pc)
+ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc)
 {
 	size_t lo = 0, hi = f->nr_insns;
 
@@ -242,9 +242,9 @@ static const int aarch64_args[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
  */
 static void entry_args(struct attrib *a, struct func *f, Dwarf_Die *sub)
 {
-	const int *regs = a->machine == EM_AARCH64 ? aarch64_args : x86_64_args;
-	size_t nr_regs = a->machine == EM_AARCH64 ? ARRAY_SIZE(aarch64_args) :
-						    ARRAY_SIZE(x86_64_args);
+	const int *regs = a->img.machine == EM_AARCH64 ? aarch64_args : x86_64_args;
+	size_t nr_regs = a->img.machine == EM_AARCH64 ? ARRAY_SIZE(aarch64_args) :
+							ARRAY_SIZE(x86_64_args);
 	Dwarf_Addr entry;
 	Dwarf_Die c;
 	size_t n = 0;
@@ -302,7 +302,7 @@ static struct func *func_build(struct attrib *a, uint64_t pc)
 	return f;
 }
 
-void func_free(struct func *f)
+void attrib_func_free(struct func *f)
 {
 	if (!f)
 		return;
@@ -313,7 +313,7 @@ void func_free(struct func *f)
 }
 
 /* Functions are kept sorted by start address for the range search. */
-struct func *func_get(struct attrib *a, uint64_t pc)
+struct func *attrib_func_get(struct attrib *a, uint64_t pc)
 {
 	size_t lo = 0, hi = a->nr_funcs;
 	struct func *f;

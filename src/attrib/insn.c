@@ -108,7 +108,7 @@ static int dwarf_reg(const struct decoder *d, unsigned int r)
 	return d->machine == EM_AARCH64 ? arm64_dwarf_reg(r) : x86_dwarf_reg(r);
 }
 
-int decoder_open(struct decoder **out, unsigned int machine)
+int attrib_decoder_open(struct decoder **out, unsigned int machine)
 {
 	struct decoder *d;
 	cs_arch arch;
@@ -135,7 +135,7 @@ int decoder_open(struct decoder **out, unsigned int machine)
 	return 0;
 }
 
-void decoder_close(struct decoder *d)
+void attrib_decoder_close(struct decoder *d)
 {
 	if (!d)
 		return;
@@ -144,12 +144,12 @@ void decoder_close(struct decoder *d)
 	free(d);
 }
 
-int decoder_sp(const struct decoder *d)
+int attrib_decoder_sp(const struct decoder *d)
 {
 	return d->machine == EM_AARCH64 ? 31 : 7;
 }
 
-int decoder_fp(const struct decoder *d)
+int attrib_decoder_fp(const struct decoder *d)
 {
 	return d->machine == EM_AARCH64 ? 29 : 6;
 }
@@ -294,8 +294,8 @@ static void arm64_classify(struct decoder *d, struct insn *out)
 	}
 }
 
-size_t decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
-		      struct insn *out)
+size_t attrib_decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			     struct insn *out)
 {
 	const uint8_t *p = code;
 	uint64_t addr = pc;
@@ -314,8 +314,8 @@ size_t decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64
 	return out->len;
 }
 
-size_t decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
-		    struct strbuf *out)
+size_t attrib_decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			   struct strbuf *out)
 {
 	const uint8_t *p = code;
 	uint64_t addr = pc;
@@ -330,33 +330,33 @@ size_t decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t
 
 #else /* !HAVE_CAPSTONE: globals resolve, instructions do not */
 
-size_t decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
-		    struct strbuf *out)
+size_t attrib_decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			   struct strbuf *out)
 {
 	return 0;
 }
 
-int decoder_open(struct decoder **out, unsigned int machine)
+int attrib_decoder_open(struct decoder **out, unsigned int machine)
 {
 	return -ENOTSUP;
 }
 
-void decoder_close(struct decoder *d)
+void attrib_decoder_close(struct decoder *d)
 {
 }
 
-size_t decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
-		      struct insn *out)
+size_t attrib_decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			     struct insn *out)
 {
 	return 0;
 }
 
-int decoder_sp(const struct decoder *d)
+int attrib_decoder_sp(const struct decoder *d)
 {
 	return 7;
 }
 
-int decoder_fp(const struct decoder *d)
+int attrib_decoder_fp(const struct decoder *d)
 {
 	return 6;
 }

@@ -61,7 +61,7 @@ static void scalar_element(struct attrib *a, struct attrib_result *r, const stru
 		strbuf_addf(&sb, "+%lld", (long long)rem);
 	r->reason = ATTRIB_OK;
 	r->offset = rem;
-	r->path = attrib_intern(a, sb.buf);
+	r->path = attrib_image_intern(&a->img, sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -140,18 +140,18 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 		goto out;
 	}
 	set_outer(r, t, (uint64_t)off);
-	ret = field_walk_run(&w, t, off);
+	ret = attrib_field_walk(&w, t, off);
 	r->reason = !ret ? ATTRIB_OK : ret == -ENOENT ? ATTRIB_UNKNOWN_INDEX : ATTRIB_OUTSIDE_TYPE;
 	r->type = w.container;
 	r->offset = w.container ? w.container_offset : (uint64_t)off;
-	r->path = attrib_intern(a, sb.buf);
+	r->path = attrib_image_intern(&a->img, sb.buf);
 	r->field = r->path + (w.field_pos <= sb.len ? w.field_pos : sb.len);
 	if (ret && r->type == NULL)
 		r->type = type_is_aggregate(t) ? type_strip(t) : NULL;
 	r->type_name = type_name_of(r->type, t);
 out:
 	if (r->reason != ATTRIB_OK && var)
-		r->path = attrib_intern(a, sb.buf);
+		r->path = attrib_image_intern(&a->img, sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -165,8 +165,9 @@ static bool sets_frame_pointer(const struct attrib *a, const struct func *f)
 	size_t i;
 
 	for (i = 0; i < f->nr_insns && i < 16; i++)
-		if (f->insns[i].op == INSN_MOV_REG && f->insns[i].dst == decoder_fp(a->dec) &&
-		    f->insns[i].src == decoder_sp(a->dec))
+		if (f->insns[i].op == INSN_MOV_REG &&
+		    f->insns[i].dst == attrib_decoder_fp(a->dec) &&
+		    f->insns[i].src == attrib_decoder_sp(a->dec))
 			return true;
 	return false;
 }
@@ -174,7 +175,7 @@ static bool sets_frame_pointer(const struct attrib *a, const struct func *f)
 /* An access to a fixed address (rip-relative or absolute). */
 static void resolve_fixed(struct attrib *a, struct attrib_result *r, const struct insn *in)
 {
-	const struct global_var *g = globals_find(a, (uint64_t)in->disp);
+	const struct global_var *g = attrib_globals_find(a, (uint64_t)in->disp);
 
 	if (!g) {
 		r->reason = ATTRIB_NO_VARIABLE;
@@ -197,11 +198,11 @@ static int track_base(struct attrib *a, struct func *f, size_t i, struct insn *o
 	int ret, reg;
 
 	f->budget = 0;
-	ret = op->base == REG_NONE ? -ENOENT : track_reg(a, f, i, op->base, op->disp, rt, 0);
+	ret = op->base == REG_NONE ? -ENOENT : attrib_track_reg(a, f, i, op->base, op->disp, rt, 0);
 	if (!ret || op->scale != 1 || op->index == REG_NONE)
 		return ret;
 	f->budget = 0;
-	if (track_reg(a, f, i, op->index, op->disp, rt, 0))
+	if (attrib_track_reg(a, f, i, op->index, op->disp, rt, 0))
 		return ret;
 	reg = op->base;
 	op->base = op->index;
@@ -211,7 +212,7 @@ static int track_base(struct attrib *a, struct func *f, size_t i, struct insn *o
 
 static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 {
-	struct func *f = func_get(a, pc);
+	struct func *f = attrib_func_get(a, pc);
 	struct attrib_result *r;
 	const struct insn *in;
 	struct reg_type rt;
@@ -223,7 +224,7 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 		return result_new(ATTRIB_NO_SYMBOL);
 	if (!a->dec)
 		return result_new(ATTRIB_NO_INSN);
-	i = func_insn_index(f, pc);
+	i = attrib_func_insn_index(f, pc);
 	if (i < 0)
 		return result_new(ATTRIB_NO_INSN);
 	in = &f->insns[i];
@@ -236,7 +237,7 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 		resolve_fixed(a, r, in);
 		return r;
 	}
-	if (in->base == decoder_sp(a->dec)) {
+	if (in->base == attrib_decoder_sp(a->dec)) {
 		r->reason = ATTRIB_STACK;
 		return r;
 	}
@@ -244,12 +245,14 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 	ret = track_base(a, f, i, &op, &rt);
 	if (ret) {
 		r->reason = track_error(ret);
-		if (ret == -ENOENT && in->base == decoder_fp(a->dec) && sets_frame_pointer(a, f))
+		if (ret == -ENOENT && in->base == attrib_decoder_fp(a->dec) &&
+		    sets_frame_pointer(a, f))
 			r->reason = ATTRIB_STACK;
 		return r;
 	}
 	walk_object(a, r, rt.type, rt.offset + op.disp, rt.var, !rt.global, &op,
-		    op.index != REG_NONE ? track_index_stride(f, i, op.index) : 1, rt.index_scale);
+		    op.index != REG_NONE ? attrib_track_index_stride(f, i, op.index) : 1,
+		    rt.index_scale);
 	return r;
 }
 
@@ -270,7 +273,7 @@ static struct attrib_result *resolve_global(struct attrib *a, const struct globa
 
 static const struct attrib_result *lookup(struct attrib *a, uint64_t pc, uint64_t addr)
 {
-	const struct global_var *g = addr ? globals_find(a, addr) : NULL;
+	const struct global_var *g = addr ? attrib_globals_find(a, addr) : NULL;
 	struct attrib_result *r;
 
 	if (g) {

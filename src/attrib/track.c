@@ -76,7 +76,7 @@ static int var_in_reg(const struct func *f, uint64_t pc, int reg, int64_t disp,
 
 static int global_at(struct attrib *a, uint64_t addr, struct reg_type *out)
 {
-	const struct global_var *g = globals_find(a, addr);
+	const struct global_var *g = attrib_globals_find(a, addr);
 
 	if (!g)
 		return -ENOENT;
@@ -150,7 +150,7 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 	if (in->pc_relative)
 		ret = global_at(a, in->disp, &obj);
 	else
-		ret = track_reg(a, f, k, in->base, in->disp, &obj, depth + 1);
+		ret = attrib_track_reg(a, f, k, in->base, in->disp, &obj, depth + 1);
 	if (ret)
 		return ret;
 	if (!in->pc_relative)
@@ -161,7 +161,7 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 		/* p[i] of a T *p: any element; arrays inside T are walked by type_at. */
 		uint64_t size = type_size(obj.type);
 		uint64_t stride = in->index != REG_NONE ?
-					  in->scale * track_index_stride(f, k, in->index) :
+					  in->scale * attrib_track_index_stride(f, k, in->index) :
 					  obj.index_scale;
 
 		if (size && stride % size == 0)
@@ -182,21 +182,21 @@ static int def_type(struct attrib *a, struct func *f, size_t k, int reg, int64_t
 		return -ENOENT;
 	switch (in->op) {
 	case INSN_MOV_REG:
-		return track_reg(a, f, k, in->src, disp, out, depth + 1);
+		return attrib_track_reg(a, f, k, in->src, disp, out, depth + 1);
 	case INSN_ADD_IMM:
-		ret = track_reg(a, f, k, reg, disp + in->disp, out, depth + 1);
+		ret = attrib_track_reg(a, f, k, reg, disp + in->disp, out, depth + 1);
 		if (!ret)
 			out->offset += in->disp;
 		return ret;
 	case INSN_LEA:
 		if (in->pc_relative)
 			return global_at(a, in->disp, out);
-		ret = track_reg(a, f, k, in->base, disp + in->disp, out, depth + 1);
+		ret = attrib_track_reg(a, f, k, in->base, disp + in->disp, out, depth + 1);
 		if (!ret)
 			out->offset += in->disp;
 		if (!ret && in->index != REG_NONE) {
 			/* &p->arr[i]: somewhere in p, at a multiple of the stride. */
-			uint64_t scale = in->scale * track_index_stride(f, k, in->index);
+			uint64_t scale = in->scale * attrib_track_index_stride(f, k, in->index);
 
 			out->index_scale = out->index_scale ? gcd_u64(out->index_scale, scale) :
 							      scale;
@@ -231,7 +231,7 @@ static int value_after(struct attrib *a, struct func *f, size_t p, int reg, int6
 {
 	if (f->insns[p].writes & (1ULL << reg))
 		return def_type(a, f, p, reg, disp, out, depth);
-	return track_reg(a, f, p, reg, disp, out, depth + 1);
+	return attrib_track_reg(a, f, p, reg, disp, out, depth + 1);
 }
 
 /*
@@ -310,8 +310,8 @@ static int merge_preds(struct attrib *a, struct func *f, size_t j, int reg, int6
 	return 0;
 }
 
-int track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
-	      struct reg_type *out, int depth)
+int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
+		     struct reg_type *out, int depth)
 {
 	size_t j;
 	int ret;
@@ -331,7 +331,7 @@ int track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
 	}
 }
 
-uint64_t track_index_stride(const struct func *f, size_t i, int reg)
+uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg)
 {
 	uint64_t stride = 1;
 	size_t j;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/hashmap.h"
+#include "util/strpool.h"
 #include "util/xalloc.h"
 
 struct object {
@@ -24,10 +25,8 @@ struct c2c_attrib {
 	size_t nr_all, alloc_all;
 	struct hashmap by_dso; /* dso_id + 1 -> struct object */
 	struct hashmap by_path; /* hash(path) -> struct object (shared) */
-	struct hashmap strings; /* hash -> interned string */
+	struct strpool strings;
 	struct hashmap entries; /* hash of an entry -> its index + 1 in all */
-	char **owned;
-	size_t nr_owned, alloc_owned;
 	struct object **objects;
 	size_t nr_objects, alloc_objects;
 	size_t nr_opened;
@@ -54,18 +53,7 @@ const char *c2c_attrib_reason_name(int reason)
 
 static const char *intern(struct c2c_attrib *ca, const char *s)
 {
-	uint64_t h = hash_str(s);
-	const char *old = hashmap_get(&ca->strings, h);
-	char *copy;
-
-	if (old && !strcmp(old, s))
-		return old;
-	copy = xstrdup(s);
-	ca->owned = xgrow(ca->owned, &ca->alloc_owned, ca->nr_owned + 1, sizeof(char *));
-	ca->owned[ca->nr_owned++] = copy;
-	if (!old)
-		hashmap_put(&ca->strings, h, copy);
-	return copy;
+	return strpool_intern(&ca->strings, s);
 }
 
 static struct object *object_new(struct c2c_attrib *ca)
@@ -279,7 +267,7 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 
 	hashmap_init(&ca->by_dso);
 	hashmap_init(&ca->by_path);
-	hashmap_init(&ca->strings);
+	strpool_init(&ca->strings);
 	hashmap_init(&ca->entries);
 	strbuf_init(&ca->missing, 0);
 	for (i = 0; i < C2C_ATTRIB_NR_REASONS; i++)
@@ -315,13 +303,10 @@ void c2c_attrib_free(struct c2c_attrib *ca)
 		attrib_close(ca->objects[i]->a);
 		free(ca->objects[i]);
 	}
-	for (i = 0; i < ca->nr_owned; i++)
-		free(ca->owned[i]);
-	free(ca->owned);
 	free(ca->objects);
 	hashmap_release(&ca->by_dso);
 	hashmap_release(&ca->by_path);
-	hashmap_release(&ca->strings);
+	strpool_release(&ca->strings);
 	hashmap_release(&ca->entries);
 	strbuf_release(&ca->missing);
 	free(ca);
@@ -420,15 +405,6 @@ const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char 
 			return ra->res->outer_type;
 	}
 	return NULL;
-}
-
-int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err)
-{
-	struct c2c_session_opts so = { .path = path, .attribute = true };
-
-	so.model.keys[0] = C2C_KEY_IADDR;
-	so.model.nr_keys = 1;
-	return c2c_session_load(&so, out, err);
 }
 
 /* The instruction of an annotation at binary-relative pc, or SIZE_MAX. */

@@ -92,19 +92,13 @@ void c2c_annotation_release(struct c2c_annotation *an);
 const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char *name);
 
 /*
- * Read a perf.data for a struct profile: the report's defaults (offset,
- * iaddr rows), field attribution on. Warnings stay in (*out)->warnings.
- */
-int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err);
-
-/*
  * The access profile of struct T's top-level fields from the session's
  * attributed rows whose outermost object is a struct named like T:
  * loads, stores, HITMs, reader/writer cpus (contexts are cpus, bit
  * cpu % 64) and reader/writer functions; classified with
  * profile_classify(p, 1). Fields nothing touched stay cold.
  */
-struct struct_profile *profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,
-					    const struct type *t);
+struct struct_profile *c2c_profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,
+						const struct type *t);
 
 #endif

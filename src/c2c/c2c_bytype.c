@@ -523,8 +523,8 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 	hashmap_release(&writers);
 }
 
-struct struct_profile *profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,
-					    const struct type *t)
+struct struct_profile *c2c_profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,
+						const struct type *t)
 {
 	struct c2c_bytype *bt = c2c_bytype_build(s, ca);
 	struct struct_profile *p = c2c_bytype_profile(bt, t, s->opts.path);

@@ -31,7 +31,7 @@ const char *c2c_bytype_row_type(const struct c2c_bytype *bt, size_t i);
 /* [{"type": "counters", "fields": [{"field": "a", "lcl_hitm": ...}]}] */
 json_t *c2c_bytype_json(const struct c2c_bytype *bt);
 #endif
-/* The profile of T's top-level fields from bt (see profile_from_session). */
+/* The profile of T's top-level fields from bt (see c2c_profile_from_session). */
 struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const struct type *t,
 					  const char *origin);
 

@@ -16,20 +16,6 @@
 
 #define BITS_TO_WORDS(n) (((n) + 63) / 64)
 
-struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
-{
-	struct c2c_model *m = xcalloc(1, sizeof(*m));
-	size_t i;
-
-	m->opts = *opts;
-	m->line_size = opts->double_cl ? 128 : 64;
-	for (i = 0; i < opts->nr_keys; i++)
-		m->key_mask |= 1U << opts->keys[i];
-	if (opts->threads > 1)
-		m->workers = c2c_workers_new(opts);
-	return m;
-}
-
 /*
  * Lines and rows come from arenas: hundreds of thousands of small
  * objects that live as long as the model, each with its cpu and node
@@ -37,76 +23,25 @@ struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
  */
 #define HUGE_PAGE XALLOC_HUGE_PAGE
 
-struct c2c_arena_chunk {
-	struct c2c_arena_chunk *next;
-	size_t used;
-	_Alignas(64) unsigned char mem[];
-};
-
 /*
  * A chunk with its header is exactly two huge pages: one byte more and
  * the kernel faults in (and zeroes) a third 2 MiB page for it.
  */
-#define ARENA_CHUNK ((4U << 20) - sizeof(struct c2c_arena_chunk))
+#define ARENA_CHUNK ((4U << 20) - ARENA_CHUNK_OVERHEAD)
 
-/*
- * Rows are reached at random: on huge pages (where the kernel gives them)
- * that costs far fewer TLB misses than on 4 KiB pages.
- */
-static struct c2c_arena_chunk *new_chunk(size_t size)
+struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts)
 {
-	struct c2c_arena_chunk *c = xmalloc_huge(size);
+	struct c2c_model *m = xcalloc(1, sizeof(*m));
+	size_t i;
 
-	memset(c, 0, sizeof(*c)); /* objects are zeroed as handed out */
-	return c;
-}
-
-/*
- * size bytes at an offset of align (a power of two, at most 64) in the
- * chunk list *arena (m->arena, or m->line_arena for lines).
- */
-static void *arena_alloc(struct c2c_arena_chunk **arena, size_t size, size_t align)
-{
-	struct c2c_arena_chunk *c = *arena;
-	void *p;
-
-	size = (size + 15) & ~(size_t)15;
-	if (c)
-		c->used = (c->used + align - 1) & ~(align - 1);
-	if (!c || c->used + size > ARENA_CHUNK) {
-		size_t cap = size > ARENA_CHUNK ? size : ARENA_CHUNK;
-
-		c = new_chunk(sizeof(*c) + cap);
-		c->next = *arena;
-		c->used = 0;
-		*arena = c;
-	}
-	p = c->mem + c->used;
-	c->used += size;
-	memset(p, 0, size);
-	return p;
-}
-
-static void arena_free(struct c2c_arena_chunk **arena)
-{
-	while (*arena) {
-		struct c2c_arena_chunk *next = (*arena)->next;
-
-		free(*arena);
-		*arena = next;
-	}
-}
-
-/* Move the chunks of *from in front of those of *to. */
-static void arena_splice(struct c2c_arena_chunk **to, struct c2c_arena_chunk **from)
-{
-	struct c2c_arena_chunk **tail = from;
-
-	while (*tail)
-		tail = &(*tail)->next;
-	*tail = *to;
-	*to = *from;
-	*from = NULL;
+	m->opts = *opts;
+	m->line_size = opts->double_cl ? 128 : 64;
+	/* Rows are reached at random: huge pages cost far fewer TLB misses. */
+	m->arena = (struct arena)ARENA_INIT(ARENA_CHUNK, true);
+	m->line_arena = (struct arena)ARENA_INIT(ARENA_CHUNK, true);
+	for (i = 0; i < opts->nr_keys; i++)
+		m->key_mask |= 1U << opts->keys[i];
+	return m;
 }
 
 static size_t bitmap_bytes(const struct c2c_model *m)
@@ -119,10 +54,8 @@ void c2c_model_free(struct c2c_model *m)
 {
 	if (!m)
 		return;
-	if (m->workers)
-		c2c_workers_finish(m->workers, NULL);
-	arena_free(&m->arena);
-	arena_free(&m->line_arena);
+	arena_release(&m->arena);
+	arena_release(&m->line_arena);
 	free(m->lines);
 	free(m->lines_tab.slots);
 	free(m->rows_tab.slots);
@@ -646,16 +579,6 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 {
 	struct c2c_pending *p = &m->pending[m->pending_head % C2C_PENDING];
 
-	if (m->workers) {
-		/*
-		 * The worker of a line by one part of its key, the line of the
-		 * map-relative address: cheaper than the whole key's hash.
-		 */
-		uint64_t cl = as_map_ip(s->dmap, s->addr) & ~(m->line_size - 1);
-
-		c2c_workers_add(m->workers, hash_u64(cl), s);
-		return;
-	}
 	if (m->pending_head - m->pending_tail == C2C_PENDING)
 		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
 	p->s = *s;
@@ -680,14 +603,17 @@ void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s)
 	}
 }
 
+/*
+ * The worker of a line by one part of its key, the line of the map-relative
+ * address: cheaper than the whole key's hash.
+ */
+uint64_t c2c_model_shard(const struct c2c_model *m, const struct c2c_sample *s)
+{
+	return hash_u64(as_map_ip(s->dmap, s->addr) & ~(m->line_size - 1));
+}
+
 void c2c_model_drain(struct c2c_model *m)
 {
-	if (m->workers) {
-		struct c2c_workers *ws = m->workers;
-
-		m->workers = NULL;
-		c2c_workers_finish(ws, m);
-	}
 	while (m->pending_tail != m->pending_head)
 		add_now(m, &m->pending[m->pending_tail++ % C2C_PENDING]);
 }

@@ -18,6 +18,7 @@
 
 #include "c2c/c2c_stats.h"
 #include "symbols/addr_space.h"
+#include "util/arena.h"
 
 enum c2c_display {
 	C2C_DISPLAY_TOT,
@@ -133,7 +134,6 @@ struct c2c_line {
 	bool displayed; /* passes the 0.1% filter (or --show-all) */
 };
 
-struct c2c_arena_chunk;
 struct c2c_class;
 struct c2c_workers;
 
@@ -171,8 +171,8 @@ struct c2c_table {
 
 struct c2c_model {
 	struct c2c_model_opts opts;
-	struct c2c_arena_chunk *arena; /* rows (and row arrays) live here */
-	struct c2c_arena_chunk *line_arena; /* and lines here */
+	struct arena arena; /* rows (and row arrays) live here */
+	struct arena line_arena; /* and lines here */
 	uint64_t line_size;
 	uint32_t key_mask; /* 1 << each enum c2c_key of opts.keys */
 	struct c2c_stats totals;
@@ -190,7 +190,6 @@ struct c2c_model {
 	uint64_t unknown_node; /* samples whose physical address has no node */
 	struct c2c_pending pending[C2C_PENDING];
 	uint64_t pending_head, pending_tail;
-	struct c2c_workers *workers; /* when opts.threads > 1, until drained */
 };
 
 /* The node bits of a group, behind its cpu bits. */
@@ -209,6 +208,8 @@ static inline struct c2c_stats *c2c_row_node_stats(const struct c2c_model *m,
 struct c2c_model *c2c_model_new(const struct c2c_model_opts *opts);
 void c2c_model_free(struct c2c_model *m);
 void c2c_model_add(struct c2c_model *m, const struct c2c_sample *s);
+/* The hash that picks a sample's aggregation thread (same line, same thread). */
+uint64_t c2c_model_shard(const struct c2c_model *m, const struct c2c_sample *s);
 /*
  * Finish the samples still queued inside (c2c_model_finish does it too);
  * with threads, wait for them and gather their lines.

@@ -120,7 +120,10 @@ static void add_sample(struct c2c_session *s, const struct perf_sample *ps)
 
 	cs.dmap = addr_spaces_find(s->spaces, ps->pid, ps->cpumode, ps->addr);
 	cs.imap = addr_spaces_find_any(s->spaces, ps->pid, ps->ip);
-	c2c_model_add(s->model, &cs);
+	if (s->workers)
+		c2c_workers_add(s->workers, c2c_model_shard(s->model, &cs), &cs);
+	else
+		c2c_model_add(s->model, &cs);
 	s->nr_samples++;
 }
 
@@ -194,6 +197,16 @@ static void start_model(struct c2c_session *s, struct perf_reader *r)
 	if (!s->opts.model.threads) /* parse here, aggregate on two more threads */
 		s->opts.model.threads = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 2 : 1;
 	s->model = c2c_model_new(&s->opts.model);
+	if (s->opts.model.threads > 1)
+		s->workers = c2c_workers_new(&s->opts.model);
+}
+
+/* The threads' models into s->model (into nothing: drop them). */
+static void stop_workers(struct c2c_session *s, struct c2c_model *into)
+{
+	if (s->workers)
+		c2c_workers_finish(s->workers, into);
+	s->workers = NULL;
 }
 
 /*
@@ -264,6 +277,7 @@ static int open_reader(struct c2c_session *s, struct perf_reader **r, struct c2c
 /* Forget what a first pass read, for the ordered second pass. */
 static void reset_pass(struct c2c_session *s)
 {
+	stop_workers(s, NULL);
 	c2c_model_free(s->model);
 	addr_spaces_free(s->spaces);
 	s->model = NULL;
@@ -343,6 +357,7 @@ int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **o
 		c2c_session_free(s);
 		return ret;
 	}
+	stop_workers(s, s->model);
 	c2c_model_finish(s->model);
 	if (s->model->warned_no_cpu)
 		strbuf_addf(&s->warnings, "%" PRIu64 " samples have no cpu\n",
@@ -357,6 +372,15 @@ int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **o
 	return 0;
 }
 
+int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err)
+{
+	struct c2c_session_opts so = { .path = path, .attribute = true };
+
+	so.model.keys[0] = C2C_KEY_IADDR;
+	so.model.nr_keys = 1;
+	return c2c_session_load(&so, out, err);
+}
+
 void c2c_session_free(struct c2c_session *s)
 {
 	size_t i;
@@ -364,6 +388,7 @@ void c2c_session_free(struct c2c_session *s)
 	if (!s)
 		return;
 	c2c_attrib_free(s->attrib);
+	stop_workers(s, NULL);
 	c2c_model_free(s->model);
 	addr_spaces_free(s->spaces);
 	sym_resolver_free(s->symbols);

@@ -33,6 +33,13 @@ struct c2c_session_opts {
 struct c2c_session {
 	struct c2c_session_opts opts;
 	struct c2c_model *model;
+	/*
+	 * The sink samples go to while the file is read: the model itself, or
+	 * with opts.model.threads > 1 these aggregation threads, whose
+	 * models are absorbed into model before it is finished. Either way
+	 * the model is only touched by one thread at a time.
+	 */
+	struct c2c_workers *workers;
 	struct addr_spaces *spaces;
 	struct sym_resolver *symbols;
 	char **event_names;
@@ -52,6 +59,12 @@ struct c2c_session {
 int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **out,
 		     struct c2c_err *err);
 void c2c_session_free(struct c2c_session *s);
+/*
+ * Read a perf.data for a struct profile: the report's defaults (offset,
+ * iaddr rows), field attribution on. Warnings stay in (*out)->warnings.
+ * (c2c_attrib.h, which includes this header, declared it before.)
+ */
+int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err);
 
 /* Render the report as perf c2c report --stdio's sections, in order. */
 void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only);

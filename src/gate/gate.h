@@ -209,7 +209,7 @@ int gate_report_sarif(struct strbuf *sb, const struct gate_result *res,
 void gate_report_github(struct strbuf *sb, const struct gate_result *res);
 
 /* XML text escaping (&, <, >, ", ') for the JUnit writer and friends. */
-void strbuf_add_xml(struct strbuf *sb, const char *s);
+void gate_add_xml(struct strbuf *sb, const char *s);
 
 /* --- Baselines (baseline.c) -------------------------------------------- */
 
@@ -309,10 +309,10 @@ struct layout_diff_opts {
 	const char *const *only;
 };
 
-int layout_diff_compute(const struct type_db *old, const struct type_db *new,
-			const struct layout_diff_opts *opts, struct layout_diff *out,
-			struct c2c_err *err);
-void layout_diff_release(struct layout_diff *d);
+int gate_diff_compute(const struct type_db *old, const struct type_db *new,
+		      const struct layout_diff_opts *opts, struct layout_diff *out,
+		      struct c2c_err *err);
+void gate_diff_release(struct layout_diff *d);
 
 /* The --fail-on policies. */
 enum {

@@ -89,7 +89,7 @@ static const char *status_word(enum gate_status st)
 	return st == GATE_PASS ? "pass" : st == GATE_FAIL ? "fail" : "error";
 }
 
-void strbuf_add_xml(struct strbuf *sb, const char *s)
+void gate_add_xml(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -123,26 +123,26 @@ static void junit_case(struct strbuf *sb, const struct gate_outcome *o,
 
 	gate_outcome_title(&title, o);
 	strbuf_addstr(sb, "    <testcase classname=\"");
-	strbuf_add_xml(sb, kind_word(o));
+	gate_add_xml(sb, kind_word(o));
 	strbuf_addch(sb, '.');
-	strbuf_add_xml(sb, o->block->struct_name);
+	gate_add_xml(sb, o->block->struct_name);
 	strbuf_addstr(sb, "\" name=\"");
-	strbuf_add_xml(sb, title.buf);
+	gate_add_xml(sb, title.buf);
 	strbuf_addch(sb, '"');
 	if (o->status == GATE_PASS) {
 		strbuf_addstr(sb, "/>\n");
 		goto out;
 	}
 	strbuf_addf(sb, ">\n      <%s message=\"", o->status == GATE_FAIL ? "failure" : "error");
-	strbuf_add_xml(sb, o->message);
+	gate_add_xml(sb, o->message);
 	strbuf_addf(sb, "\" type=\"%s\">", rule_kind_name(o->rule->kind));
-	strbuf_add_xml(sb, title.buf);
+	gate_add_xml(sb, title.buf);
 	strbuf_addch(sb, '\n');
-	strbuf_add_xml(sb, o->message);
+	gate_add_xml(sb, o->message);
 	strbuf_addch(sb, '\n');
 	if (o->status == GATE_FAIL && o->has_lines && opts->excerpt) {
 		opts->excerpt(&rule, o, cl, opts->excerpt_arg);
-		strbuf_add_xml(sb, rule.buf);
+		gate_add_xml(sb, rule.buf);
 	}
 	strbuf_addf(sb, "</%s>\n    </testcase>\n", o->status == GATE_FAIL ? "failure" : "error");
 out:
@@ -159,7 +159,7 @@ void gate_report_junit(struct strbuf *sb, const struct gate_result *res,
 	strbuf_addf(sb, "<testsuites tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", res->nr,
 		    res->nr_fail, res->nr_error);
 	strbuf_addstr(sb, "  <testsuite name=\"c2cscope check ");
-	strbuf_add_xml(sb, opts->target);
+	gate_add_xml(sb, opts->target);
 	strbuf_addf(sb, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n",
 		    res->nr, res->nr_fail, res->nr_error);
 	for (i = 0; i < res->nr; i++)

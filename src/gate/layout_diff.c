@@ -214,9 +214,9 @@ static void diff_one(struct layout_diff *d, const char *name, const struct type 
 	d->structs[d->nr++] = s;
 }
 
-int layout_diff_compute(const struct type_db *old, const struct type_db *new,
-			const struct layout_diff_opts *opts, struct layout_diff *out,
-			struct c2c_err *err)
+int gate_diff_compute(const struct type_db *old, const struct type_db *new,
+		      const struct layout_diff_opts *opts, struct layout_diff *out,
+		      struct c2c_err *err)
 {
 	unsigned int cl = opts && opts->cacheline_size ? opts->cacheline_size : 64;
 	const char *const *only = opts ? opts->only : NULL;
@@ -246,7 +246,7 @@ int layout_diff_compute(const struct type_db *old, const struct type_db *new,
 	return 0;
 }
 
-void layout_diff_release(struct layout_diff *d)
+void gate_diff_release(struct layout_diff *d)
 {
 	size_t i, j;
 

@@ -218,12 +218,12 @@ struct profile_findings {
 };
 
 /* Fill out for struct t (typedefs stripped) with profile p. */
-void profile_find(struct profile_findings *out, const struct type *t,
-		  const struct struct_profile *p, unsigned int cacheline_size);
-void profile_findings_free(struct profile_findings *f);
+void layout_profile_find(struct profile_findings *out, const struct type *t,
+			 const struct struct_profile *p, unsigned int cacheline_size);
+void layout_profile_findings_free(struct profile_findings *f);
 
 /* opts may be NULL; its annotate hook is replaced. */
-void profile_print_layout(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+void layout_profile_print(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
 			  const struct layout_print_opts *opts);
 
 /*
@@ -231,7 +231,7 @@ void profile_print_layout(struct strbuf *sb, const struct type *t, const struct 
  * layout of t plus each member's profile and the findings. -ENOTSUP
  * without jansson.
  */
-int profile_json_print(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
-		       const char *file, unsigned int cacheline_size, struct c2c_err *err);
+int layout_profile_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			const char *file, unsigned int cacheline_size, struct c2c_err *err);
 
 #endif

@@ -124,8 +124,8 @@ static json_t *json_findings(const struct struct_profile *p, const struct profil
 			 "between_objects", between, "true_sharing", truly);
 }
 
-int profile_json_print(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
-		       const char *file, unsigned int cacheline_size, struct c2c_err *err)
+int layout_profile_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			const char *file, unsigned int cacheline_size, struct c2c_err *err)
 {
 	unsigned int cl = cacheline_size ? cacheline_size : 64;
 	struct profile_findings fs;
@@ -139,7 +139,7 @@ int profile_json_print(struct strbuf *sb, const struct type *t, const struct str
 		return c2c_err_set(err, EINVAL, "struct %s cannot be laid out",
 				   t->name ? t->name : "(anonymous)");
 	}
-	profile_find(&fs, t, p, cl);
+	layout_profile_find(&fs, t, p, cl);
 	for (i = 0; i < p->nr_fields; i++)
 		json_array_append_new(fields, json_field(p, &fs, i));
 	root = json_pack("{s:i, s:s, s:o, s:i, s:I, s:o, s:o, s:o}", "c2cscope_layout_profile", 1,
@@ -147,12 +147,12 @@ int profile_json_print(struct strbuf *sb, const struct type *t, const struct str
 			 file ? json_string(file) : json_null(), "cacheline_size", (int)cl,
 			 "objects", (json_int_t)p->nr_objects, "struct", st, "fields", fields,
 			 "findings", json_findings(p, &fs));
-	profile_findings_free(&fs);
+	layout_profile_findings_free(&fs);
 	return layout_json_emit(sb, root, err);
 }
 #else
-int profile_json_print(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
-		       const char *file, unsigned int cacheline_size, struct c2c_err *err)
+int layout_profile_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+			const char *file, unsigned int cacheline_size, struct c2c_err *err)
 {
 	(void)sb;
 	(void)t;

@@ -131,8 +131,8 @@ static bool between_objects(const struct struct_profile *p, const struct field_p
 	       f->hitm_local + f->hitm_remote;
 }
 
-void profile_find(struct profile_findings *out, const struct type *t,
-		  const struct struct_profile *p, unsigned int cacheline_size)
+void layout_profile_find(struct profile_findings *out, const struct type *t,
+			 const struct struct_profile *p, unsigned int cacheline_size)
 {
 	uint32_t i;
 
@@ -155,7 +155,7 @@ void profile_find(struct profile_findings *out, const struct type *t,
 	}
 }
 
-void profile_findings_free(struct profile_findings *f)
+void layout_profile_findings_free(struct profile_findings *f)
 {
 	free(f->false_sharing);
 	free(f->true_sharing);
@@ -212,7 +212,7 @@ static void print_verdicts(struct strbuf *out, const struct struct_profile *p,
 	}
 }
 
-void profile_print_layout(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
+void layout_profile_print(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
 			  const struct layout_print_opts *opts)
 {
 	struct layout_print_opts o = opts ? *opts : (struct layout_print_opts){ 0 };
@@ -221,7 +221,7 @@ void profile_print_layout(struct strbuf *sb, const struct type *t, const struct 
 	struct strbuf verdicts = STRBUF_INIT;
 
 	t = type_strip(t);
-	profile_find(&fs, t, p, o.cacheline_size);
+	layout_profile_find(&fs, t, p, o.cacheline_size);
 	print_verdicts(&verdicts, p, &fs);
 	o.annotate = annotate;
 	o.annotate_arg = &mk;
@@ -235,5 +235,5 @@ void profile_print_layout(struct strbuf *sb, const struct type *t, const struct 
 	else
 		strbuf_addstr(sb, "no false or true sharing\n");
 	strbuf_release(&verdicts);
-	profile_findings_free(&fs);
+	layout_profile_findings_free(&fs);
 }

@@ -263,6 +263,9 @@ struct perf_writer_info {
 	/* TRACING_DATA feature (perf's trace-event-info blob), when size != 0 */
 	const void *tracing_data;
 	size_t tracing_data_size;
+	/* CPU_TOPOLOGY feature as perf lays it out, when size != 0 */
+	const void *cpu_topology;
+	size_t cpu_topology_size;
 };
 
 /*

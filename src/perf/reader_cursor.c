@@ -5,7 +5,7 @@
 #include "perf/reader_int.h"
 #include "util/xalloc.h"
 
-char *cursor_string(struct cursor *c)
+char *reader_cursor_string(struct cursor *c)
 {
 	uint32_t len = cursor_u32(c);
 	const char *s = cursor_bytes(c, len);
@@ -15,7 +15,7 @@ char *cursor_string(struct cursor *c)
 	return xstrndup(s, strnlen(s, len));
 }
 
-uint64_t cursor_offset(const struct cursor *c)
+uint64_t reader_cursor_offset(const struct cursor *c)
 {
 	return c->off + c->pos;
 }

@@ -48,7 +48,7 @@ static void parse_strings(struct cursor *c, const char *const **out, size_t *nr_
 	}
 	v = xcalloc(nr + 1, sizeof(*v));
 	for (i = 0; i < nr; i++) {
-		v[i] = cursor_string(c);
+		v[i] = reader_cursor_string(c);
 		if (!v[i])
 			break;
 	}
@@ -92,7 +92,7 @@ static void parse_event_desc(struct perf_reader *r, struct cursor *c)
 
 		cursor_bytes(c, sz);
 		nr_ids = cursor_u32(c);
-		name = cursor_string(c);
+		name = reader_cursor_string(c);
 		for (j = 0; j < nr_ids && !c->bad; j++) {
 			void *found = hashmap_get(&r->ids, cursor_u64(c));
 
@@ -129,7 +129,7 @@ static void parse_numa(struct perf_reader *r, struct cursor *c)
 		}
 		r->numa[i].mem_total = cursor_u64(c);
 		r->numa[i].mem_free = cursor_u64(c);
-		r->numa[i].cpus = cursor_string(c);
+		r->numa[i].cpus = reader_cursor_string(c);
 		if (!r->numa[i].cpus)
 			break;
 	}
@@ -245,22 +245,22 @@ void reader_parse_feature(struct perf_reader *r, int feat, struct cursor *c)
 	h->features[feat / 64] |= 1ULL << (feat % 64);
 	switch (feat) {
 	case PERF_FEAT_HOSTNAME:
-		set_string(&h->hostname, cursor_string(c));
+		set_string(&h->hostname, reader_cursor_string(c));
 		break;
 	case PERF_FEAT_OSRELEASE:
-		set_string(&h->osrelease, cursor_string(c));
+		set_string(&h->osrelease, reader_cursor_string(c));
 		break;
 	case PERF_FEAT_VERSION:
-		set_string(&h->version, cursor_string(c));
+		set_string(&h->version, reader_cursor_string(c));
 		break;
 	case PERF_FEAT_ARCH:
-		set_string(&h->arch, cursor_string(c));
+		set_string(&h->arch, reader_cursor_string(c));
 		break;
 	case PERF_FEAT_CPUDESC:
-		set_string(&h->cpudesc, cursor_string(c));
+		set_string(&h->cpudesc, reader_cursor_string(c));
 		break;
 	case PERF_FEAT_CPUID:
-		set_string(&h->cpuid, cursor_string(c));
+		set_string(&h->cpuid, reader_cursor_string(c));
 		break;
 	case PERF_FEAT_NRCPUS:
 		h->nr_cpus_avail = cursor_u32(c);

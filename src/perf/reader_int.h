@@ -184,8 +184,8 @@ static inline const void *cursor_bytes(struct cursor *c, size_t n)
 }
 
 /* perf's string: u32 length, then that many bytes holding a NUL. */
-char *cursor_string(struct cursor *c);
-uint64_t cursor_offset(const struct cursor *c);
+char *reader_cursor_string(struct cursor *c);
+uint64_t reader_cursor_offset(const struct cursor *c);
 
 void reader_warn(struct perf_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

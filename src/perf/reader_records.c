@@ -193,8 +193,8 @@ static int decode_user(struct perf_reader *r, struct cursor *c, uint32_t type,
 		uint64_t feat = cursor_u64(c);
 		struct cursor fc;
 
-		cursor_init(&fc, c->p + c->pos, c->bad ? 0 : c->len - c->pos, cursor_offset(c),
-			    r->swap);
+		cursor_init(&fc, c->p + c->pos, c->bad ? 0 : c->len - c->pos,
+			    reader_cursor_offset(c), r->swap);
 		if (!c->bad && feat < PERF_FEAT_BITS)
 			reader_parse_feature(r, feat, &fc);
 		return 0;

@@ -23,7 +23,7 @@ static int field_err(struct perf_reader *r, const struct cursor *c, const char *
 	return c2c_err_set(err, EINVAL,
 			   "%s: at 0x%llx: sample field %s runs past the end of its record: "
 			   "%s needed, %llu left (record data ends at 0x%llx)",
-			   r->path, (unsigned long long)cursor_offset(c), field, need,
+			   r->path, (unsigned long long)reader_cursor_offset(c), field, need,
 			   (unsigned long long)(c->len - c->pos),
 			   (unsigned long long)(c->off + c->len));
 }

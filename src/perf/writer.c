@@ -95,26 +95,6 @@ void writer_emit(struct perf_writer *w, const void *data, size_t len)
 	w->data_size += len;
 }
 
-void put_u64(struct strbuf *sb, uint64_t v)
-{
-	strbuf_add(sb, &v, sizeof(v));
-}
-
-void put_u32(struct strbuf *sb, uint32_t v)
-{
-	strbuf_add(sb, &v, sizeof(v));
-}
-
-/* NUL-terminated and zero-padded to a multiple of align. */
-void put_padded_str(struct strbuf *sb, const char *s, size_t align)
-{
-	size_t len = strlen(s) + 1;
-	size_t padded = (len + align - 1) / align * align;
-
-	strbuf_add(sb, s, len);
-	strbuf_addchars(sb, 0, padded - len);
-}
-
 static void record_begin(struct strbuf *sb, uint32_t type, uint16_t misc)
 {
 	struct perf_event_header hdr = { .type = type, .misc = misc };
@@ -141,19 +121,19 @@ static void put_id_trailer(struct perf_writer *w, struct strbuf *sb, uint32_t pi
 	uint64_t st = w->events[0].sample_type;
 
 	if (st & PERF_SAMPLE_TID) {
-		put_u32(sb, pid);
-		put_u32(sb, tid);
+		writer_put_u32(sb, pid);
+		writer_put_u32(sb, tid);
 	}
 	if (st & PERF_SAMPLE_TIME)
-		put_u64(sb, time);
+		writer_put_u64(sb, time);
 	if (st & PERF_SAMPLE_ID)
-		put_u64(sb, w->events[0].id);
+		writer_put_u64(sb, w->events[0].id);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		put_u64(sb, w->events[0].id);
+		writer_put_u64(sb, w->events[0].id);
 	if (st & PERF_SAMPLE_CPU)
-		put_u64(sb, 0);
+		writer_put_u64(sb, 0);
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		put_u64(sb, w->events[0].id);
+		writer_put_u64(sb, w->events[0].id);
 }
 
 static void writer_note_time(struct perf_writer *w, uint64_t time)
@@ -176,9 +156,9 @@ int perf_writer_comm(struct perf_writer *w, const struct perf_comm *comm, uint64
 	struct strbuf *sb = &w->rec;
 
 	record_begin(sb, PERF_RECORD_COMM, comm->exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
-	put_u32(sb, comm->pid);
-	put_u32(sb, comm->tid);
-	put_padded_str(sb, comm->comm ? comm->comm : "", sizeof(uint64_t));
+	writer_put_u32(sb, comm->pid);
+	writer_put_u32(sb, comm->tid);
+	writer_put_padded_str(sb, comm->comm ? comm->comm : "", sizeof(uint64_t));
 	put_id_trailer(w, sb, comm->pid, comm->tid, time);
 	return record_end(w, sb);
 }
@@ -195,25 +175,25 @@ int perf_writer_mmap2(struct perf_writer *w, const struct perf_mmap *m, uint64_t
 	if (m->prot && !(m->prot & 4 /* PROT_EXEC */))
 		misc |= PERF_RECORD_MISC_MMAP_DATA;
 	record_begin(sb, PERF_RECORD_MMAP2, misc);
-	put_u32(sb, m->pid);
-	put_u32(sb, m->tid);
-	put_u64(sb, m->start);
-	put_u64(sb, m->len);
-	put_u64(sb, m->pgoff);
+	writer_put_u32(sb, m->pid);
+	writer_put_u32(sb, m->tid);
+	writer_put_u64(sb, m->start);
+	writer_put_u64(sb, m->len);
+	writer_put_u64(sb, m->pgoff);
 	if (m->build_id_size) {
 		uint8_t bid[24] = { m->build_id_size };
 
 		memcpy(bid + 4, m->build_id, m->build_id_size);
 		strbuf_add(sb, bid, sizeof(bid));
 	} else {
-		put_u32(sb, m->maj);
-		put_u32(sb, m->min);
-		put_u64(sb, m->ino);
-		put_u64(sb, m->ino_generation);
+		writer_put_u32(sb, m->maj);
+		writer_put_u32(sb, m->min);
+		writer_put_u64(sb, m->ino);
+		writer_put_u64(sb, m->ino_generation);
 	}
-	put_u32(sb, m->prot);
-	put_u32(sb, m->flags);
-	put_padded_str(sb, m->filename ? m->filename : "", sizeof(uint64_t));
+	writer_put_u32(sb, m->prot);
+	writer_put_u32(sb, m->flags);
+	writer_put_padded_str(sb, m->filename ? m->filename : "", sizeof(uint64_t));
 	put_id_trailer(w, sb, m->pid, m->tid, time);
 	return record_end(w, sb);
 }
@@ -254,12 +234,12 @@ static int write_kernel_mmap(struct perf_writer *w)
 
 	kernel_text_range(&start, &end);
 	record_begin(sb, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
-	put_u32(sb, (uint32_t)-1);
-	put_u32(sb, 0);
-	put_u64(sb, start);
-	put_u64(sb, end - start);
-	put_u64(sb, start); /* pgoff: the address of _text, perf's ref_reloc_sym */
-	put_padded_str(sb, "[kernel.kallsyms]_text", sizeof(uint64_t));
+	writer_put_u32(sb, (uint32_t)-1);
+	writer_put_u32(sb, 0);
+	writer_put_u64(sb, start);
+	writer_put_u64(sb, end - start);
+	writer_put_u64(sb, start); /* pgoff: the address of _text, perf's ref_reloc_sym */
+	writer_put_padded_str(sb, "[kernel.kallsyms]_text", sizeof(uint64_t));
 	put_id_trailer(w, sb, (uint32_t)-1, 0, 0);
 	return record_end(w, sb);
 }
@@ -269,11 +249,11 @@ int perf_writer_task(struct perf_writer *w, bool is_fork, const struct perf_task
 	struct strbuf *sb = &w->rec;
 
 	record_begin(sb, is_fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0);
-	put_u32(sb, t->pid);
-	put_u32(sb, t->ppid);
-	put_u32(sb, t->tid);
-	put_u32(sb, t->ptid);
-	put_u64(sb, t->time);
+	writer_put_u32(sb, t->pid);
+	writer_put_u32(sb, t->ppid);
+	writer_put_u32(sb, t->tid);
+	writer_put_u32(sb, t->ptid);
+	writer_put_u64(sb, t->time);
 	put_id_trailer(w, sb, t->pid, t->tid, t->time);
 	return record_end(w, sb);
 }
@@ -293,8 +273,8 @@ int perf_writer_lost(struct perf_writer *w, uint32_t attr_index, uint64_t lost, 
 	if (attr_index >= w->nr_events)
 		return -EINVAL;
 	record_begin(sb, PERF_RECORD_LOST, 0);
-	put_u64(sb, w->events[attr_index].id);
-	put_u64(sb, lost);
+	writer_put_u64(sb, w->events[attr_index].id);
+	writer_put_u64(sb, lost);
 	put_id_trailer(w, sb, 0, 0, time);
 	return record_end(w, sb);
 }
@@ -305,27 +285,27 @@ static void put_sample_head(struct strbuf *sb, const struct writer_event *e,
 	uint64_t st = e->sample_type;
 
 	if (st & PERF_SAMPLE_IDENTIFIER)
-		put_u64(sb, e->id);
+		writer_put_u64(sb, e->id);
 	if (st & PERF_SAMPLE_IP)
-		put_u64(sb, s->ip);
+		writer_put_u64(sb, s->ip);
 	if (st & PERF_SAMPLE_TID) {
-		put_u32(sb, s->pid);
-		put_u32(sb, s->tid);
+		writer_put_u32(sb, s->pid);
+		writer_put_u32(sb, s->tid);
 	}
 	if (st & PERF_SAMPLE_TIME)
-		put_u64(sb, s->time);
+		writer_put_u64(sb, s->time);
 	if (st & PERF_SAMPLE_ADDR)
-		put_u64(sb, s->addr);
+		writer_put_u64(sb, s->addr);
 	if (st & PERF_SAMPLE_ID)
-		put_u64(sb, e->id);
+		writer_put_u64(sb, e->id);
 	if (st & PERF_SAMPLE_STREAM_ID)
-		put_u64(sb, s->stream_id ? s->stream_id : e->id);
+		writer_put_u64(sb, s->stream_id ? s->stream_id : e->id);
 	if (st & PERF_SAMPLE_CPU) {
-		put_u32(sb, s->cpu);
-		put_u32(sb, 0);
+		writer_put_u32(sb, s->cpu);
+		writer_put_u32(sb, 0);
 	}
 	if (st & PERF_SAMPLE_PERIOD)
-		put_u64(sb, s->period);
+		writer_put_u64(sb, s->period);
 }
 
 static void put_u64s(struct strbuf *sb, const uint64_t *v, uint64_t nr)
@@ -337,7 +317,7 @@ static void put_u64s(struct strbuf *sb, const uint64_t *v, uint64_t nr)
 /* REGS_*: the abi, then one value per mask bit unless the abi is NONE. */
 static void put_regs(struct strbuf *sb, uint64_t abi, const uint64_t *regs, uint64_t mask)
 {
-	put_u64(sb, abi);
+	writer_put_u64(sb, abi);
 	if (abi)
 		put_u64s(sb, regs, __builtin_popcountll(mask));
 }
@@ -349,21 +329,21 @@ static void put_sample_middle(struct strbuf *sb, const struct perf_writer_event 
 	if (st & PERF_SAMPLE_READ)
 		put_u64s(sb, s->read_words, s->nr_read_words);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
-		put_u64(sb, s->nr_callchain);
+		writer_put_u64(sb, s->nr_callchain);
 		strbuf_add(sb, s->callchain, s->nr_callchain * sizeof(uint64_t));
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		/* u32 size + data, padded so that the pair ends u64-aligned */
 		uint32_t size = (s->raw_size + 4 + 7) / 8 * 8 - 4;
 
-		put_u32(sb, size);
+		writer_put_u32(sb, size);
 		strbuf_add(sb, s->raw, s->raw_size);
 		strbuf_addchars(sb, 0, size - s->raw_size);
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		put_u64(sb, s->nr_branches);
+		writer_put_u64(sb, s->nr_branches);
 		if (ev->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			put_u64(sb, s->branch_hw_idx);
+			writer_put_u64(sb, s->branch_hw_idx);
 		put_u64s(sb, s->branches, s->nr_branches * 3);
 	}
 }
@@ -374,31 +354,31 @@ static void put_sample_tail(struct strbuf *sb, const struct perf_writer_event *e
 	if (st & PERF_SAMPLE_REGS_USER)
 		put_regs(sb, s->regs_user_abi, s->regs_user, ev->sample_regs_user);
 	if (st & PERF_SAMPLE_STACK_USER) {
-		put_u64(sb, s->stack_user_size);
+		writer_put_u64(sb, s->stack_user_size);
 		if (s->stack_user_size) {
 			strbuf_add(sb, s->stack_user, s->stack_user_size);
-			put_u64(sb, s->stack_user_dyn_size);
+			writer_put_u64(sb, s->stack_user_dyn_size);
 		}
 	}
 	if (st & PERF_SAMPLE_WEIGHT_STRUCT)
-		put_u64(sb, (s->weight & 0xffffffffULL) | (uint64_t)s->weight_var2 << 32 |
-				    (uint64_t)s->weight_var3 << 48);
+		writer_put_u64(sb, (s->weight & 0xffffffffULL) | (uint64_t)s->weight_var2 << 32 |
+					   (uint64_t)s->weight_var3 << 48);
 	else if (st & PERF_SAMPLE_WEIGHT)
-		put_u64(sb, s->weight);
+		writer_put_u64(sb, s->weight);
 	if (st & PERF_SAMPLE_DATA_SRC)
-		put_u64(sb, s->data_src);
+		writer_put_u64(sb, s->data_src);
 	if (st & PERF_SAMPLE_TRANSACTION)
-		put_u64(sb, s->transaction);
+		writer_put_u64(sb, s->transaction);
 	if (st & PERF_SAMPLE_REGS_INTR)
 		put_regs(sb, s->regs_intr_abi, s->regs_intr, ev->sample_regs_intr);
 	if (st & PERF_SAMPLE_PHYS_ADDR)
-		put_u64(sb, s->phys_addr);
+		writer_put_u64(sb, s->phys_addr);
 	if (st & PERF_SAMPLE_CGROUP)
-		put_u64(sb, s->cgroup);
+		writer_put_u64(sb, s->cgroup);
 	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		put_u64(sb, s->data_page_size);
+		writer_put_u64(sb, s->data_page_size);
 	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		put_u64(sb, s->code_page_size);
+		writer_put_u64(sb, s->code_page_size);
 }
 
 /* Every array the sample_type asks for is there (or empty). */
@@ -586,7 +566,7 @@ static int write_attrs(struct perf_writer *w, struct c2c_err *err)
 
 	strbuf_addchars(&sb, 0, PERF_FILE_HEADER_SIZE);
 	for (i = 0; i < w->nr_events; i++)
-		put_u64(&sb, w->events[i].id);
+		writer_put_u64(&sb, w->events[i].id);
 	w->attrs_offset = sb.len;
 	w->attr_bytes = xcalloc(w->nr_events, PERF_ATTR_SIZE_WRITTEN);
 	for (i = 0; i < w->nr_events; i++) {
@@ -594,8 +574,8 @@ static int write_attrs(struct perf_writer *w, struct c2c_err *err)
 
 		fill_attr(attr, &w->events[i], i == 0);
 		strbuf_add(&sb, attr, PERF_ATTR_SIZE_WRITTEN);
-		put_u64(&sb, id_off + i * sizeof(uint64_t));
-		put_u64(&sb, sizeof(uint64_t));
+		writer_put_u64(&sb, id_off + i * sizeof(uint64_t));
+		writer_put_u64(&sb, sizeof(uint64_t));
 	}
 	w->data_offset = sb.len;
 	if (write(w->fd, sb.buf, sb.len) != (ssize_t)sb.len)

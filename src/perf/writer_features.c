@@ -27,8 +27,8 @@ static void put_string(struct strbuf *sb, const char *s)
 {
 	size_t len = strlen(s) + 1;
 
-	put_u32(sb, (len + PERF_NAME_ALIGN - 1) / PERF_NAME_ALIGN * PERF_NAME_ALIGN);
-	put_padded_str(sb, s, PERF_NAME_ALIGN);
+	writer_put_u32(sb, (len + PERF_NAME_ALIGN - 1) / PERF_NAME_ALIGN * PERF_NAME_ALIGN);
+	writer_put_padded_str(sb, s, PERF_NAME_ALIGN);
 }
 
 static struct strbuf *feature_add(struct feature *feats, size_t *nr, int bit)
@@ -67,9 +67,9 @@ static void put_build_ids(struct strbuf *sb, const struct perf_writer *w)
 		memcpy(data, b->id, b->size);
 		data[20] = b->size;
 		strbuf_add(sb, &hdr, sizeof(hdr));
-		put_u32(sb, (uint32_t)-1); /* HOST_KERNEL_ID: the host machine */
+		writer_put_u32(sb, (uint32_t)-1); /* HOST_KERNEL_ID: the host machine */
 		strbuf_add(sb, data, sizeof(data));
-		put_padded_str(sb, b->filename, PERF_NAME_ALIGN);
+		writer_put_padded_str(sb, b->filename, PERF_NAME_ALIGN);
 	}
 }
 
@@ -82,7 +82,7 @@ static void put_cmdline(struct strbuf *sb, const char *const *argv)
 		argv = fallback;
 	while (argv[n])
 		n++;
-	put_u32(sb, n);
+	writer_put_u32(sb, n);
 	for (n = 0; argv[n]; n++)
 		put_string(sb, argv[n]);
 }
@@ -91,14 +91,14 @@ static void put_event_desc(struct strbuf *sb, const struct perf_writer *w)
 {
 	size_t i;
 
-	put_u32(sb, w->nr_events);
-	put_u32(sb, PERF_ATTR_SIZE_WRITTEN);
+	writer_put_u32(sb, w->nr_events);
+	writer_put_u32(sb, PERF_ATTR_SIZE_WRITTEN);
 	for (i = 0; i < w->nr_events; i++) {
 		/* the attr exactly as in the attr section */
 		strbuf_add(sb, w->attr_bytes + i * PERF_ATTR_SIZE_WRITTEN, PERF_ATTR_SIZE_WRITTEN);
-		put_u32(sb, 1);
+		writer_put_u32(sb, 1);
 		put_string(sb, w->events[i].ev.name);
-		put_u64(sb, w->events[i].id);
+		writer_put_u64(sb, w->events[i].id);
 	}
 }
 
@@ -141,11 +141,11 @@ static void put_numa(struct strbuf *sb, const struct topo *t)
 {
 	size_t i;
 
-	put_u32(sb, t->nr_nodes);
+	writer_put_u32(sb, t->nr_nodes);
 	for (i = 0; i < t->nr_nodes; i++) {
-		put_u32(sb, t->nodes[i].node);
-		put_u64(sb, t->nodes[i].mem_total);
-		put_u64(sb, t->nodes[i].mem_free);
+		writer_put_u32(sb, t->nodes[i].node);
+		writer_put_u64(sb, t->nodes[i].mem_total);
+		writer_put_u64(sb, t->nodes[i].mem_free);
 		put_string(sb, t->nodes[i].cpus ? t->nodes[i].cpus : "");
 	}
 }
@@ -156,17 +156,17 @@ static void put_mem_topology(struct strbuf *sb, const struct topo *t)
 	uint64_t first_block = 0;
 	size_t i, w;
 
-	put_u64(sb, 1);
-	put_u64(sb, MEM_BLOCK_SIZE);
-	put_u64(sb, t->nr_nodes);
+	writer_put_u64(sb, 1);
+	writer_put_u64(sb, MEM_BLOCK_SIZE);
+	writer_put_u64(sb, t->nr_nodes);
 	for (i = 0; i < t->nr_nodes; i++) {
 		uint64_t bytes = t->nodes[i].mem_total * 1024;
 		uint64_t nr_blocks = (bytes + MEM_BLOCK_SIZE - 1) / MEM_BLOCK_SIZE;
 		uint64_t size = first_block + nr_blocks;
 
-		put_u64(sb, t->nodes[i].node);
-		put_u64(sb, size);
-		put_u64(sb, size);
+		writer_put_u64(sb, t->nodes[i].node);
+		writer_put_u64(sb, size);
+		writer_put_u64(sb, size);
 		for (w = 0; w < (size + 63) / 64; w++) {
 			uint64_t word = 0, bit;
 
@@ -176,7 +176,7 @@ static void put_mem_topology(struct strbuf *sb, const struct topo *t)
 				if (b >= first_block && b < size)
 					word |= 1ULL << bit;
 			}
-			put_u64(sb, word);
+			writer_put_u64(sb, word);
 		}
 		first_block = size;
 	}
@@ -224,20 +224,23 @@ static size_t collect_features(struct perf_writer *w, const struct perf_writer_i
 		   or_default(info->version, "c2cscope " PACKAGE_VERSION));
 	put_string(feature_add(feats, &nr, PERF_FEAT_ARCH), or_default(info->arch, uts.machine));
 	sb = feature_add(feats, &nr, PERF_FEAT_NRCPUS);
-	put_u32(sb, topo.nr_avail);
-	put_u32(sb, topo.nr_online);
+	writer_put_u32(sb, topo.nr_avail);
+	writer_put_u32(sb, topo.nr_online);
 	if (info->cpudesc)
 		put_string(feature_add(feats, &nr, PERF_FEAT_CPUDESC), info->cpudesc);
 	if (info->cpuid)
 		put_string(feature_add(feats, &nr, PERF_FEAT_CPUID), info->cpuid);
-	put_u64(feature_add(feats, &nr, PERF_FEAT_TOTAL_MEM), total_mem(&topo));
+	writer_put_u64(feature_add(feats, &nr, PERF_FEAT_TOTAL_MEM), total_mem(&topo));
 	put_cmdline(feature_add(feats, &nr, PERF_FEAT_CMDLINE), info->cmdline);
 	put_event_desc(feature_add(feats, &nr, PERF_FEAT_EVENT_DESC), w);
+	if (info->cpu_topology_size)
+		strbuf_add(feature_add(feats, &nr, PERF_FEAT_CPU_TOPOLOGY), info->cpu_topology,
+			   info->cpu_topology_size);
 	put_numa(feature_add(feats, &nr, PERF_FEAT_NUMA_TOPOLOGY), &topo);
 	if (w->nr_timed) {
 		sb = feature_add(feats, &nr, PERF_FEAT_SAMPLE_TIME);
-		put_u64(sb, w->first_time);
-		put_u64(sb, w->last_time);
+		writer_put_u64(sb, w->first_time);
+		writer_put_u64(sb, w->last_time);
 	}
 	put_mem_topology(feature_add(feats, &nr, PERF_FEAT_MEM_TOPOLOGY), &topo);
 	return nr;
@@ -246,7 +249,7 @@ static size_t collect_features(struct perf_writer *w, const struct perf_writer_i
 int writer_write_features(struct perf_writer *w, const struct perf_writer_info *info,
 			  uint64_t feat_bits[4])
 {
-	struct feature feats[16];
+	struct feature feats[20];
 	struct strbuf table = STRBUF_INIT;
 	uint64_t off;
 	size_t nr, i;
@@ -256,8 +259,8 @@ int writer_write_features(struct perf_writer *w, const struct perf_writer_info *
 	off = w->data_offset + w->data_size + nr * 16;
 	for (i = 0; i < nr; i++) {
 		feat_bits[feats[i].bit / 64] |= 1ULL << (feats[i].bit % 64);
-		put_u64(&table, off);
-		put_u64(&table, feats[i].data.len);
+		writer_put_u64(&table, off);
+		writer_put_u64(&table, feats[i].data.len);
 		off += feats[i].data.len;
 	}
 	if (write(w->fd, table.buf, table.len) != (ssize_t)table.len)

@@ -4,6 +4,7 @@
 #define C2C_PERF_WRITER_INT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "perf/perf_data.h"
 #include "util/strbuf.h"
@@ -31,9 +32,25 @@ struct perf_writer {
 };
 
 void writer_emit(struct perf_writer *w, const void *data, size_t len);
-void put_u64(struct strbuf *sb, uint64_t v);
-void put_u32(struct strbuf *sb, uint32_t v);
-void put_padded_str(struct strbuf *sb, const char *s, size_t align);
+static inline void writer_put_u64(struct strbuf *sb, uint64_t v)
+{
+	strbuf_add(sb, &v, sizeof(v));
+}
+
+static inline void writer_put_u32(struct strbuf *sb, uint32_t v)
+{
+	strbuf_add(sb, &v, sizeof(v));
+}
+
+/* NUL-terminated and zero-padded to a multiple of align. */
+static inline void writer_put_padded_str(struct strbuf *sb, const char *s, size_t align)
+{
+	size_t len = strlen(s) + 1;
+	size_t padded = (len + align - 1) / align * align;
+
+	strbuf_add(sb, s, len);
+	strbuf_addchars(sb, 0, padded - len);
+}
 /* Feature table and sections after the data; sets bits in feat_bits. */
 int writer_write_features(struct perf_writer *w, const struct perf_writer_info *info,
 			  uint64_t feat_bits[4]);

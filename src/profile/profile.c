@@ -84,7 +84,7 @@ void profile_classify(struct struct_profile *p, uint64_t min_stores)
 	}
 }
 
-bool field_conflict(const struct field_profile *a, const struct field_profile *b)
+bool profile_field_conflict(const struct field_profile *a, const struct field_profile *b)
 {
 	uint64_t both;
 

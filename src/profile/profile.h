@@ -106,6 +106,6 @@ static inline uint64_t field_accessors(const struct field_profile *f)
  * that writes A differs from some context that touches B. Same field: no
  * (that is true sharing, which no layout fixes).
  */
-bool field_conflict(const struct field_profile *a, const struct field_profile *b);
+bool profile_field_conflict(const struct field_profile *a, const struct field_profile *b);
 
 #endif

@@ -19,13 +19,15 @@
 static int intel_sysfs_defaults(struct record_evlist *l, unsigned int ldlat, struct strbuf *notes,
 				struct c2c_err *err)
 {
-	static const char *const cores[] = { "cpu", "cpu_core" };
+	static const char *const cores[] = { "cpu", "cpu_core", "cpu_atom" };
 	struct strbuf spec = STRBUF_INIT;
 	struct record_pmu pmu;
+	bool found = false;
 	size_t i;
-	int ret = -ENOENT;
+	int ret = 0;
 
-	for (i = 0; i < sizeof(cores) / sizeof(cores[0]) && ret == -ENOENT; i++) {
+	/* every core type of a hybrid CPU, as perf does */
+	for (i = 0; i < sizeof(cores) / sizeof(cores[0]) && !ret; i++) {
 		if (pmu_load(cores[i], &pmu, NULL))
 			continue;
 		if (!pmu_has_event(&pmu, "mem-loads")) {
@@ -46,8 +48,12 @@ static int intel_sysfs_defaults(struct record_evlist *l, unsigned int ldlat, str
 			strbuf_addf(&spec, ",%s/mem-stores/P", cores[i]);
 		strbuf_addf(notes, "%s: Intel memory events from the sysfs aliases\n", cores[i]);
 		ret = record_evlist_parse(l, spec.buf, err);
+		strbuf_reset(&spec);
 		pmu_release(&pmu);
+		found = true;
 	}
+	if (!ret && !found)
+		ret = -ENOENT;
 	strbuf_release(&spec);
 	return ret;
 }
@@ -187,14 +193,13 @@ void record_evlist_configure(struct record_evlist *l, const struct record_sampli
 					  (s->no_phys_addr ? 0 : PERF_SAMPLE_PHYS_ADDR);
 		if (f & RECORD_EV_TRACEPOINT)
 			a->sample_type |= PERF_SAMPLE_RAW;
-		if (s->period) {
+		/* an event's own period (period=, freq=, tracepoints, breakpoints) stays */
+		if (a->sample_period) {
+		} else if (s->period) {
 			a->sample_period = s->period;
 			a->freq = 0;
-		} else if (s->freq) {
-			a->sample_freq = s->freq;
-			a->freq = 1;
-		} else if (!a->sample_period) {
-			a->sample_freq = DEFAULT_FREQ;
+		} else {
+			a->sample_freq = s->freq ? s->freq : DEFAULT_FREQ;
 			a->freq = 1;
 		}
 		if (s->user_only || s->kernel_only) {

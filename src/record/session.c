@@ -157,15 +157,18 @@ static bool child_done(struct record_session *s)
 	return true;
 }
 
+/* 0, 1 when every ring's task is gone (-p, -t: nothing more will come), or -errno. */
 static int poll_rings(struct record_session *s, struct pollfd *pfd)
 {
-	size_t i;
+	size_t i, hup = 0;
 
 	for (i = 0; i < s->nr_rings; i++)
 		pfd[i] = (struct pollfd){ .fd = s->rings[i].fd, .events = POLLIN };
-	if (poll(pfd, s->nr_rings, 100) < 0 && errno != EINTR)
-		return -errno;
-	return 0;
+	if (poll(pfd, s->nr_rings, 100) < 0)
+		return errno == EINTR ? 0 : -errno;
+	for (i = 0; i < s->nr_rings; i++)
+		hup += !!(pfd[i].revents & POLLHUP);
+	return s->per_task && s->child <= 0 && hup == s->nr_rings;
 }
 
 int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, struct c2c_err *err)
@@ -179,11 +182,14 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
 	if (!ret && s->child > 0)
 		ret = session_start_child(s, err); /* per task: enable_on_exec arms them */
 	while (!ret && !*stop && !child_done(s)) {
-		ret = poll_rings(s, pfd);
-		if (ret)
-			c2c_err_set(err, -ret, "poll: %s", strerror(-ret));
+		int gone = poll_rings(s, pfd);
+
+		if (gone < 0)
+			ret = c2c_err_set(err, -gone, "poll: %s", strerror(-gone));
 		else if ((n = session_drain(s, err)) < 0)
 			ret = (int)n;
+		else if (gone)
+			break;
 	}
 	session_disable(s);
 	if (!ret && (n = session_drain(s, err)) < 0)
@@ -197,11 +203,18 @@ int record_session_close(struct record_session *s, struct record_stats *st, stru
 	struct perf_writer_info info = { .cmdline = s->cmdline,
 					 .tracing_data = s->tracing_data.buf,
 					 .tracing_data_size = s->tracing_data.len };
+	struct host_topology topo;
 	int ret;
 
 	session_kill_child(s);
 	session_write_build_ids(s);
+	host_topology_load(&topo);
+	info.numa_nodes = topo.nodes;
+	info.nr_numa_nodes = topo.nr_nodes;
+	info.cpu_topology = topo.cpu_topology.buf;
+	info.cpu_topology_size = topo.cpu_topology.len;
 	ret = perf_writer_close(s->w, &info, err);
+	host_topology_release(&topo);
 	s->w = NULL;
 	if (ret)
 		unlink(s->path);

@@ -52,6 +52,16 @@ struct record_session {
 	struct strbuf tracing_data; /* TRACING_DATA feature; empty without tracepoints */
 };
 
+/* topology.c: the host's NUMA nodes and perf's CPU_TOPOLOGY section */
+struct host_topology {
+	struct perf_numa_node *nodes; /* none: no node folder, the writer's default */
+	size_t nr_nodes;
+	struct strbuf cpu_topology;
+};
+void host_topology_load(struct host_topology *t);
+void host_topology_release(struct host_topology *t);
+void host_cpu_topology(struct strbuf *sb);
+
 /* target.c */
 int session_targets(struct record_session *s, const struct record_opts *o, struct c2c_err *err);
 int session_fork_child(struct record_session *s, char *const *argv, struct c2c_err *err);

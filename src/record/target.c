@@ -212,12 +212,15 @@ int session_fork_child(struct record_session *s, char *const *argv, struct c2c_e
 	if (pid < 0)
 		return c2c_err_set(err, errno, "fork: %s", strerror(errno));
 	if (pid == 0) {
+		ssize_t n;
 		char c;
 		int e;
 
 		close(go[1]);
 		close(ex[0]);
-		if (read(go[0], &c, 1) != 1)
+		while ((n = read(go[0], &c, 1)) < 0 && errno == EINTR)
+			; /* a Ctrl-C meant for the recorder */
+		if (n != 1)
 			_exit(127); /* the recorder gave up before starting us */
 		execvp(argv[0], argv);
 		e = errno;

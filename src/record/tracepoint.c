@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Tracepoints: their ids and formats from tracefs. */
+/* Tracepoints: their ids from tracefs. */
 #include "config.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "record/record_int.h"
 
-const char *tracefs_root(void)
+static const char *mounted_root(void)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	size_t i;
@@ -23,6 +24,24 @@ const char *tracefs_root(void)
 			return roots[i];
 	}
 	return NULL;
+}
+
+/*
+ * The tracefs in use. When none is mounted, one mount on
+ * /sys/kernel/tracing is tried, as perf does (it needs CAP_SYS_ADMIN; a
+ * refusal leaves things as they were).
+ */
+const char *tracefs_root(void)
+{
+	static bool tried;
+	const char *root = mounted_root();
+
+	if (root || tried)
+		return root;
+	tried = true;
+	if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) < 0)
+		return NULL;
+	return mounted_root();
 }
 
 static bool plain_name(const char *s)

@@ -264,7 +264,7 @@ static int unit_err(const struct emit *e, const struct snode *n, const char *fmt
 	uint32_t last = n->kind == SNODE_COND ? n->own_last : n->decl_first;
 	int ret;
 
-	src_line_text(s, n->decl_first, &what);
+	suggest_src_line_text(s, n->decl_first, &what);
 	strbuf_addf(&msg, fmt_member, member_name(s, m));
 	ret = c2c_err_set(err, EXDEV, "%s '%s' (%s:%u-%u)", msg.buf, what.buf, s->path,
 			  n->decl_first, last);
@@ -485,8 +485,8 @@ static void strbuf_insert_lines(struct strbuf *body, const struct src_struct *s,
 	*body = all;
 }
 
-int src_struct_patch(const struct src_struct *s, const struct proposal *p,
-		     unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err)
+int suggest_src_patch(const struct src_struct *s, const struct proposal *p,
+		      unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err)
 {
 	uint32_t n = s->t->nr_members, i, first = s->lists[0].hdr_end + 1, rf, rl;
 	struct strbuf body = STRBUF_INIT;

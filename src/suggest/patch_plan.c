@@ -35,7 +35,7 @@ static int retry_constrained(const struct suggest_patch_req *req, struct suggest
 	const struct proposal *cp;
 	int ret;
 
-	src_struct_constraints(sp->src, &opts);
+	suggest_src_constraints(sp->src, &opts);
 	ret = propose(req->t, req->prof, &opts, &sp->constrained_pr, err);
 	if (ret)
 		return ret;
@@ -46,7 +46,7 @@ static int retry_constrained(const struct suggest_patch_req *req, struct suggest
 	sp->unconstrained = sp->chosen;
 	sp->chosen = cp;
 	strbuf_reset(&sp->diff);
-	return src_struct_patch(sp->src, cp, req->cacheline_size, &sp->diff, why);
+	return suggest_src_patch(sp->src, cp, req->cacheline_size, &sp->diff, why);
 }
 
 int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch *sp,
@@ -57,7 +57,7 @@ int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch
 
 	memset(sp, 0, sizeof(*sp));
 	strbuf_init(&sp->diff, 0);
-	ret = src_struct_load(req->t, req->source_dir, &sp->src, err);
+	ret = suggest_src_load(req->t, req->source_dir, &sp->src, err);
 	if (ret)
 		return ret;
 	sp->chosen = pick(req->pr, req->isolate);
@@ -65,7 +65,7 @@ int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch
 		sp->status = SUGGEST_PATCH_NOTHING;
 		return 0;
 	}
-	ret = src_struct_patch(sp->src, sp->chosen, req->cacheline_size, &sp->diff, &why);
+	ret = suggest_src_patch(sp->src, sp->chosen, req->cacheline_size, &sp->diff, &why);
 	if (ret == -EXDEV) {
 		snprintf(sp->why, sizeof(sp->why), "%s", why.msg);
 		memset(&why, 0, sizeof(why));
@@ -88,7 +88,7 @@ int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch
 void suggest_patch_release(struct suggest_patch *sp)
 {
 	strbuf_release(&sp->diff);
-	src_struct_free(sp->src);
+	suggest_src_free(sp->src);
 	proposer_free(sp->constrained_pr);
 	memset(sp, 0, sizeof(*sp));
 }

@@ -110,7 +110,7 @@ static uint32_t glued_end(const struct proposer *pr, uint32_t last)
 	return last;
 }
 
-void build_blocks(struct proposer *pr)
+void propose_build_blocks(struct proposer *pr)
 {
 	uint32_t i = 0, n = pr->t->nr_members;
 
@@ -128,7 +128,7 @@ void build_blocks(struct proposer *pr)
 }
 
 /* Member ranges that stay contiguous, as ranges of blocks. */
-void build_groups(struct proposer *pr, const struct propose_range *groups, uint32_t n)
+void propose_build_groups(struct proposer *pr, const struct propose_range *groups, uint32_t n)
 {
 	uint32_t g;
 
@@ -143,7 +143,7 @@ void build_groups(struct proposer *pr, const struct propose_range *groups, uint3
 }
 
 /* Whether every group's blocks sit on consecutive positions of ORDER. */
-bool groups_ok(const struct proposer *pr, const uint32_t *order, uint32_t *pos)
+bool propose_groups_ok(const struct proposer *pr, const uint32_t *order, uint32_t *pos)
 {
 	uint32_t g, b;
 
@@ -207,8 +207,8 @@ static uint64_t member_bits(const struct type_member *m)
  * cache-line-aligned anonymous struct padded to whole lines. Returns the
  * struct's size.
  */
-uint64_t place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
-	       struct placement *pl)
+uint64_t propose_place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+		       struct placement *pl)
 {
 	uint64_t pos = 0, cl_bits = (uint64_t)pr->cl * 8;
 	uint32_t k, i, a, align = pr->struct_align;
@@ -239,8 +239,8 @@ uint64_t place(const struct proposer *pr, const uint32_t *order, const bool *iso
 }
 
 /* Byte range a member covers under a placement. */
-void member_span(const struct proposer *pr, const struct placement *pl, uint32_t i, uint64_t *start,
-		 uint64_t *end)
+void propose_member_span(const struct proposer *pr, const struct placement *pl, uint32_t i,
+			 uint64_t *start, uint64_t *end)
 {
 	const struct type_member *m = &pr->t->members[i];
 
@@ -278,7 +278,7 @@ static size_t hot_lines_of(const struct proposer *pr, const struct placement *pl
 
 		if (f < 0 || pr->fields[f].cls == FIELD_COLD)
 			continue;
-		member_span(pr, pl, i, &s, &e);
+		propose_member_span(pr, pl, i, &s, &e);
 		for (l = (uint32_t)(s / pr->cl); l <= (e - 1) / pr->cl; l++)
 			lf[n++] = (struct line_field){ .line = l, .field = f };
 	}
@@ -286,14 +286,14 @@ static size_t hot_lines_of(const struct proposer *pr, const struct placement *pl
 	return n;
 }
 
-void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
-	      struct score *sc, struct placement *pl)
+void propose_evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+		      struct score *sc, struct placement *pl)
 {
 	struct line_field *lf = pr->scratch_lf;
 	size_t n, i, j, start;
 
 	memset(sc, 0, sizeof(*sc));
-	sc->size = place(pr, order, isolated, pl);
+	sc->size = propose_place(pr, order, isolated, pl);
 	n = hot_lines_of(pr, pl, lf);
 	for (start = 0; start < n; start = i) {
 		for (i = start; i < n && lf[i].line == lf[start].line; i++)
@@ -307,7 +307,7 @@ void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isol
 					pr->weight[lf[j].field * pr->nr_fields + lf[k].field];
 		}
 	}
-	sc->moves = count_moves(order, pr->nr_blocks);
+	sc->moves = propose_count_moves(order, pr->nr_blocks);
 	sc->pinned_ok = true;
 	for (i = 0; i < pr->t->nr_members; i++) {
 		if (pl->mbit[i] == pr->t->members[i].bit_offset)
@@ -341,7 +341,7 @@ static int score_cmp(const struct score *a, const struct score *b)
 }
 
 /* Blocks out of their original relative order: n - longest increasing run. */
-uint32_t count_moves(const uint32_t *order, uint32_t n)
+uint32_t propose_count_moves(const uint32_t *order, uint32_t n)
 {
 	uint32_t *tails = xmalloc((n + 1) * sizeof(*tails)), len = 0, i;
 
@@ -454,9 +454,9 @@ static bool try_segment(struct search *s, const uint32_t *order, const struct se
 		move_seg(order, n, sg->from, sg->len, to, s->cand);
 		if (s->fixed_last >= 0 && s->cand[n - 1] != (uint32_t)s->fixed_last)
 			continue;
-		if (!groups_ok(s->pr, s->cand, s->pos))
+		if (!propose_groups_ok(s->pr, s->cand, s->pos))
 			continue;
-		evaluate(s->pr, s->cand, NULL, &sc, s->pl);
+		propose_evaluate(s->pr, s->cand, NULL, &sc, s->pl);
 		s->budget--;
 		if (sc.size > s->max_size || score_cmp(&sc, best) >= 0)
 			continue;
@@ -473,7 +473,7 @@ static bool try_segment(struct search *s, const uint32_t *order, const struct se
  * evaluation budget so huge structs stay quick (the answer is then the best
  * found, still valid).
  */
-void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
+void propose_search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 {
 	uint32_t n = pr->nr_blocks, nseg, k;
 	struct segment *seg = xcalloc(n + pr->nr_groups + 1, sizeof(*seg));
@@ -484,12 +484,12 @@ void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 
 	s.cand = xmalloc((n + 1) * sizeof(*s.cand));
 	s.pos = xmalloc((n + 1) * sizeof(*s.pos));
-	s.pl = placement_new(pr);
+	s.pl = propose_placement_new(pr);
 	s.budget = 4000000 / (long)(pr->t->nr_members + 8);
 	for (k = 0; k < n; k++)
 		if (pr->blocks[k].fixed_last)
 			s.fixed_last = (int32_t)k;
-	evaluate(pr, order, NULL, &cur, s.pl);
+	propose_evaluate(pr, order, NULL, &cur, s.pl);
 	for (pass = 0; pass < 4 * (int)n && s.budget > 0; pass++) {
 		bool found = false;
 		int hot;
@@ -514,10 +514,10 @@ void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size)
 	free(best_order);
 	free(s.cand);
 	free(s.pos);
-	placement_free(s.pl);
+	propose_placement_free(s.pl);
 }
 
-struct placement *placement_new(const struct proposer *pr)
+struct placement *propose_placement_new(const struct proposer *pr)
 {
 	struct placement *pl = xcalloc(1, sizeof(*pl));
 
@@ -526,7 +526,7 @@ struct placement *placement_new(const struct proposer *pr)
 	return pl;
 }
 
-void placement_free(struct placement *pl)
+void propose_placement_free(struct placement *pl)
 {
 	if (!pl)
 		return;

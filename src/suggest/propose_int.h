@@ -58,18 +58,18 @@ struct proposer {
 	struct proposal proposals[2];
 };
 
-uint32_t count_moves(const uint32_t *order, uint32_t n);
-void evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
-	      struct score *sc, struct placement *pl);
-uint64_t place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
-	       struct placement *pl);
-void member_span(const struct proposer *pr, const struct placement *pl, uint32_t i, uint64_t *start,
-		 uint64_t *end);
-struct placement *placement_new(const struct proposer *pr);
-void placement_free(struct placement *pl);
-void search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size);
-void build_blocks(struct proposer *pr);
-void build_groups(struct proposer *pr, const struct propose_range *groups, uint32_t n);
-bool groups_ok(const struct proposer *pr, const uint32_t *order, uint32_t *pos);
+uint32_t propose_count_moves(const uint32_t *order, uint32_t n);
+void propose_evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+		      struct score *sc, struct placement *pl);
+uint64_t propose_place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+		       struct placement *pl);
+void propose_member_span(const struct proposer *pr, const struct placement *pl, uint32_t i,
+			 uint64_t *start, uint64_t *end);
+struct placement *propose_placement_new(const struct proposer *pr);
+void propose_placement_free(struct placement *pl);
+void propose_search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_size);
+void propose_build_blocks(struct proposer *pr);
+void propose_build_groups(struct proposer *pr, const struct propose_range *groups, uint32_t n);
+bool propose_groups_ok(const struct proposer *pr, const uint32_t *order, uint32_t *pos);
 
 #endif

@@ -32,7 +32,7 @@ static void setup_weights(struct proposer *pr)
 	pr->weight = xcalloc((size_t)n * n + 1, sizeof(*pr->weight));
 	for (a = 0; a < n; a++)
 		for (b = 0; b < n; b++)
-			if (field_conflict(&pr->fields[a], &pr->fields[b]))
+			if (profile_field_conflict(&pr->fields[a], &pr->fields[b]))
 				pr->weight[a * n + b] = 1 + field_hitm(&pr->fields[b]);
 }
 
@@ -56,8 +56,8 @@ static int setup_members(struct proposer *pr, const struct struct_profile *p,
 
 		pr->members[i].field = f ? (int32_t)(f - p->fields) : -1;
 	}
-	build_blocks(pr);
-	build_groups(pr, opts ? opts->groups : NULL, opts ? opts->nr_groups : 0);
+	propose_build_blocks(pr);
+	propose_build_groups(pr, opts ? opts->groups : NULL, opts ? opts->nr_groups : 0);
 	for (; pinned && *pinned; pinned++) {
 		for (i = 0; i < t->nr_members; i++)
 			if (t->members[i].name && !strcmp(t->members[i].name, *pinned))
@@ -79,7 +79,7 @@ static const char *member_name(const struct type *t, uint32_t i)
 static int check_identity(struct proposer *pr, struct c2c_err *err)
 {
 	uint32_t *order = xmalloc((pr->nr_blocks + 1) * sizeof(*order));
-	struct placement *pl = placement_new(pr);
+	struct placement *pl = propose_placement_new(pr);
 	const char *sname = pr->t->name ? pr->t->name : "(anonymous)";
 	struct score sc;
 	uint32_t i;
@@ -87,7 +87,7 @@ static int check_identity(struct proposer *pr, struct c2c_err *err)
 
 	for (i = 0; i < pr->nr_blocks; i++)
 		order[i] = i;
-	evaluate(pr, order, NULL, &sc, pl);
+	propose_evaluate(pr, order, NULL, &sc, pl);
 	pr->input_conflicts = sc.conflicts;
 	for (i = 0; i < pr->t->nr_members && !ret; i++) {
 		if (pl->mbit[i] == pr->t->members[i].bit_offset)
@@ -107,7 +107,7 @@ static int check_identity(struct proposer *pr, struct c2c_err *err)
 			"refusing to re-lay it",
 			sname, (unsigned long long)pr->t->size, (unsigned long long)sc.size);
 	free(order);
-	placement_free(pl);
+	propose_placement_free(pl);
 	return ret;
 }
 
@@ -139,7 +139,7 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 		if (pr->members[i].field < 0)
 			continue;
 		f = &pr->fields[pr->members[i].field];
-		member_span(pr, pl, i, &s, &e);
+		propose_member_span(pr, pl, i, &s, &e);
 		line = (uint32_t)(s / pr->cl);
 		stays = !f->hitm_true_known && true_sharing(f);
 		for (j = 0; j < pr->t->nr_members; j++) {
@@ -148,8 +148,8 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 			if (j == i || pr->members[j].field < 0)
 				continue;
 			o = &pr->fields[pr->members[j].field];
-			member_span(pr, pl, j, &s2, &e2);
-			if (!share_line(s, e, s2, e2, pr->cl) || !field_conflict(o, f))
+			propose_member_span(pr, pl, j, &s2, &e2);
+			if (!share_line(s, e, s2, e2, pr->cl) || !profile_field_conflict(o, f))
 				continue;
 			stays = true;
 			if (line < nr_lines)
@@ -299,7 +299,7 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 		}
 		w = type_db_add(pr->db, TYPE_STRUCT, NULL);
 		for (i = b->first; i <= b->last; i++) {
-			member_span(pr, pl, i, &s, &e);
+			propose_member_span(pr, pl, i, &s, &e);
 			if (e > end)
 				end = e;
 		}
@@ -318,15 +318,15 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 static void finish_proposal(struct proposer *pr, struct proposal *p, const uint32_t *order,
 			    const bool *isolated)
 {
-	struct placement *pl = placement_new(pr), *orig = placement_new(pr);
+	struct placement *pl = propose_placement_new(pr), *orig = propose_placement_new(pr);
 	uint32_t *identity = xcalloc(pr->nr_blocks + 1, sizeof(*identity));
 	struct score sc;
 	uint32_t i, k, m, pos = 0;
 
 	for (i = 0; i < pr->nr_blocks; i++)
 		identity[i] = i;
-	place(pr, identity, NULL, orig);
-	evaluate(pr, order, isolated, &sc, pl);
+	propose_place(pr, identity, NULL, orig);
+	propose_evaluate(pr, order, isolated, &sc, pl);
 	p->old_size = pr->t->size;
 	p->new_size = sc.size;
 	p->old_lines = (uint32_t)((p->old_size + pr->cl - 1) / pr->cl);
@@ -354,8 +354,8 @@ static void finish_proposal(struct proposer *pr, struct proposal *p, const uint3
 		}
 	}
 	free(identity);
-	placement_free(pl);
-	placement_free(orig);
+	propose_placement_free(pl);
+	propose_placement_free(orig);
 }
 
 static void propose_reorder(struct proposer *pr)
@@ -365,7 +365,7 @@ static void propose_reorder(struct proposer *pr)
 
 	for (i = 0; i < pr->nr_blocks; i++)
 		order[i] = i;
-	search_reorder(pr, order, pr->t->size);
+	propose_search_reorder(pr, order, pr->t->size);
 	p->kind = PROPOSAL_REORDER;
 	p->title = "reorder only";
 	finish_proposal(pr, p, order, NULL);
@@ -397,7 +397,7 @@ static void propose_isolate(struct proposer *pr)
 		    !pr->blocks[pr->members[i].block].size)
 			continue;
 		for (j = 0; j < pr->nr_fields; j++) {
-			if (field_conflict(&pr->fields[f], &pr->fields[j])) {
+			if (profile_field_conflict(&pr->fields[f], &pr->fields[j])) {
 				iso[pr->members[i].block] = true;
 				any = true;
 				break;

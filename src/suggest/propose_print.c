@@ -66,7 +66,7 @@ static void describe_sharing(struct strbuf *sb, const struct type *t,
 						     NULL;
 			uint64_t os = t->members[j].offset, oe = os + type_size(t->members[j].type);
 
-			if (!o || !field_conflict(w, o))
+			if (!o || !profile_field_conflict(w, o))
 				continue;
 			if (ws / cl > (oe ? oe - 1 : 0) / cl || os / cl > (we ? we - 1 : 0) / cl)
 				continue;
@@ -213,7 +213,7 @@ void propose_format_rules(struct strbuf *sb, const struct type *t, const struct 
 		bool first = true;
 
 		for (j = 0; j < p->nr_fields; j++) {
-			if (!field_conflict(w, &p->fields[j]) ||
+			if (!profile_field_conflict(w, &p->fields[j]) ||
 			    !apart_in(chosen->type, w->name, p->fields[j].name, cl))
 				continue;
 			if (first)

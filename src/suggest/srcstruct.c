@@ -233,8 +233,8 @@ static void build_constraints(struct src_struct *s)
 	}
 }
 
-int src_struct_load(const struct type *t, const char *source_dir, struct src_struct **out,
-		    struct c2c_err *err)
+int suggest_src_load(const struct type *t, const char *source_dir, struct src_struct **out,
+		     struct c2c_err *err)
 {
 	const char *dir = source_dir ? source_dir : ".", *rel = NULL;
 	struct src_struct *s;
@@ -261,7 +261,7 @@ int src_struct_load(const struct type *t, const char *source_dir, struct src_str
 	if (!ret)
 		ret = find_open(s, &open, err);
 	if (!ret)
-		ret = src_parse_body(s, open, err);
+		ret = suggest_src_parse_body(s, open, err);
 	if (!ret)
 		ret = map_members(s, err);
 	if (ret)
@@ -270,11 +270,11 @@ int src_struct_load(const struct type *t, const char *source_dir, struct src_str
 	*out = s;
 	return 0;
 fail:
-	src_struct_free(s);
+	suggest_src_free(s);
 	return ret;
 }
 
-void src_struct_free(struct src_struct *s)
+void suggest_src_free(struct src_struct *s)
 {
 	if (!s)
 		return;
@@ -289,12 +289,12 @@ void src_struct_free(struct src_struct *s)
 	free(s);
 }
 
-const char *src_struct_rel_path(const struct src_struct *s)
+const char *suggest_src_rel_path(const struct src_struct *s)
 {
 	return s->rel;
 }
 
-void src_struct_constraints(const struct src_struct *s, struct propose_opts *opts)
+void suggest_src_constraints(const struct src_struct *s, struct propose_opts *opts)
 {
 	opts->glue = s->glue;
 	opts->nr_glue = s->nr_glue;

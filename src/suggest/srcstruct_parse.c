@@ -27,7 +27,7 @@ struct scan {
 	uint32_t merge_line; /* a declaration starting on this line joins the last */
 };
 
-uint32_t src_line_of(const struct src_struct *s, size_t off)
+uint32_t suggest_src_line_of(const struct src_struct *s, size_t off)
 {
 	uint32_t lo = 1, hi = s->nr_lines;
 
@@ -42,7 +42,7 @@ uint32_t src_line_of(const struct src_struct *s, size_t off)
 	return lo;
 }
 
-void src_line_text(const struct src_struct *s, uint32_t line, struct strbuf *sb)
+void suggest_src_line_text(const struct src_struct *s, uint32_t line, struct strbuf *sb)
 {
 	size_t a = s->line_off[line], b = s->line_off[line + 1];
 
@@ -135,7 +135,7 @@ static int32_t new_node(struct scan *sc, enum snode_kind kind, uint32_t line)
 static int parse_err(struct scan *sc, size_t at, const char *what, struct c2c_err *err)
 {
 	return c2c_err_set(err, EINVAL, "%s:%u: %s in the body of struct %s; cannot patch it",
-			   sc->s->path, src_line_of(sc->s, at), what,
+			   sc->s->path, suggest_src_line_of(sc->s, at), what,
 			   sc->s->t->name ? sc->s->t->name : "(anonymous)");
 }
 
@@ -150,7 +150,8 @@ static int directive(struct scan *sc, struct c2c_err *err)
 {
 	struct src_struct *s = sc->s;
 	size_t end = directive_end(s, sc->i), p = sc->i + 1;
-	uint32_t line = src_line_of(s, sc->i), last = src_line_of(s, end ? end - 1 : 0);
+	uint32_t line = suggest_src_line_of(s, sc->i),
+		 last = suggest_src_line_of(s, end ? end - 1 : 0);
 	const char *w;
 	int32_t cond;
 
@@ -192,7 +193,7 @@ static int directive(struct scan *sc, struct c2c_err *err)
 
 static void start_decl(struct scan *sc)
 {
-	uint32_t line = src_line_of(sc->s, sc->i);
+	uint32_t line = suggest_src_line_of(sc->s, sc->i);
 
 	sc->in_decl = true;
 	if (line == sc->merge_line && sc->last_decl >= 0) {
@@ -218,7 +219,7 @@ static void end_decl(struct scan *sc)
 		while (j < s->len && (s->buf[j] == ' ' || s->buf[j] == '\t'))
 			j++;
 	}
-	n->own_last = src_line_of(s, j > sc->i + 1 ? j - 1 : sc->i);
+	n->own_last = suggest_src_line_of(s, j > sc->i + 1 ? j - 1 : sc->i);
 	sc->merge_line = j < s->len && s->buf[j] != '\n' ? n->own_last : 0;
 	sc->owned_from = n->own_last + 1;
 	sc->last_decl = sc->cur;
@@ -277,9 +278,9 @@ static int scan_one(struct scan *sc, struct c2c_err *err)
 	return 0;
 }
 
-int src_parse_body(struct src_struct *s, size_t open, struct c2c_err *err)
+int suggest_src_parse_body(struct src_struct *s, size_t open, struct c2c_err *err)
 {
-	uint32_t open_line = src_line_of(s, open), i;
+	uint32_t open_line = suggest_src_line_of(s, open), i;
 	struct scan sc = { .s = s, .i = open + 1, .cur = -1, .last_decl = -1 };
 	int ret = 0;
 
@@ -293,7 +294,7 @@ int src_parse_body(struct src_struct *s, size_t open, struct c2c_err *err)
 		return parse_err(&sc, open, "no closing brace", err);
 	if (sc.list != 0)
 		return parse_err(&sc, sc.i, "an #if without #endif", err);
-	s->lists[0].close = src_line_of(s, sc.i);
+	s->lists[0].close = suggest_src_line_of(s, sc.i);
 	for (i = 0; i < s->nr_nodes; i++) {
 		if (s->nodes[i].decl_first == open_line)
 			return parse_err(&sc, open, "a member on the line of the opening brace",

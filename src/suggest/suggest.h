@@ -147,17 +147,17 @@ struct src_struct;
  * declaration line, a member the body does not declare, a body it cannot
  * parse), the message naming file:line.
  */
-int src_struct_load(const struct type *t, const char *source_dir, struct src_struct **out,
-		    struct c2c_err *err);
-void src_struct_free(struct src_struct *s);
+int suggest_src_load(const struct type *t, const char *source_dir, struct src_struct **out,
+		     struct c2c_err *err);
+void suggest_src_free(struct src_struct *s);
 /* The path the diff names (relative to SOURCE_DIR) and the file read. */
-const char *src_struct_rel_path(const struct src_struct *s);
+const char *suggest_src_rel_path(const struct src_struct *s);
 
 /*
  * The source's constraints for the proposer (propose_opts glue/groups);
  * the arrays live as long as S.
  */
-void src_struct_constraints(const struct src_struct *s, struct propose_opts *opts);
+void suggest_src_constraints(const struct src_struct *s, struct propose_opts *opts);
 
 /*
  * Append to OUT a unified diff ("--- a/PATH", "+++ b/PATH", paths relative
@@ -167,8 +167,8 @@ void src_struct_constraints(const struct src_struct *s, struct propose_opts *opt
  * the order cannot be written without breaking a unit or taking a member
  * across a conditional, err naming the member and the conditional.
  */
-int src_struct_patch(const struct src_struct *s, const struct proposal *p,
-		     unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err);
+int suggest_src_patch(const struct src_struct *s, const struct proposal *p,
+		      unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err);
 
 /* --- suggest --patch's policy (patch_plan.c) --------------------------- */
 

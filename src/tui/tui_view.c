@@ -3,7 +3,7 @@
  * The TUI's screens as rows of text (tui_view.h). Every number and word
  * comes from the engine's own renderers: the report's tables
  * (c2c_view_line_table, c2c_view_pareto_table), layout --profile
- * (profile_print_layout), suggest (propose_format_text) and report
+ * (layout_profile_print), suggest (propose_format_text) and report
  * --by-type (c2c_bytype_render), so the TUI shows what --stdio prints.
  */
 #include "tui/tui_view.h"
@@ -276,11 +276,11 @@ static void struct_screen(struct tui_view *v, enum tui_screen screen, const char
 
 void tui_view_layout(struct tui_view *v, struct c2c_session *s, const struct type *t)
 {
-	struct struct_profile *p = profile_from_session(s, s->attrib, t);
+	struct struct_profile *p = c2c_profile_from_session(s, s->attrib, t);
 	struct strbuf sb = STRBUF_INIT;
 
 	memset(v, 0, sizeof(*v));
-	profile_print_layout(&sb, t, p, NULL);
+	layout_profile_print(&sb, t, p, NULL);
 	struct_screen(v, TUI_SCREEN_LAYOUT, layout_keys, t,
 		      "layout with each member's heat (layout --profile)", sb.buf);
 	strbuf_release(&sb);
@@ -290,7 +290,7 @@ void tui_view_layout(struct tui_view *v, struct c2c_session *s, const struct typ
 int tui_view_suggest(struct tui_view *v, struct c2c_session *s, const struct type *t,
 		     struct c2c_err *err)
 {
-	struct struct_profile *p = profile_from_session(s, s->attrib, t);
+	struct struct_profile *p = c2c_profile_from_session(s, s->attrib, t);
 	struct propose_opts opts = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	struct proposer *pr = NULL;
@@ -343,7 +343,7 @@ static void patch_rows(struct tui_view *v, const struct type *t, const struct su
 int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type *t, bool isolate,
 		   const char *source_dir, struct c2c_err *err)
 {
-	struct struct_profile *p = profile_from_session(s, s->attrib, t);
+	struct struct_profile *p = c2c_profile_from_session(s, s->attrib, t);
 	struct propose_opts opts = { 0 };
 	struct suggest_patch_req req = {
 		.t = t, .prof = p, .opts = &opts, .source_dir = source_dir, .isolate = isolate

@@ -42,7 +42,7 @@ static const struct type *btf_to_type(struct btf_ctx *ctx, uint32_t id, bool ful
 /* Names point into the BTF, which lives as long as the db: no copies. */
 static const char *btf_name(struct btf_ctx *ctx, uint32_t name_off)
 {
-	const char *name = btf_data_str(ctx->btf, name_off);
+	const char *name = type_btf_str(ctx->btf, name_off);
 
 	return *name ? name : NULL;
 }
@@ -211,7 +211,7 @@ static void convert_array(struct btf_ctx *ctx, const struct btf_rec *bt, struct 
 	const uint32_t *a = btf_rec_data(bt), *inner;
 	uint32_t n = 1, elem = a[0], i;
 
-	while ((inner = array_of(btf_data_type(ctx->btf, elem))) && n < 16) {
+	while ((inner = array_of(type_btf_type(ctx->btf, elem))) && n < 16) {
 		n++;
 		elem = inner[0];
 	}
@@ -219,7 +219,7 @@ static void convert_array(struct btf_ctx *ctx, const struct btf_rec *bt, struct 
 	t->nr_dims = n;
 	for (i = 0, inner = a; i < n; i++) {
 		t->dims[i] = inner[2];
-		inner = array_of(btf_data_type(ctx->btf, inner[0]));
+		inner = array_of(type_btf_type(ctx->btf, inner[0]));
 	}
 	t->target = btf_to_type(ctx, elem, true);
 	t->size = type_size(t->target);
@@ -286,7 +286,7 @@ static uint32_t skip_type_tags(struct btf_ctx *ctx, uint32_t id)
 	int n = 0;
 
 	for (;;) {
-		const struct btf_rec *bt = btf_data_type(ctx->btf, id);
+		const struct btf_rec *bt = type_btf_type(ctx->btf, id);
 
 		if (!bt || btf_rec_kind(bt) != BTFK_TYPE_TAG || n++ > TYPE_MAX_DEPTH)
 			return id;
@@ -320,7 +320,7 @@ static const struct type *btf_to_type(struct btf_ctx *ctx, uint32_t id, bool ful
 	t = (struct type *)type_db_by_ref(ctx->db, id);
 	if (t && (!full || !is_shallow(ctx, id)))
 		return t;
-	bt = btf_data_type(ctx->btf, id);
+	bt = type_btf_type(ctx->btf, id);
 	if (!t) {
 		t = type_db_add_raw(ctx->db, kind_of(bt), btf_name(ctx, bt->name_off));
 		type_db_set_ref(ctx->db, id, t);
@@ -351,8 +351,8 @@ static void convert_all(struct btf_ctx *ctx)
 	const struct btf_rec *bt;
 	uint32_t id;
 
-	for (bt = btf_data_next(ctx->btf, NULL, &id); bt && !ctx->failed;
-	     bt = btf_data_next(ctx->btf, bt, &id)) {
+	for (bt = type_btf_next(ctx->btf, NULL, &id); bt && !ctx->failed;
+	     bt = type_btf_next(ctx->btf, bt, &id)) {
 		const char *name;
 
 		name = btf_name(ctx, bt->name_off);
@@ -379,8 +379,8 @@ static void btf_source_free(void *arg)
 {
 	struct btf_source *src = arg;
 
-	btf_data_close(src->btf);
-	btf_data_close(src->base);
+	type_btf_close(src->btf);
+	type_btf_close(src->base);
 	if (src->elf)
 		elf_end(src->elf);
 	if (src->fd >= 0)
@@ -414,7 +414,7 @@ static int open_elf_btf(struct btf_source *src, const char *path, bool sparse, s
 		if (!d || !d->d_buf)
 			return c2c_err_set(err, EINVAL, "%s: unreadable .BTF section: %s", path,
 					   elf_errmsg(-1));
-		return btf_data_parse(d->d_buf, d->d_size, NULL, sparse, path, &src->btf, err);
+		return type_btf_parse(d->d_buf, d->d_size, NULL, sparse, path, &src->btf, err);
 	}
 	return c2c_err_set(err, ENODATA, "%s has no BTF (.BTF section)", path);
 }
@@ -433,11 +433,11 @@ static int open_btf(struct btf_source *src, const char *path, bool sparse, struc
 		return open_elf_btf(src, path, sparse, err);
 	/* Module BTF is split BTF on top of the kernel's. */
 	if (strcmp(path, KERNEL_BTF) && !strncmp(path, "/sys/kernel/btf/", 16)) {
-		ret = btf_data_open(KERNEL_BTF, NULL, sparse, &src->base, err);
+		ret = type_btf_open(KERNEL_BTF, NULL, sparse, &src->base, err);
 		if (ret)
 			return ret;
 	}
-	return btf_data_open(path, src->base, sparse, &src->btf, err);
+	return type_btf_open(path, src->base, sparse, &src->btf, err);
 }
 
 int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct type_db **out,
@@ -455,7 +455,7 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 		return ret;
 	}
 	ctx.btf = src->btf;
-	ctx.nr_ids = btf_data_type_cnt(src->btf);
+	ctx.nr_ids = type_btf_type_cnt(src->btf);
 	ctx.shallow = xcalloc(ctx.nr_ids / 8 + 1, 1);
 	ctx.lazy_pointees = opts->only != NULL;
 	ctx.db = type_db_new("BTF", path);

@@ -63,7 +63,7 @@ static long rec_extra(unsigned int kind, uint16_t vlen)
 	}
 }
 
-uint32_t btf_data_rec_size(const struct btf_rec *t)
+uint32_t type_btf_rec_size(const struct btf_rec *t)
 {
 	return (uint32_t)(sizeof(*t) + rec_extra(btf_rec_kind(t), btf_rec_vlen(t)));
 }
@@ -131,7 +131,7 @@ static int check_header(struct btf_data *btf, const uint8_t *p, size_t len, cons
 	return 0;
 }
 
-int btf_data_parse(const void *data, size_t len, const struct btf_data *base, bool sparse,
+int type_btf_parse(const void *data, size_t len, const struct btf_data *base, bool sparse,
 		   const char *what, struct btf_data **out, struct c2c_err *err)
 {
 	struct btf_data *btf = xcalloc(1, sizeof(*btf));
@@ -146,13 +146,13 @@ int btf_data_parse(const void *data, size_t len, const struct btf_data *base, bo
 	}
 	btf->base = base;
 	btf->shift = sparse ? SPARSE_SHIFT : 0;
-	btf->first_id = base ? btf_data_type_cnt(base) : 1;
+	btf->first_id = base ? type_btf_type_cnt(base) : 1;
 	btf->first_str = base ? base->first_str + base->strs_len : 0;
 	ret = check_header(btf, data, len, what, err);
 	if (!ret)
 		ret = index_types(btf, what, err);
 	if (ret) {
-		btf_data_close(btf);
+		type_btf_close(btf);
 		return ret;
 	}
 	*out = btf;
@@ -194,7 +194,7 @@ static void *read_whole(int fd, size_t *len, bool *mapped)
 	return buf;
 }
 
-int btf_data_open(const char *path, const struct btf_data *base, bool sparse, struct btf_data **out,
+int type_btf_open(const char *path, const struct btf_data *base, bool sparse, struct btf_data **out,
 		  struct c2c_err *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
@@ -210,7 +210,7 @@ int btf_data_open(const char *path, const struct btf_data *base, bool sparse, st
 	close(fd);
 	if (!p)
 		return c2c_err_set(err, ret, "%s: %s", path, strerror(ret));
-	ret = btf_data_parse(p, len, base, sparse, path, out, err);
+	ret = type_btf_parse(p, len, base, sparse, path, out, err);
 	if (ret) {
 		if (mapped)
 			munmap(p, len);
@@ -229,7 +229,7 @@ int btf_data_open(const char *path, const struct btf_data *base, bool sparse, st
 	return 0;
 }
 
-void btf_data_close(struct btf_data *btf)
+void type_btf_close(struct btf_data *btf)
 {
 	if (!btf)
 		return;
@@ -240,27 +240,27 @@ void btf_data_close(struct btf_data *btf)
 	free(btf);
 }
 
-uint32_t btf_data_type_cnt(const struct btf_data *btf)
+uint32_t type_btf_type_cnt(const struct btf_data *btf)
 {
 	return btf->first_id + btf->nr_types;
 }
 
-const struct btf_rec *btf_data_type(const struct btf_data *btf, uint32_t id)
+const struct btf_rec *type_btf_type(const struct btf_data *btf, uint32_t id)
 {
 	uint32_t k, off, i;
 
 	if (id < btf->first_id)
-		return btf->base ? btf_data_type(btf->base, id) : NULL;
+		return btf->base ? type_btf_type(btf->base, id) : NULL;
 	k = id - btf->first_id;
 	if (k >= btf->nr_types)
 		return NULL;
 	off = btf->index[k >> btf->shift];
 	for (i = 0; i < (k & ((1U << btf->shift) - 1)); i++)
-		off += btf_data_rec_size((const void *)(btf->types + off));
+		off += type_btf_rec_size((const void *)(btf->types + off));
 	return (const void *)(btf->types + off);
 }
 
-const struct btf_rec *btf_data_next(const struct btf_data *btf, const struct btf_rec *t,
+const struct btf_rec *type_btf_next(const struct btf_data *btf, const struct btf_rec *t,
 				    uint32_t *id)
 {
 	const uint8_t *p;
@@ -269,17 +269,17 @@ const struct btf_rec *btf_data_next(const struct btf_data *btf, const struct btf
 		*id = btf->first_id;
 		return btf->nr_types ? (const void *)btf->types : NULL;
 	}
-	if (*id + 1 >= btf_data_type_cnt(btf))
+	if (*id + 1 >= type_btf_type_cnt(btf))
 		return NULL;
-	p = (const uint8_t *)t + btf_data_rec_size(t);
+	p = (const uint8_t *)t + type_btf_rec_size(t);
 	(*id)++;
 	return (const void *)p;
 }
 
-const char *btf_data_str(const struct btf_data *btf, uint32_t off)
+const char *type_btf_str(const struct btf_data *btf, uint32_t off)
 {
 	if (off < btf->first_str)
-		return btf->base ? btf_data_str(btf->base, off) : "";
+		return btf->base ? type_btf_str(btf->base, off) : "";
 	off -= btf->first_str;
 	return off < btf->strs_len ? btf->strs + off : "";
 }

@@ -95,26 +95,26 @@ static inline const uint32_t *btf_rec_data(const struct btf_rec *t)
  * base (NULL for a self-contained one). sparse: index only every 16th type
  * (lookups walk at most 15 records), for loads that touch few types.
  */
-int btf_data_open(const char *path, const struct btf_data *base, bool sparse, struct btf_data **out,
+int type_btf_open(const char *path, const struct btf_data *base, bool sparse, struct btf_data **out,
 		  struct c2c_err *err);
 /* BTF in memory (an ELF .BTF section); data must outlive the result. */
-int btf_data_parse(const void *data, size_t len, const struct btf_data *base, bool sparse,
+int type_btf_parse(const void *data, size_t len, const struct btf_data *base, bool sparse,
 		   const char *what, struct btf_data **out, struct c2c_err *err);
-void btf_data_close(struct btf_data *btf);
+void type_btf_close(struct btf_data *btf);
 
 /* One past the last valid type id (ids start at 1; 0 is void). */
-uint32_t btf_data_type_cnt(const struct btf_data *btf);
+uint32_t type_btf_type_cnt(const struct btf_data *btf);
 /* The record of type id, or NULL for void / out of range. */
-const struct btf_rec *btf_data_type(const struct btf_data *btf, uint32_t id);
+const struct btf_rec *type_btf_type(const struct btf_data *btf, uint32_t id);
 /*
  * Walk this BTF's own types in id order (base types excluded):
- * for (t = btf_data_next(btf, NULL, &id); t; t = btf_data_next(btf, t, &id))
+ * for (t = type_btf_next(btf, NULL, &id); t; t = type_btf_next(btf, t, &id))
  */
-const struct btf_rec *btf_data_next(const struct btf_data *btf, const struct btf_rec *t,
+const struct btf_rec *type_btf_next(const struct btf_data *btf, const struct btf_rec *t,
 				    uint32_t *id);
 /* Size of a record (common part and kind data) already checked at open. */
-uint32_t btf_data_rec_size(const struct btf_rec *t);
+uint32_t type_btf_rec_size(const struct btf_rec *t);
 /* The string at offset off, or "" when out of range. */
-const char *btf_data_str(const struct btf_data *btf, uint32_t off);
+const char *type_btf_str(const struct btf_data *btf, uint32_t off);
 
 #endif

@@ -344,12 +344,12 @@ static void process_unit(struct dwarf_cu_ctx *ctx, Dwarf_Die *unit, int depth)
 				break;
 			name = dwarf_diename(&die);
 			if (name && type_db_wants(ctx->db, name))
-				dwarf_die_to_type(ctx, &die, true);
+				type_dwarf_convert(ctx, &die, true);
 			break;
 		case DW_TAG_typedef:
 			name = dwarf_diename(&die);
 			if (type_db_wants_typedef(ctx->db, name))
-				dwarf_die_to_type(ctx, &die, true);
+				type_dwarf_convert(ctx, &die, true);
 			break;
 		case DW_TAG_imported_unit: {
 			Dwarf_Attribute attr;

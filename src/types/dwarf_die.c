@@ -64,7 +64,7 @@ static const struct type *die_target(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
 
 	if (!die_type_die(die, &tdie))
 		return NULL;
-	return dwarf_die_to_type(ctx, &tdie, full);
+	return type_dwarf_convert(ctx, &tdie, full);
 }
 
 /*
@@ -533,7 +533,7 @@ static const struct type *model_type(const struct dwarf_cu_ctx *ctx, Dwarf_Die *
 	return type_db_find(ctx->model, name);
 }
 
-const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, bool full)
+const struct type *type_dwarf_convert(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, bool full)
 {
 	uint64_t ref = die_ref(ctx, die);
 	struct type *t = (struct type *)type_db_by_ref(ctx->db, ref);
@@ -608,7 +608,7 @@ const struct type *type_dwarf_type_at(const struct type_db *model, struct type_d
 	ctx.addr_size = addr_size;
 	hashmap_init(&ctx.shallow);
 	hashmap_init(&ctx.seen);
-	t = dwarf_die_to_type(&ctx, &die, true);
+	t = type_dwarf_convert(&ctx, &die, true);
 	hashmap_release(&ctx.shallow);
 	hashmap_release(&ctx.seen);
 	return ctx.failed ? NULL : t;

@@ -28,6 +28,6 @@ struct dwarf_cu_ctx {
 	struct hashmap seen; /* struct fingerprint -> struct already converted */
 };
 
-const struct type *dwarf_die_to_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, bool full);
+const struct type *type_dwarf_convert(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, bool full);
 
 #endif

@@ -8,21 +8,16 @@
 #include <string.h>
 
 #include "types/types_internal.h"
+#include "util/arena.h"
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 
 #define ARENA_CHUNK (256 * 1024)
 
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used, size;
-	char data[];
-};
-
 struct type_db {
 	const char *source;
 	const char *path;
-	struct arena_chunk *chunks; /* newest first */
+	struct arena arena; /* every type, member and string */
 	struct type **types;
 	size_t nr_types, alloc_types;
 	const struct type **index; /* named structs/unions after finish */
@@ -39,51 +34,16 @@ struct type_db {
 	size_t nr_keep;
 };
 
-static struct arena_chunk *chunk_new(size_t size)
-{
-	struct arena_chunk *c = xmalloc(sizeof(*c) + size);
-
-	c->next = NULL;
-	c->used = 0;
-	c->size = size;
-	return c;
-}
-
 void *type_db_alloc(struct type_db *db, size_t size)
 {
-	struct arena_chunk *c = db->chunks;
-	void *p;
-
-	size = (size + 7) & ~(size_t)7;
-	if (!c || c->size - c->used < size) {
-		if (size > ARENA_CHUNK / 4) {
-			/* Big blocks get their own chunk behind the current one. */
-			struct arena_chunk *big = chunk_new(size);
-
-			if (c) {
-				big->next = c->next;
-				c->next = big;
-			} else {
-				db->chunks = big;
-			}
-			big->used = size;
-			memset(big->data, 0, size);
-			return big->data;
-		}
-		c = chunk_new(ARENA_CHUNK);
-		c->next = db->chunks;
-		db->chunks = c;
-	}
-	p = c->data + c->used;
-	c->used += size;
-	memset(p, 0, size);
-	return p;
+	return arena_alloc(&db->arena, size, 8);
 }
 
 struct type_db *type_db_new(const char *source, const char *path)
 {
 	struct type_db *db = xcalloc(1, sizeof(*db));
 
+	db->arena = (struct arena)ARENA_INIT(ARENA_CHUNK, false);
 	hashmap_init(&db->refs);
 	db->source = type_db_intern(db, source ? source : "JSON");
 	db->path = path ? type_db_intern(db, path) : NULL;
@@ -105,15 +65,11 @@ void type_db_set_source(struct type_db *db, const char *source)
 
 void type_db_free(struct type_db *db)
 {
-	struct arena_chunk *c, *next;
 	size_t i;
 
 	if (!db)
 		return;
-	for (c = db->chunks; c; c = next) {
-		next = c->next;
-		free(c);
-	}
+	arena_release(&db->arena);
 	free(db->types);
 	free(db->index);
 	free(db->strs);
@@ -275,23 +231,11 @@ const struct type *type_db_find_typedef(const struct type_db *db, const char *na
 
 void type_db_absorb(struct type_db *dst, struct type_db *src)
 {
-	struct arena_chunk *tail;
 	size_t i, iter = 0;
 	uint64_t key;
 	void *val;
 
-	if (src->chunks) {
-		/* Keep dst's newest chunk first so its free space stays in use. */
-		for (tail = src->chunks; tail->next; tail = tail->next)
-			;
-		if (dst->chunks) {
-			tail->next = dst->chunks->next;
-			dst->chunks->next = src->chunks;
-		} else {
-			dst->chunks = src->chunks;
-		}
-		src->chunks = NULL;
-	}
+	arena_splice(&dst->arena, &src->arena);
 	dst->types = xgrow(dst->types, &dst->alloc_types, dst->nr_types + src->nr_types,
 			   sizeof(*dst->types));
 	for (i = 0; i < src->nr_types; i++)

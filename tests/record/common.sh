@@ -21,6 +21,8 @@ system_wide_require() {
 }
 
 tracefs_require() {
+	# record mounts tracefs itself when it may (root)
+	"$C2CSCOPE" record --dry-run -e sched:sched_switch >/dev/null 2>&1
 	[ -r /sys/kernel/tracing/events/header_page ] ||
 		[ -r /sys/kernel/debug/tracing/events/header_page ] ||
 		skip "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)"

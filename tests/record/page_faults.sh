@@ -2,7 +2,8 @@
 # record -e page-faults -c 1 -- prog: every page the program touches is in
 # the file as a sample's data address (perf script says so), perf report
 # puts the faults in touch_pages from our MMAP2 records, c2cscope reads the
-# file too, and the program's exit status (7) comes back.
+# file too, the program's exit status (7) comes back, and the header's
+# topology is the one perf record writes here.
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/record/common.sh"
 perf_require
@@ -26,4 +27,14 @@ ours=$(sed -n 's/.*record: \([0-9]*\) samples written.*/\1/p' "$TMP/err")
 theirs=$(perf script -i "$TMP/pf.data" 2>/dev/null | wc -l)
 expect_eq "samples written vs perf script" "$ours" "$theirs"
 run_c2c 0 "$TMP/rep.out" "$TMP/rep.err" report -i "$TMP/pf.data" --stdio
+
+# the header's cpu and NUMA topology is what perf record writes on this machine
+topology() {
+	perf report -i "$1" --header-only -I 2>/dev/null |
+		grep -E '^# (sibling|CPU [0-9]+: Core|node[0-9]+ cpu list)'
+}
+if perf record -q -e page-faults -o "$TMP/perf.data" true 2>/dev/null; then
+	expect_eq "CPU_TOPOLOGY and NUMA_TOPOLOGY vs perf record's" "$(topology "$TMP/perf.data")" \
+		"$(topology "$TMP/pf.data")"
+fi
 finish

@@ -8,7 +8,7 @@ source "$TOP_SRCDIR/tests/lib.sh"
 run_c2c 0 "$TMP/help.out" "$TMP/help.err" demo --help
 expect_contains "help" "usage: c2cscope demo" "$TMP/help.out"
 run_c2c 2 "$TMP/bad.out" "$TMP/bad.err" demo --threads 0
-expect_contains "bad threads" "--threads: 0 is not between 1 and 64" "$TMP/bad.err"
+expect_contains "bad threads" "--threads expects a number from 1 to 64, not '0'" "$TMP/bad.err"
 run_c2c 2 "$TMP/bad.out" "$TMP/bad.err" demo --samples "$TMP/nowhere"
 expect_contains "no samples" "$TMP/nowhere/sched-core-upstream: No such file or directory" "$TMP/bad.err"
 

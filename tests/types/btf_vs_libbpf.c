@@ -23,14 +23,14 @@ static int compare(const struct btf *lb, const struct btf_data *ours, const char
 {
 	uint32_t n = btf__type_cnt(lb), id, bad = 0;
 
-	if (btf_data_type_cnt(ours) != n) {
+	if (type_btf_type_cnt(ours) != n) {
 		printf("%s: libbpf has %u type ids, we have %u\n", what, n,
-		       btf_data_type_cnt(ours));
+		       type_btf_type_cnt(ours));
 		return 1;
 	}
 	for (id = 1; id < n && bad < 10; id++) {
 		const struct btf_type *lt = btf__type_by_id(lb, id);
-		const struct btf_rec *ot = btf_data_type(ours, id);
+		const struct btf_rec *ot = type_btf_type(ours, id);
 		const char *ln, *on;
 
 		if (!lt || !ot) {
@@ -38,13 +38,13 @@ static int compare(const struct btf *lb, const struct btf_data *ours, const char
 			bad++;
 			continue;
 		}
-		if (memcmp(lt, ot, btf_data_rec_size(ot))) {
+		if (memcmp(lt, ot, type_btf_rec_size(ot))) {
 			printf("%s: type %u: the records differ (kind %u)\n", what, id,
 			       btf_rec_kind(ot));
 			bad++;
 		}
 		ln = btf__name_by_offset(lb, lt->name_off);
-		on = btf_data_str(ours, ot->name_off);
+		on = type_btf_str(ours, ot->name_off);
 		if (strcmp(ln ? ln : "", on)) {
 			printf("%s: type %u: name '%s' (libbpf) vs '%s' (ours)\n", what, id,
 			       ln ? ln : "", on);
@@ -73,14 +73,14 @@ int main(int argc, char **argv)
 	path = argv[argc - 1];
 	libbpf_set_print(quiet);
 	if (base_path && (!(lbase = btf__parse_raw(base_path)) ||
-			  btf_data_open(base_path, NULL, false, &obase, &err))) {
+			  type_btf_open(base_path, NULL, false, &obase, &err))) {
 		fprintf(stderr, "%s: cannot read the base BTF: %s\n", base_path,
 			err.msg[0] ? err.msg : "libbpf failed");
 		return 2;
 	}
 	lb = lbase ? btf__parse_raw_split(path, lbase) : btf__parse_raw(path);
-	if (!lb || btf_data_open(path, obase, false, &dense, &err) ||
-	    btf_data_open(path, obase, true, &sparse, &err)) {
+	if (!lb || type_btf_open(path, obase, false, &dense, &err) ||
+	    type_btf_open(path, obase, true, &sparse, &err)) {
 		fprintf(stderr, "%s: cannot read: %s\n", path,
 			err.msg[0] ? err.msg : "libbpf failed");
 		ret = 2;
@@ -88,9 +88,9 @@ int main(int argc, char **argv)
 	}
 	ret = compare(lb, dense, "dense index") | compare(lb, sparse, "sparse index");
 out:
-	btf_data_close(sparse);
-	btf_data_close(dense);
-	btf_data_close(obase);
+	type_btf_close(sparse);
+	type_btf_close(dense);
+	type_btf_close(obase);
 	btf__free(lb);
 	btf__free(lbase);
 	return ret;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <linux/hw_breakpoint.h>
 
 #include <cmocka.h>
@@ -96,6 +97,25 @@ static void spr_aux_group(void **state)
 	intel_loads_stores(&l, 1, 0x1e);
 	assert_int_equal(l.ev[1].leader, 0);
 	assert_int_equal(l.ev[2].leader, -1);
+	record_evlist_release(&l);
+}
+
+/* Alder Lake: both core types, as perf records them (the atom's events from its own aliases). */
+static void adl_hybrid(void **state)
+{
+	struct record_evlist l = { 0 };
+
+	defaults_of("adl", 30, &l);
+	assert_int_equal(l.nr, 5);
+	assert_string_equal(l.ev[0].name, "cpu_core/mem-loads-aux/");
+	assert_int_equal(l.ev[0].attr.config, 0x8203);
+	intel_loads_stores(&l, 1, 0x1e);
+	assert_int_equal(l.ev[1].leader, 0);
+	assert_int_equal(l.ev[3].attr.type, 10);
+	assert_int_equal(l.ev[3].attr.config, 0x5d0); /* event 0xd0 umask 0x5 */
+	assert_int_equal(l.ev[3].attr.config1, 0x1e);
+	assert_int_equal(l.ev[3].leader, -1);
+	assert_int_equal(l.ev[4].attr.config, 0x6d0);
 	record_evlist_release(&l);
 }
 
@@ -248,6 +268,93 @@ static void groups(void **state)
 	record_evlist_release(&l);
 }
 
+/* Garbage never crashes: each refusal says what it expected. */
+static void garbage_specs(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		",",
+		"{",
+		"}",
+		"{}",
+		"{}:u",
+		"cpu/",
+		"cpu//x",
+		"/",
+		"//",
+		"mem:",
+		"mem:/",
+		"mem:0x1:q",
+		"::",
+		"a:b:c",
+		"{cycles,{cycles}}",
+		"cpu/event/",
+		"cpu/=1/",
+		"cpu/event==1/",
+		"cycles:",
+		"sched:",
+		":sched",
+		"cpu/event=0x1ffffffffffffffff/",
+	};
+	struct record_evlist l = { 0 };
+	char longname[5000];
+	struct c2c_err err;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int ret = parse_in("icl", bad[i], &l, &err);
+
+		if (ret) {
+			assert_true(ret < 0);
+			assert_true(err.msg[0] != 0);
+		}
+	}
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	assert_true(parse_in("icl", longname, &l, &err) < 0);
+	record_evlist_release(&l);
+}
+
+/* A format/ file that is not "configN:LO-HI" names itself. */
+static void bad_sysfs_format(void **state)
+{
+	char dir[] = "/tmp/c2c-sysfs-XXXXXX", path[256];
+	struct record_evlist l = { 0 };
+	struct c2c_err err;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/cpu", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/cpu/format", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/cpu/type", dir);
+	f = fopen(path, "w");
+	fputs("4\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/cpu/format/event", dir);
+	f = fopen(path, "w");
+	fputs("config:7-0\n", f);
+	fclose(f);
+	setenv("C2CSCOPE_SYSFS_ROOT", dir, 1);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(record_evlist_parse(&l, "cpu/event=1/", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "cpu/format/event: expected configN:LO-HI"));
+	assert_non_null(strstr(err.msg, "'config:7-0'"));
+	f = fopen(path, "w");
+	fputs("config:0-7\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/cpu/type", dir);
+	f = fopen(path, "w");
+	fputs("four\n", f);
+	fclose(f);
+	assert_int_equal(record_evlist_parse(&l, "cpu/event=1/", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "cpu/type: expected a number, found 'four'"));
+	record_evlist_release(&l);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 /* LIBPFM_FORCE_PMU=icl (set in main) where sysfs has no alias. */
 static void pfm_icl(void **state)
 {
@@ -340,6 +447,7 @@ int main(void)
 		cmocka_unit_test(icl_defaults),
 		cmocka_unit_test(skx_defaults_ldlat),
 		cmocka_unit_test(spr_aux_group),
+		cmocka_unit_test(adl_hybrid),
 		cmocka_unit_test(amd_ibs),
 		cmocka_unit_test(arm_spe),
 		cmocka_unit_test(split_format),
@@ -347,6 +455,8 @@ int main(void)
 		cmocka_unit_test(alias_override_and_terms),
 		cmocka_unit_test(generic_and_breakpoints),
 		cmocka_unit_test(groups),
+		cmocka_unit_test(garbage_specs),
+		cmocka_unit_test(bad_sysfs_format),
 		cmocka_unit_test(pfm_icl),
 		cmocka_unit_test(configure_and_describe),
 		cmocka_unit_test(tracing_blob_damage),

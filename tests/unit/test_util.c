@@ -7,8 +7,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "util/arena.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
+#include "util/strpool.h"
 
 static void strbuf_grows_and_formats(void **state)
 {
@@ -50,11 +52,58 @@ static void hashmap_holds_many_keys(void **state)
 	hashmap_release(&map);
 }
 
+/* Zeroed, aligned blocks; a big one does not waste the current chunk. */
+static void arena_aligns_zeroes_and_splices(void **state)
+{
+	struct arena a = ARENA_INIT(1024, false), b = ARENA_INIT(1024, false);
+	unsigned char *p, *q, *big, *after;
+	size_t i;
+
+	p = arena_alloc(&a, 3, 8);
+	q = arena_alloc(&a, 10, 64);
+	assert_int_equal(((uintptr_t)q - (uintptr_t)p) % 64, 0);
+	assert_true(q >= p + 3);
+	for (i = 0; i < 10; i++)
+		assert_int_equal(q[i], 0);
+	memset(q, 0xff, 10);
+	big = arena_alloc(&a, 4096, 8); /* over a quarter: a chunk of its own */
+	for (i = 0; i < 4096; i++)
+		assert_int_equal(big[i], 0);
+	after = arena_alloc(&a, 8, 8); /* still from q's chunk */
+	assert_ptr_equal(after, q + 16);
+	arena_alloc(&b, 100, 8);
+	arena_splice(&a, &b);
+	assert_null(b.chunks);
+	arena_release(&a);
+	arena_release(&b);
+	assert_null(a.chunks);
+}
+
+/* One copy per string, whatever buffer it came from. */
+static void strpool_keeps_one_copy(void **state)
+{
+	struct strpool p;
+	char a[] = "task_group", b[] = "task_group";
+	const char *x, *y, *z;
+
+	strpool_init(&p);
+	x = strpool_intern(&p, a);
+	y = strpool_intern(&p, b);
+	z = strpool_intern(&p, "load_avg");
+	assert_ptr_equal(x, y);
+	assert_ptr_not_equal(x, a);
+	assert_string_equal(z, "load_avg");
+	assert_int_equal(p.nr, 2);
+	strpool_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strbuf_grows_and_formats),
 		cmocka_unit_test(hashmap_holds_many_keys),
+		cmocka_unit_test(arena_aligns_zeroes_and_splices),
+		cmocka_unit_test(strpool_keeps_one_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
