@@ -42,3 +42,17 @@ start() {
 	T set-option -t tui remain-on-exit on >/dev/null
 	wait_for "$SCREEN"
 }
+
+# redrawn KEYS...: send KEYS, then wait (10 s) until the pane differs from
+# what it showed before them, for keys that add no text of their own
+redrawn() {
+	local i before
+	before=$(cap)
+	T send-keys -t tui "$@"
+	for i in $(seq 100); do
+		[ "$(cap)" != "$before" ] && return 0
+		sleep 0.1
+	done
+	fail "the pane did not change after $*"
+	return 1
+}

@@ -9,14 +9,7 @@ source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/record/common.sh"
 command -v tmux >/dev/null || skip "tmux is missing (Debian package tmux)"
 grep -q '^#define HAVE_NCURSES 1' "$TOP_BUILDDIR/config.h" || skip "built without ncursesw"
-record_require
-system_wide_require
-tracefs_require
-
-compile "$TMP/placed" "$TOP_SRCDIR/tests/record/placed.c" -O1 -g -pthread || finish
-run_c2c 0 "$TMP/tids" "$TMP/err" record --sched -e page-faults -c 1 -a -o "$TMP/s.data" -- \
-	"$TMP/placed"
-run_c2c 0 "$TMP/rep" "$TMP/rep.err" report -i "$TMP/s.data" --stdio
+placed_record
 DATA=$TMP/s.data
 source "$TOP_SRCDIR/tests/tui/common.sh"
 
@@ -36,7 +29,7 @@ expect_eq "S: the columns" "$(echo "$columns" | cut -c1-200 | norm)" "$(sed -n 4
 # 44 body rows (50 - title bar, title, summary, columns, footer, message)
 expect_eq "S: the first page of rows" "$(head -44 "$TMP/rows")" \
 	"$(sed -n '5,48p' "$TMP/s1" | norm | sed '/^$/d')"
-keys "Task placement" G
+redrawn G
 expect_eq "G: the last thread's row" "$(tail -1 "$TMP/rows")" \
 	"$(cap | sed -n '5,48p' | norm | sed '/^$/d' | tail -1)"
 for tid in $(cat "$TMP/tids"); do
