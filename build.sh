@@ -17,6 +17,7 @@ packages=(
 	valgrind dwarves linux-perf clang python3
 	linux-source-6.1 bc flex bison libssl-dev
 	libc6-dbg tmux
+	chromium
 )
 
 install_packages() {

@@ -16,31 +16,11 @@ build=${1:-$top/build}
 samples=${2:-2000000}
 lines=${3:-10000}
 runs=${4:-3}
-gen=$build/tests/c2c/gen_c2c_data
 c2c=$build/c2cscope/c2cscope
 
 command -v perf >/dev/null || { echo "bench: perf is not installed" >&2; exit 77; }
-[ -x /usr/bin/time ] || { echo "bench: needs GNU time (/usr/bin/time)" >&2; exit 77; }
-make -C "$build" -s tests/c2c/gen_c2c_data c2cscope/c2cscope >/dev/null
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/c2c-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-
-"$gen" -n "$samples" -l "$lines" -P -q "$tmp/bench.data"
-echo "input: $samples samples over $lines lines, $(($(stat -c %s "$tmp/bench.data") / 1048576)) MiB"
-
-# measure NAME CMD...: appends "wall cpu rss_kb" to NAME.times, stdout in NAME.out
-measure() {
-	local name=$1
-	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$tmp/$name.time" >>"$tmp/$name.times"
-}
-# best NAME: "best_wall best_cpu max_rss" over the runs
-best() {
-	awk 'NR == 1 || $1 < w { w = $1 } NR == 1 || $2 < c { c = $2 } $3 > r { r = $3 }
-	     END { print w, c, r }' "$tmp/$1.times"
-}
+source "$top/bench/lib.sh"
+bench_input
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for _ in $(seq "$runs"); do

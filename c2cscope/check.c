@@ -70,10 +70,8 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		TYPE_OPTIONS(&a->ta, "text (default), json, junit or sarif"),
 		OPT_END(),
 	};
-	int argi;
+	int argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 
-	a->ta.cmd = CMD;
-	argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 	return argi < 0 ? argi : check_args(a, argc, argv, argi);
 }
 
@@ -175,7 +173,7 @@ static int run_check(struct check_args *a, struct ruleset *rs)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a = { 0 };
+	struct check_args a = { .ta.cmd = CMD };
 	struct ruleset *rs;
 	int ret = parse_args(argc, argv, &a);
 

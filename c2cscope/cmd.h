@@ -21,6 +21,7 @@ int cmd_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_suggest(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /* "c2cscope CMD: MESSAGE" on stderr; returns EXIT_BAD_INPUT. */
 int cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -27,7 +27,7 @@
 
 static const struct cmd_usage usage = {
 	.synopsis = "c2cscope demo [--keep DIR] [--no-kernel] [--no-bench] [--threads N]\n"
-		    "              [--iterations N] [--samples DIR] [--srcdir DIR]",
+		    "              [--iterations N] [--samples DIR] [--srcdir DIR] [--html DIR]",
 	.description =
 		"The task_group story on the bundled sched-core model: layouts (running\n"
 		"kernel's BTF, the model's DWARF), the layout rules, record + report of the\n"
@@ -39,7 +39,7 @@ static const struct cmd_usage usage = {
 /* Returns 0 to go on, 1 after --help, -1 on a usage error (already said). */
 static int parse_args(int argc, char **argv, struct demo *d)
 {
-	const char *keep = NULL, *samples = NULL, *srcdir = NULL;
+	const char *keep = NULL, *samples = NULL, *srcdir = NULL, *html = NULL;
 	const struct cmd_option opts[] = {
 		OPT_STRING(0, "keep", &keep, "DIR",
 			   "keep every output (perf.data, reports, logs) in DIR"),
@@ -58,6 +58,8 @@ static int parse_args(int argc, char **argv, struct demo *d)
 		OPT_STRING(0, "srcdir", &srcdir, "DIR",
 			   "the c2cscope source tree (layout.rules, verify.sh;\n"
 			   "default: the installed copy, or this build's source)"),
+		OPT_STRING(0, "html", &html, "DIR",
+			   "write the reports and the suggestion as HTML pages in DIR"),
 		OPT_END(),
 	};
 	int argi = cmd_parse_options(CMD, &usage, opts, d, argc, argv, CMD_PARSE_NO_ARGS);
@@ -148,9 +150,21 @@ static int check_samples(struct demo *d)
 	return ret ? -1 : 0;
 }
 
+bool demo_html_path(const struct demo *d, const char *name, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (!d->html_dir)
+		return false;
+	strbuf_addf(sb, "%s/%s.html", d->html_dir, name);
+	return true;
+}
+
 static int make_workdir(struct demo *d)
 {
 	char tmpl[] = "/tmp/c2cscope-demo.XXXXXX";
+
+	if (d->html_dir && mkdir(d->html_dir, 0777) && errno != EEXIST)
+		return cmd_error(CMD, "--html %s: %s", d->html_dir, strerror(errno)), -1;
 
 	if (d->keep) {
 		if (mkdir(d->workdir, 0777) && errno != EEXIST)
@@ -317,8 +331,8 @@ static void print_outside_layouts(const char *text)
 
 static void step_suggest(struct demo *d)
 {
-	struct strbuf bin = STRBUF_INIT, log = STRBUF_INIT, hot = STRBUF_INIT;
-	const char *args[] = { "suggest", "-C", "task_group", "--hotness", NULL, NULL, NULL };
+	struct strbuf bin = STRBUF_INIT, log = STRBUF_INIT, hot = STRBUF_INIT, html = STRBUF_INIT;
+	const char *args[9] = { "suggest", "-C", "task_group", "--hotness" }; /* NULLs after */
 	int rc;
 
 	demo_step(d, "A better layout for task_group (c2cscope suggest)");
@@ -332,6 +346,10 @@ static void step_suggest(struct demo *d)
 	strbuf_addf(&hot, "%s/samples/sched-core/task_group.hotness", d->srcdir);
 	args[4] = hot.buf;
 	args[5] = bin.buf;
+	if (demo_html_path(d, "suggest-task_group", &html)) {
+		args[6] = "--html";
+		args[7] = html.buf;
+	}
 	rc = demo_c2c(d, log.buf, false, args);
 	demo_slurp(log.buf, &d->suggestion);
 	print_outside_layouts(d->suggestion.buf);
@@ -342,6 +360,7 @@ static void step_suggest(struct demo *d)
 	strbuf_release(&bin);
 	strbuf_release(&log);
 	strbuf_release(&hot);
+	strbuf_release(&html);
 }
 
 static void step_verify(struct demo *d)
@@ -470,6 +489,9 @@ static void summary(struct demo *d, int *verdict)
 		demo_print_matching(d->bench.buf, "ops/s", 3);
 	}
 	printf("  outputs          %s\n", d->keep ? d->workdir : "removed (use --keep DIR)");
+	if (d->html_dir)
+		printf("  HTML pages       %s (report-upstream.html: the heatmap and task_group)\n",
+		       d->html_dir);
 }
 
 static void demo_release(struct demo *d)
@@ -490,6 +512,7 @@ static void demo_release(struct demo *d)
 	free(d->samples);
 	free(d->srcdir);
 	free(d->workdir);
+	free(d->html_dir);
 }
 
 int cmd_demo(int argc, char **argv)
@@ -498,7 +521,7 @@ int cmd_demo(int argc, char **argv)
 			  .run_bench = true,
 			  .threads = 4,
 			  .iterations = 20000,
-			  .nr_steps = 8,
+			  .nr_steps = 9,
 			  .rules_rc = { -1, -1, -1 },
 			  .verify_rc = -1 };
 	int ret, verdict = 0;
@@ -527,6 +550,7 @@ int cmd_demo(int argc, char **argv)
 	step_rules(&d);
 	step_record(&d, 0);
 	step_record(&d, 1);
+	demo_watch_step(&d);
 	step_suggest(&d);
 	step_verify(&d);
 	step_bench(&d);

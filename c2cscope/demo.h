@@ -30,6 +30,7 @@ struct demo {
 	char *samples; /* folder with sched-core-{upstream,reordered,aligned} */
 	char *srcdir; /* the source tree (rules, verify.sh) */
 	char *workdir; /* where outputs go */
+	char *html_dir; /* --html DIR: the report and suggest pages, or NULL */
 	bool keep, kernel, run_bench;
 	unsigned int threads, iterations;
 	int step, nr_steps;
@@ -79,7 +80,12 @@ unsigned int demo_layout_size(const char *text);
 /* "704 bytes; load_avg @256 rt_se @264 rt_rq @272 parent @408" */
 void demo_describe_layout(struct strbuf *sb, const char *text);
 
+/* DIR/NAME.html for --html DIR into sb (reset first); false without --html. */
+bool demo_html_path(const struct demo *d, const char *name, struct strbuf *sb);
+
 /* The record + report step for one build (demo_c2c.c). */
 void demo_record_and_report(struct demo *d, int build);
+/* The watch step: breakpoints on the two builds (demo_watch.c). */
+void demo_watch_step(struct demo *d);
 
 #endif

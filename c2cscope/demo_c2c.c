@@ -178,13 +178,18 @@ static int record_any(struct demo *d, int build, const char *data, const char *l
 static void report_build(struct demo *d, int build, const char *data)
 {
 	struct demo_line_facts *f = &d->facts[build];
-	struct strbuf json = STRBUF_INIT, log = STRBUF_INIT, text = STRBUF_INIT;
-	const char *args[] = { "report", "-i", data, "--json", NULL, NULL };
+	struct strbuf json = STRBUF_INIT, log = STRBUF_INIT, text = STRBUF_INIT, html = STRBUF_INIT;
+	const char *args[] = { "report", "-i", data, "--json", NULL, "--stdio", NULL, NULL, NULL };
 	int rc;
 
 	strbuf_addf(&json, "%s/report-%s.json", d->workdir, demo_builds[build]);
 	strbuf_addf(&log, "%s/report-%s.txt", d->workdir, demo_builds[build]);
 	args[4] = json.buf;
+	strbuf_addf(&text, "report-%s", demo_builds[build]);
+	if (demo_html_path(d, text.buf, &html)) {
+		args[6] = "--html";
+		args[7] = html.buf;
+	}
 	rc = demo_c2c(d, log.buf, false, args);
 	if (rc || demo_slurp(log.buf, &text)) {
 		printf("    c2cscope report failed (exit %d); see %s\n", rc, log.buf);
@@ -195,6 +200,7 @@ static void report_build(struct demo *d, int build, const char *data)
 	strbuf_release(&json);
 	strbuf_release(&log);
 	strbuf_release(&text);
+	strbuf_release(&html);
 }
 
 void demo_record_and_report(struct demo *d, int build)

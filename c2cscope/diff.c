@@ -73,10 +73,8 @@ static int parse_args(int argc, char **argv, struct diff_args *a)
 		TYPE_OPTIONS(&a->ta, "text (default) or json"),
 		OPT_END(),
 	};
-	int argi;
+	int argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 
-	a->ta.cmd = CMD;
-	argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 	return argi < 0 ? argi : check_args(a, argc - argi, argv + argi);
 }
 
@@ -150,7 +148,7 @@ static int run_diff(const struct diff_args *a)
 
 int cmd_diff(int argc, char **argv)
 {
-	struct diff_args a = { 0 };
+	struct diff_args a = { .ta.cmd = CMD };
 	int ret = parse_args(argc, argv, &a);
 
 	if (ret < 0)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "layout/layout.h"
+#include "output/html_report.h"
 #include "types/types.h"
 #include "util/xalloc.h"
 
@@ -25,6 +26,7 @@ struct layout_args {
 	unsigned int cacheline_size;
 	bool expand, hex, sizes, groups, json;
 	uint64_t min_holes; /* --holes N; 0: no filter */
+	const char *html; /* --html FILE */
 };
 
 static const struct cmd_usage usage = {
@@ -69,6 +71,8 @@ static int check_args(struct layout_args *a, int nr_files)
 			    a->sizes || nr_files > 1))
 		return cmd_error(CMD, "--profile takes one -C STRUCT (no glob), at most one FILE, "
 				      "and no --sizes");
+	if (a->html && !ta->profile)
+		return cmd_error(CMD, "--html draws a profiled layout: give --profile DATA");
 	return 0;
 }
 
@@ -78,6 +82,9 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 	const struct cmd_option opts[] = {
 		TYPE_OPTIONS(&a->ta, "text or json (JSON: doc/layout-json.md)"),
 		TYPE_OPT_PROFILE(&a->ta),
+		OPT_STRING(0, "html", &a->html, "FILE",
+			   "with --profile: also draw the layout as one self-contained\n"
+			   "HTML page"),
 		OPT_GROUP("Layout"),
 		OPT_FLAG('E', "expand", &a->expand, "print named struct/union members inline"),
 		OPT_FLAG('x', "hex", &a->hex, "offsets and sizes in hexadecimal"),
@@ -87,10 +94,8 @@ static int parse_args(int argc, char **argv, struct layout_args *a)
 		OPT_FLAG('g', "groups", &a->groups, "show kernel cache-line groups as named bands"),
 		OPT_END(),
 	};
-	int argi;
+	int argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 
-	a->ta.cmd = CMD;
-	argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 	if (argi < 0)
 		return argi;
 	return check_args(a, argc - argi) ? CMD_PARSE_ERROR : argi;
@@ -281,6 +286,11 @@ static int layout_profile(const char *path, const struct layout_args *a)
 			ret = cmd_report_err(CMD, &err);
 		else
 			fwrite(sb.buf, 1, sb.len, stdout);
+		if (!ret && a->html)
+			ret = html_struct_page_write(a->html, pd.type, pd.profile, NULL,
+						     a->cacheline_size, &err) ?
+				      cmd_report_err(CMD, &err) :
+				      0;
 	}
 	strbuf_release(&sb);
 	profiled_release(&pd);
@@ -289,7 +299,7 @@ static int layout_profile(const char *path, const struct layout_args *a)
 
 int cmd_layout(int argc, char **argv)
 {
-	struct layout_args a = { 0 };
+	struct layout_args a = { .ta.cmd = CMD };
 	int ret = 0, argi, i;
 
 	argi = parse_args(argc, argv, &a);

@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "suggest", cmd_suggest, "propose re-layouts that separate write-hot fields" },
 	{ "check", cmd_check, "verify layout rules (exit 1 on violation) for CI" },
 	{ "diff", cmd_diff, "compare struct layouts between two builds or a baseline" },
+	{ "watch", cmd_watch, "exact access traces of named fields from hardware breakpoints" },
 	{ "demo", cmd_demo, "the whole story on the bundled scheduler-core sample" },
 };
 

@@ -25,6 +25,7 @@
 #include "record/record.h"
 #include "sim/sim_record.h"
 #include "sim/sim_run.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -82,6 +83,21 @@ static int opt_line_size(const struct cmd_option *opt, const char *arg, void *ct
 	if (strcmp(arg, "64") && strcmp(arg, "128"))
 		return cmd_error(CMD, "--line-size expects 64 or 128, not '%s'", arg);
 	o->line = strtoull(arg, NULL, 10);
+	return 0;
+}
+
+/* --sim: a command, and no more nodes than cpus. */
+static int check_sim_args(const struct record_args *o, int nr_args)
+{
+	if (!nr_args) {
+		cmd_error(CMD, "no command to run: c2cscope record --sim -- CMD [ARGS]");
+		return CMD_PARSE_ERROR;
+	}
+	if (o->nodes > o->cpus) {
+		cmd_error(CMD, "--sim-nodes %llu: more nodes than the %llu cpus",
+			  (unsigned long long)o->nodes, (unsigned long long)o->cpus);
+		return CMD_PARSE_ERROR;
+	}
 	return 0;
 }
 
@@ -168,19 +184,7 @@ static int parse_args(int argc, char **argv, struct record_args *o)
 	if (argi < 0)
 		return argi;
 	o->argv = argv + argi;
-	if (!o->sim)
-		return check_pmu_args(o, argc - argi);
-	if (argi >= argc) {
-		cmd_error(CMD, "no command to run: c2cscope record --sim -- CMD [ARGS]");
-		return CMD_PARSE_ERROR;
-	}
-	if (o->nodes > o->cpus) {
-		cmd_error(CMD, "--sim-nodes %llu: more nodes than the %llu cpus",
-			  (unsigned long long)o->nodes, (unsigned long long)o->cpus);
-		return CMD_PARSE_ERROR;
-	}
-	o->argv = argv + argi;
-	return 0;
+	return o->sim ? check_sim_args(o, argc - argi) : check_pmu_args(o, argc - argi);
 }
 
 static bool has_tool(const char *dir)
@@ -435,7 +439,7 @@ static void pmu_summary(const struct record_args *o, const struct record_stats *
 }
 
 static int start_session(const struct record_args *a, char **argv, const struct record_evlist *l,
-			 struct record_session **s, struct c2c_err *err)
+			 struct progress *progress, struct record_session **s, struct c2c_err *err)
 {
 	struct record_opts ro = {
 		.path = a->output,
@@ -446,6 +450,7 @@ static int start_session(const struct record_args *a, char **argv, const struct 
 			    .tids = a->tids,
 			    .argv = *a->argv ? a->argv : NULL },
 		.mmap_pages = a->mmap_pages,
+		.progress = progress,
 	};
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 
@@ -469,6 +474,7 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 	};
 	struct c2c_err err = { 0 };
 	struct record_session *s;
+	struct progress *progress;
 	struct record_stats st;
 	double t0 = now();
 	int ret;
@@ -486,11 +492,16 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 		record_evlist_release(&l);
 		return EXIT_OK;
 	}
-	ret = start_session(o, argv, &l, &s, &err);
+	/* a command's own output shares the terminal: a counter only without one */
+	progress = !*o->argv && progress_enabled() ? progress_new("Samples", 0) : NULL;
+	ret = start_session(o, argv, &l, progress, &s, &err);
 	record_evlist_release(&l);
-	if (ret < 0)
+	if (ret < 0) {
+		progress_free(progress);
 		return cmd_report_err(CMD, &err);
+	}
 	ret = record_session_run(s, &stop_flag, &err);
+	progress_free(progress);
 	if (ret < 0) {
 		record_session_abort(s); /* the command did not run, or the file is broken */
 		return cmd_report_err(CMD, &err);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * c2cscope report: perf c2c report's sections and numbers from a
- * perf.data, as text (--stdio), JSON (--json) or, on a terminal, the
- * interactive browser (src/tui). See c2cscope-report(1).
+ * perf.data, as text (--stdio), JSON (--json), HTML (--html) or, on a
+ * terminal, the interactive browser (src/tui). See c2cscope-report(1).
  */
 #include "config.h"
 #include "cmd.h"
@@ -17,6 +17,7 @@
 #include "c2c/c2c_bytype.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_session.h"
+#include "output/html_report.h"
 #include "output/json_out.h"
 #include "tui/tui.h"
 #include "util/progress.h"
@@ -26,6 +27,8 @@
 struct report_args {
 	struct c2c_session_opts so;
 	const char *json;
+	const char *html;
+	uint64_t html_lines; /* 0: the renderer's default */
 	bool stdio, tui; /* --stdio, --tui */
 	bool stats_only;
 	bool by_type;
@@ -39,7 +42,8 @@ static const struct cmd_usage usage = {
 		    "                [--double-cl] [--show-all]\n"
 		    "                [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		    "                [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
-		    "                [--by-type] [--type GLOB] [--no-attrib] [--threads N]",
+		    "                [--by-type] [--type GLOB] [--no-attrib] [--threads N]\n"
+		    "                [--html FILE [--html-lines N]]",
 };
 
 static int opt_display(const struct cmd_option *opt, const char *arg, void *ctx)
@@ -100,6 +104,11 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			   "where the browser's annotate view looks for sources"),
 		OPT_STRING(0, "json", &a->json, "FILE",
 			   "also write the report as JSON (- for stdout, no text)"),
+		OPT_STRING(0, "html", &a->html, "FILE",
+			   "write the report as one self-contained HTML page (no text\n"
+			   "on stdout unless --stdio is given too)"),
+		OPT_U64(0, "html-lines", &a->html_lines, "N", "lines the page draws (default 50)",
+			1, 100000),
 		OPT_CALLBACK('d', "display", "WHAT",
 			     "sort and filter lines by tot, rmt or lcl HITMs or peer", opt_display),
 		OPT_CALLBACK('c', "coalesce", "KEYS",
@@ -150,30 +159,43 @@ static void print_warnings(const struct c2c_session *s)
 	}
 }
 
-/* "Task placement" when the recording has sched tracepoints (--sched). */
-static int add_placement(const char *path, struct strbuf *out)
+static int write_html(struct c2c_session *s, const struct report_args *a,
+		      const struct task_placement *pl)
+{
+	struct html_report_opts ho = { .max_lines = (size_t)a->html_lines, .placement = pl };
+	struct strbuf page = STRBUF_INIT;
+	struct c2c_err err = { 0 };
+	int ret = EXIT_OK;
+
+	html_report_render(s, &ho, &page);
+	if (html_write_file(a->html, &page, &err))
+		ret = cmd_report_err(CMD, &err);
+	strbuf_release(&page);
+	return ret;
+}
+
+/* The recording's task placement when it has sched tracepoints (--sched), or NULL. */
+static struct task_placement *load_placement(const char *path)
 {
 	struct c2c_err err = { 0 };
-	struct task_placement *p;
+	struct task_placement *p = NULL;
 
 	if (!strcmp(path, "-"))
-		return EXIT_OK; /* a pipe is read once */
+		return NULL; /* a pipe is read once */
 	if (task_placement_load(path, 64, &p, &err) < 0) {
 		cmd_warn(CMD, "no Task placement section: %s", err.msg);
-		return EXIT_OK;
+		return NULL;
 	}
-	if (p)
-		task_placement_render(p, out);
-	task_placement_free(p);
-	return EXIT_OK;
+	return p;
 }
 
 static int write_outputs(struct c2c_session *s, const struct report_args *a)
 {
 	struct strbuf out = STRBUF_INIT;
-	int ret = EXIT_OK;
-
+	struct task_placement *pl = NULL;
 	struct c2c_bytype *bt = NULL;
+	int ret = EXIT_OK;
+	bool text;
 
 	if (a->by_type && s->attrib)
 		bt = c2c_bytype_build(s, s->attrib);
@@ -182,13 +204,17 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 		return cmd_error(CMD, "%s: no sample was attributed to a struct type matching '%s'",
 				 a->so.path, a->type_glob);
 	}
-	if (!a->json || strcmp(a->json, "-")) {
+	/* text unless the JSON takes stdout; with --html only when asked */
+	text = (!a->json || strcmp(a->json, "-")) && (a->stdio || !a->html);
+	if (!bt && !a->stats_only && (text || a->html))
+		pl = load_placement(a->so.path);
+	if (text) {
 		if (bt)
 			c2c_bytype_render(bt, &out);
 		else
 			c2c_text_render(s, &out, a->stats_only);
-		if (!bt && !a->stats_only)
-			ret = add_placement(a->so.path, &out);
+		if (pl)
+			task_placement_render(pl, &out);
 		fwrite(out.buf, 1, out.len, stdout);
 		strbuf_release(&out);
 	}
@@ -206,6 +232,9 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 		ret = cmd_error(CMD, "--json needs jansson, which this build lacks");
 #endif
 	}
+	if (a->html && !ret)
+		ret = write_html(s, a, pl);
+	task_placement_free(pl);
 	c2c_bytype_free(bt);
 	return ret;
 }
@@ -219,17 +248,20 @@ static uint64_t file_size(const char *path)
 
 enum { REPORT_TEXT, REPORT_TUI }; /* else EXIT_BAD_INPUT, after an error */
 
-/* The TUI on a terminal unless --stdio, --json or --stats asks for text; --tui insists. */
+/*
+ * The TUI on a terminal unless --stdio, --json, --html or --stats asks for
+ * a written report; --tui insists.
+ */
 static int choose_tui(const struct report_args *a)
 {
 	char why[128] = "";
 
 	if (a->tui && a->stdio)
 		return cmd_error(CMD, "--tui and --stdio: choose one");
-	if (a->tui && (a->json || a->stats_only))
+	if (a->tui && (a->json || a->html || a->stats_only))
 		return cmd_error(CMD, "--tui browses the report: it does not take %s",
-				 a->json ? "--json" : "--stats");
-	if (!a->tui && (a->stdio || a->json || a->stats_only))
+				 a->json ? "--json" : a->html ? "--html" : "--stats");
+	if (!a->tui && (a->stdio || a->json || a->html || a->stats_only))
 		return REPORT_TEXT;
 #ifdef HAVE_NCURSES
 	if (tui_usable(why, sizeof(why)))

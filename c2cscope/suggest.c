@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/html_report.h"
 #include "suggest/suggest.h"
 #include "types/types.h"
 #include "util/strbuf.h"
@@ -32,6 +33,7 @@ struct suggest_args {
 	const char *hotness;
 	const char *file;
 	const char *emit_rules;
+	const char *html; /* --html FILE */
 	const char *choose;
 	struct cmd_strlist pins;
 	const char *source_dir;
@@ -79,6 +81,8 @@ static int check_args(struct suggest_args *a, int nr, char **files)
 static int parse_args(int argc, char **argv, struct suggest_args *a)
 {
 	const struct cmd_option opts[] = {
+		TYPE_OPTIONS(&a->ta, "text (default) or json"),
+		OPT_GROUP("Suggest"),
 		OPT_STRING(0, "hotness", &a->hotness, "FILE",
 			   "field classes: read_mostly, read_write, cold"),
 		TYPE_OPT_PROFILE(&a->ta),
@@ -95,24 +99,14 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 			 "the option; apply with patch -p1 in the source directory"),
 		OPT_STRING(0, "source-dir", &a->source_dir, "DIR",
 			   "where the source files DWARF names are (default .)"),
-		TYPE_OPTIONS(&a->ta, "text (default) or json"),
+		OPT_STRING(0, "html", &a->html, "FILE",
+			   "also draw the struct and the chosen option (--choose)\n"
+			   "as one self-contained HTML page"),
 		OPT_END(),
 	};
-	int argi;
+	int argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 
-	a->ta.cmd = CMD;
-	argi = cmd_parse_options(CMD, &usage, opts, a, argc, argv, 0);
 	return argi < 0 ? argi : check_args(a, argc - argi, argv + argi);
-}
-
-/* The option the rules lock in: asked for, or the first that separates all. */
-static const struct proposal *chosen(const struct proposer *pr, const char *choose)
-{
-	const struct proposal *reorder = proposer_get(pr, 0), *isolate = proposer_get(pr, 1);
-
-	if (choose)
-		return !strcmp(choose, "reorder") ? reorder : isolate;
-	return reorder->conflicts_after == 0 ? reorder : isolate;
 }
 
 static int emit_rules(const char *path, const struct type *t, const struct struct_profile *prof,
@@ -233,8 +227,14 @@ static int run_propose(const struct suggest_args *a, const struct profiled *in,
 	fputs(out.buf, stdout);
 	strbuf_release(&out);
 	if (a->emit_rules)
-		ret = emit_rules(a->emit_rules, in->type, in->profile, chosen(pr, a->choose),
-				 a->cacheline_size);
+		ret = emit_rules(a->emit_rules, in->type, in->profile,
+				 proposer_choose(pr, a->choose), a->cacheline_size);
+	if (!ret && a->html)
+		ret = html_struct_page_write(a->html, in->type, in->profile,
+					     proposer_choose(pr, a->choose), a->cacheline_size,
+					     &err) ?
+			      cmd_report_err(CMD, &err) :
+			      0;
 	if (!ret && !a->json)
 		print_verdict(pr);
 	return ret;
@@ -242,7 +242,7 @@ static int run_propose(const struct suggest_args *a, const struct profiled *in,
 
 int cmd_suggest(int argc, char **argv)
 {
-	struct suggest_args a = { 0 };
+	struct suggest_args a = { .ta.cmd = CMD };
 	struct profiled in = { 0 };
 	struct proposer *pr = NULL;
 	struct propose_opts popts;

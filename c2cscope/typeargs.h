@@ -24,7 +24,7 @@
 struct c2c_session;
 
 struct type_args {
-	const char *cmd; /* the command, for messages: set before parsing */
+	const char *cmd; /* the command, for messages: set when declared */
 	struct cmd_strlist structs; /* -C, split at commas, NULL-terminated */
 	bool kernel;
 	enum type_source source; /* --btf, --dwarf */

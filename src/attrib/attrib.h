@@ -189,4 +189,37 @@ void attrib_format_mapping(struct strbuf *sb, const struct attrib *a, const char
  */
 int type_field_path(const struct type *t, uint64_t offset, struct strbuf *sb);
 
+/* ---- the other direction (watch) ------------------------------------ */
+
+struct attrib_global {
+	const char *name;
+	uint64_t addr; /* binary-relative */
+	uint64_t size;
+	const struct type *type; /* NULL when only the symbol table knows it */
+};
+
+/* The global or static variable NAME (DWARF, else the symbol table); -ENOENT. */
+int attrib_find_global(const struct attrib *a, const char *name, struct attrib_global *out);
+/* The known variable name closest to NAME, for "did you mean", or NULL. */
+const char *attrib_suggest_global(const struct attrib *a, const char *name);
+
+enum attrib_access {
+	ATTRIB_ACCESS_NONE, /* no memory operand, or unknown */
+	ATTRIB_ACCESS_READ,
+	ATTRIB_ACCESS_WRITE,
+	ATTRIB_ACCESS_RMW, /* read and written: lock add, xchg, inc */
+};
+
+/*
+ * The instruction that ends at pc_after (binary-relative): a data
+ * breakpoint reports the pc after the access on x86. Decoded from its
+ * function's start when DWARF knows the function, else the shortest memory
+ * access that ends there. *pc is its start, *access how it used memory.
+ * -ENOENT when no instruction ends there.
+ */
+int attrib_insn_before(struct attrib *a, uint64_t pc_after, uint64_t *pc,
+		       enum attrib_access *access);
+/* "read", "write", "rmw", "none". */
+const char *attrib_access_name(enum attrib_access access);
+
 #endif

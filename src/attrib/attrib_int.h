@@ -44,6 +44,8 @@ int attrib_field_walk(struct field_walk *w, const struct type *t, uint64_t offse
 /* ---- instructions ----------------------------------------------------- */
 
 #define REG_NONE (-1)
+#define INSN_MEM_READ 1
+#define INSN_MEM_WRITE 2
 #define NR_DWARF_REGS 64
 
 enum insn_op {
@@ -63,6 +65,7 @@ struct insn {
 	uint8_t len;
 	uint8_t op; /* enum insn_op */
 	bool mem_access; /* reads or writes memory through its memory operand */
+	uint8_t mem_rw; /* INSN_MEM_READ | INSN_MEM_WRITE, as capstone says */
 	bool segment; /* fs:/gs: override (x86): thread-local or per-cpu */
 	bool nop;
 	int8_t base, index; /* DWARF register numbers, REG_NONE */
@@ -205,6 +208,7 @@ char *attrib_debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
 /* dwarf.c */
 int attrib_globals_load(struct attrib *a, struct c2c_err *err);
 const struct global_var *attrib_globals_find(const struct attrib *a, uint64_t addr);
+const struct global_var *attrib_globals_find_name(const struct attrib *a, const char *name);
 const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die);
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
 ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc);

@@ -187,6 +187,28 @@ static void x86_mem(struct decoder *d, const cs_x86_op *op, struct insn *out)
 		out->segment = true;
 }
 
+/*
+ * How the memory operand (operand i) is used. Capstone's access flags where
+ * it sets them; else the Intel-syntax rule: a destination (operand 0) is
+ * written, except by the instructions that only compare.
+ */
+static uint8_t x86_mem_rw(unsigned int id, uint8_t i, uint8_t access)
+{
+	uint8_t rw = 0;
+
+	if (id == X86_INS_LEA || id == X86_INS_NOP)
+		return 0;
+	if (access & CS_AC_READ)
+		rw |= INSN_MEM_READ;
+	if (access & CS_AC_WRITE)
+		rw |= INSN_MEM_WRITE;
+	if (rw)
+		return rw;
+	if (i == 0 && id != X86_INS_CMP && id != X86_INS_TEST)
+		return INSN_MEM_WRITE;
+	return INSN_MEM_READ;
+}
+
 static void x86_classify(struct decoder *d, struct insn *out)
 {
 	const cs_x86 *x = &d->insn->detail->x86;
@@ -200,6 +222,7 @@ static void x86_classify(struct decoder *d, struct insn *out)
 			continue;
 		out->mem_access = id != X86_INS_LEA && id != X86_INS_NOP;
 		x86_mem(d, &x->operands[i], out);
+		out->mem_rw = x86_mem_rw(id, i, x->operands[i].access);
 		break;
 	}
 	out->nop = id == X86_INS_NOP;
@@ -254,6 +277,11 @@ static void arm64_classify(struct decoder *d, struct insn *out)
 		if (op->type != ARM64_OP_MEM)
 			continue;
 		out->mem_access = id != ARM64_INS_PRFM;
+		out->mem_rw = (op->access & CS_AC_WRITE ? INSN_MEM_WRITE : 0) |
+			      (op->access & CS_AC_READ ? INSN_MEM_READ : 0);
+		if (!out->mem_rw && out->mem_access)
+			out->mem_rw = id >= ARM64_INS_ST1 && id <= ARM64_INS_STXR ? INSN_MEM_WRITE :
+										    INSN_MEM_READ;
 		out->base = op->mem.base ? dwarf_reg(d, op->mem.base) : REG_NONE;
 		out->index = op->mem.index ? dwarf_reg(d, op->mem.index) : REG_NONE;
 		out->scale = op->mem.index ? 1 : 0;

@@ -47,6 +47,24 @@ static bool parse_cpu_list(const char *list, uint32_t node, int *cpu2node, uint3
 	return true;
 }
 
+static char *dup_or_null(const char *v)
+{
+	return v ? xstrdup(v) : NULL;
+}
+
+static void setup_machine(struct c2c_machine *mc, const struct perf_header_info *h)
+{
+	mc->hostname = dup_or_null(h->hostname);
+	mc->osrelease = dup_or_null(h->osrelease);
+	mc->arch = dup_or_null(h->arch);
+	mc->cpudesc = dup_or_null(h->cpudesc);
+	mc->perf_version = dup_or_null(h->version);
+	mc->nr_cpus_online = h->nr_cpus_online;
+	mc->nr_cpus_avail = h->nr_cpus_avail;
+	mc->nr_nodes = (uint32_t)h->nr_numa_nodes;
+	mc->total_mem = h->total_mem;
+}
+
 static void setup_topology(struct c2c_session *s, const struct perf_header_info *h)
 {
 	struct c2c_model_opts *mo = &s->opts.model;
@@ -68,6 +86,7 @@ static void setup_topology(struct c2c_session *s, const struct perf_header_info 
 				    n->cpus);
 	}
 	mo->cpu2node = s->cpu2node;
+	setup_machine(&s->machine, h);
 	if (h->nr_mem_ranges) {
 		s->mem = xcalloc(h->nr_mem_ranges, sizeof(*s->mem));
 		for (i = 0; i < h->nr_mem_ranges; i++) {
@@ -397,6 +416,11 @@ void c2c_session_free(struct c2c_session *s)
 	free(s->event_names);
 	free(s->cpu2node);
 	free(s->mem);
+	free(s->machine.hostname);
+	free(s->machine.osrelease);
+	free(s->machine.arch);
+	free(s->machine.cpudesc);
+	free(s->machine.perf_version);
 	strbuf_release(&s->warnings);
 	free(s);
 }

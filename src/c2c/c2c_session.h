@@ -30,8 +30,16 @@ struct c2c_session_opts {
 	struct progress *progress; /* may be NULL */
 };
 
+/* The recording machine, from the file's header features (NULL: absent). */
+struct c2c_machine {
+	char *hostname, *osrelease, *arch, *cpudesc, *perf_version;
+	uint32_t nr_cpus_online, nr_cpus_avail, nr_nodes;
+	uint64_t total_mem; /* kB */
+};
+
 struct c2c_session {
 	struct c2c_session_opts opts;
+	struct c2c_machine machine;
 	struct c2c_model *model;
 	/*
 	 * The sink samples go to while the file is read: the model itself, or

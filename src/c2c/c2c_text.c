@@ -52,7 +52,7 @@ static void details(struct c2c_session *s, struct strbuf *out)
 		    s->model->opts.rules == C2C_RULES_MODERN ? "modern rules" : "perf 6.1");
 }
 
-struct table *c2c_view_line_table(struct c2c_session *s)
+struct table *c2c_view_lines_table(struct c2c_session *s)
 {
 	const struct c2c_model *m = s->model;
 	struct table *t = table_new();
@@ -84,17 +84,6 @@ struct table *c2c_view_line_table(struct c2c_session *s)
 	return t;
 }
 
-void c2c_view_pareto_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out)
-{
-	strbuf_addf(out, "Line %u  0x%" PRIx64 "  ", l->index, l->addr);
-	if (m->opts.display == C2C_DISPLAY_PEER)
-		strbuf_addf(out, "Peer: rmt %u lcl %u", l->g.stats.rmt_peer, l->g.stats.lcl_peer);
-	else
-		strbuf_addf(out, "HITM: rmt %u lcl %u", l->g.stats.rmt_hitm, l->g.stats.lcl_hitm);
-	strbuf_addf(out, "  Store refs: L1 hit %u, L1 miss %u, N/A %u", l->g.stats.st_l1hit,
-		    l->g.stats.st_l1miss, l->g.stats.st_na);
-}
-
 struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l,
 				    bool field_by_offset)
 {
@@ -124,12 +113,39 @@ struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line
 	return t;
 }
 
+void c2c_view_offset_sums(const struct c2c_line *l, uint64_t line_size, struct c2c_offset_sum *out)
+{
+	size_t i;
+
+	memset(out, 0, line_size * sizeof(*out));
+	for (i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *r = l->rows[i];
+		struct c2c_offset_sum *o = &out[r->offset_shown & (line_size - 1)];
+
+		if (!r->valid)
+			continue;
+		c2c_stats_add(&o->stats, &r->g.stats);
+		o->nr_rows++;
+	}
+}
+
+void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out)
+{
+	strbuf_addf(out, "Line %u  0x%" PRIx64 "  ", l->index, l->addr);
+	if (m->opts.display == C2C_DISPLAY_PEER)
+		strbuf_addf(out, "Peer: rmt %u lcl %u", l->g.stats.rmt_peer, l->g.stats.lcl_peer);
+	else
+		strbuf_addf(out, "HITM: rmt %u lcl %u", l->g.stats.rmt_hitm, l->g.stats.lcl_hitm);
+	strbuf_addf(out, "  Store refs: L1 hit %u, L1 miss %u, N/A %u", l->g.stats.st_l1hit,
+		    l->g.stats.st_l1miss, l->g.stats.st_na);
+}
+
 static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out)
 {
 	struct table *t = c2c_view_pareto_table(s, l, false);
 
 	strbuf_addstr(out, "\n  ");
-	c2c_view_pareto_title(s->model, l, out);
+	c2c_view_line_title(s->model, l, out);
 	strbuf_addstr(out, "\n  ");
 	c2c_view_line_access(s, l, out);
 	strbuf_addch(out, '\n');
@@ -159,7 +175,7 @@ void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only)
 	}
 	strbuf_addch(out, '\n');
 	section_title(out, "Shared Data Cache Line Table");
-	t = c2c_view_line_table(s);
+	t = c2c_view_lines_table(s);
 	table_render(t, out, "  ");
 	table_free(t);
 	strbuf_addch(out, '\n');

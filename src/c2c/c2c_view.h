@@ -42,18 +42,19 @@ bool c2c_view_has_key(const struct c2c_model *m, enum c2c_key key);
 void c2c_view_bits(const uint64_t *bits, uint32_t n, struct strbuf *out);
 
 /*
- * The two tables of the text report, also browsed by the TUI: the Shared
- * Data Cache Line Table (one row per displayed line, in order; "Objects"
- * last when rows are attributed) and a line's Pareto (one row per valid
- * row, in order; "Field" last when attributed, or with field_by_offset
- * right after "Offset", in its "Data address" group, where a narrow
- * screen shows it). Free with table_free.
+ * The report's two tables as the text prints them (c2c_text.c), for any
+ * renderer (the TUI, the HTML page): the Shared Data Cache Line Table (one
+ * row per displayed line, in order; "Objects" last when rows are
+ * attributed) and a line's Pareto (one row per valid row, in order;
+ * "Field" last when attributed, or with field_by_offset right after
+ * "Offset", in its "Data address" group, where a narrow screen shows it).
+ * The caller frees them (table_free).
  */
-struct table *c2c_view_line_table(struct c2c_session *s);
+struct table *c2c_view_lines_table(struct c2c_session *s);
 struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l,
 				    bool field_by_offset);
 /* "Line 0  0x...  HITM: rmt 1 lcl 2  Store refs: L1 hit 3, L1 miss 4, N/A 0" */
-void c2c_view_pareto_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out);
+void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out);
 
 /*
  * Who writes and who reads a line, over all its rows: the sampled cpus and
@@ -71,5 +72,16 @@ void c2c_line_access_build(struct c2c_session *s, const struct c2c_line *l,
 void c2c_line_access_release(struct c2c_line_access *a);
 /* "Writers: cpus 0,2 (fa, fb)  Readers: cpus 1,3 (fc)" */
 void c2c_view_line_access(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out);
+
+/*
+ * A line's shown Pareto rows (valid ones) added up per byte offset of the
+ * line (their offset_shown): what a heatmap cell of that offset shows.
+ * out has line_size entries; nr_rows 0 where no row starts.
+ */
+struct c2c_offset_sum {
+	struct c2c_stats stats;
+	size_t nr_rows;
+};
+void c2c_view_offset_sums(const struct c2c_line *l, uint64_t line_size, struct c2c_offset_sum *out);
 
 #endif

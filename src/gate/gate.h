@@ -208,9 +208,6 @@ int gate_report_sarif(struct strbuf *sb, const struct gate_result *res,
 /* "::error file=F,line=L,title=...::MESSAGE" lines (GITHUB_ACTIONS=true). */
 void gate_report_github(struct strbuf *sb, const struct gate_result *res);
 
-/* XML text escaping (&, <, >, ", ') for the JUnit writer and friends. */
-void gate_add_xml(struct strbuf *sb, const char *s);
-
 /* --- Baselines (baseline.c) -------------------------------------------- */
 
 /*

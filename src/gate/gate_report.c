@@ -89,33 +89,6 @@ static const char *status_word(enum gate_status st)
 	return st == GATE_PASS ? "pass" : st == GATE_FAIL ? "fail" : "error";
 }
 
-void gate_add_xml(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_addstr(sb, "&amp;");
-			break;
-		case '<':
-			strbuf_addstr(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(sb, "&gt;");
-			break;
-		case '"':
-			strbuf_addstr(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_addstr(sb, "&apos;");
-			break;
-		default:
-			/* XML 1.0 has no place for other control characters */
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				strbuf_addch(sb, *s);
-		}
-	}
-}
-
 static void junit_case(struct strbuf *sb, const struct gate_outcome *o,
 		       const struct gate_report_opts *opts, unsigned int cl)
 {
@@ -123,26 +96,26 @@ static void junit_case(struct strbuf *sb, const struct gate_outcome *o,
 
 	gate_outcome_title(&title, o);
 	strbuf_addstr(sb, "    <testcase classname=\"");
-	gate_add_xml(sb, kind_word(o));
+	strbuf_add_xml(sb, kind_word(o));
 	strbuf_addch(sb, '.');
-	gate_add_xml(sb, o->block->struct_name);
+	strbuf_add_xml(sb, o->block->struct_name);
 	strbuf_addstr(sb, "\" name=\"");
-	gate_add_xml(sb, title.buf);
+	strbuf_add_xml(sb, title.buf);
 	strbuf_addch(sb, '"');
 	if (o->status == GATE_PASS) {
 		strbuf_addstr(sb, "/>\n");
 		goto out;
 	}
 	strbuf_addf(sb, ">\n      <%s message=\"", o->status == GATE_FAIL ? "failure" : "error");
-	gate_add_xml(sb, o->message);
+	strbuf_add_xml(sb, o->message);
 	strbuf_addf(sb, "\" type=\"%s\">", rule_kind_name(o->rule->kind));
-	gate_add_xml(sb, title.buf);
+	strbuf_add_xml(sb, title.buf);
 	strbuf_addch(sb, '\n');
-	gate_add_xml(sb, o->message);
+	strbuf_add_xml(sb, o->message);
 	strbuf_addch(sb, '\n');
 	if (o->status == GATE_FAIL && o->has_lines && opts->excerpt) {
 		opts->excerpt(&rule, o, cl, opts->excerpt_arg);
-		gate_add_xml(sb, rule.buf);
+		strbuf_add_xml(sb, rule.buf);
 	}
 	strbuf_addf(sb, "</%s>\n    </testcase>\n", o->status == GATE_FAIL ? "failure" : "error");
 out:
@@ -159,7 +132,7 @@ void gate_report_junit(struct strbuf *sb, const struct gate_result *res,
 	strbuf_addf(sb, "<testsuites tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", res->nr,
 		    res->nr_fail, res->nr_error);
 	strbuf_addstr(sb, "  <testsuite name=\"c2cscope check ");
-	gate_add_xml(sb, opts->target);
+	strbuf_add_xml(sb, opts->target);
 	strbuf_addf(sb, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n",
 		    res->nr, res->nr_fail, res->nr_error);
 	for (i = 0; i < res->nr; i++)

@@ -221,6 +221,13 @@ struct profile_findings {
 void layout_profile_find(struct profile_findings *out, const struct type *t,
 			 const struct struct_profile *p, unsigned int cacheline_size);
 void layout_profile_findings_free(struct profile_findings *f);
+/*
+ * The verdict lines layout --profile prints after the layout: "false
+ * sharing: line L: a (written by cpus ..) with b (cpus ..)", "true
+ * sharing: ...", one per line.
+ */
+void layout_profile_verdicts(struct strbuf *out, const struct struct_profile *p,
+			     const struct profile_findings *fs);
 
 /* opts may be NULL; its annotate hook is replaced. */
 void layout_profile_print(struct strbuf *sb, const struct type *t, const struct struct_profile *p,

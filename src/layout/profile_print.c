@@ -169,8 +169,8 @@ void layout_profile_findings_free(struct profile_findings *f)
  * a (written by cpus ..) with b (cpus ..), c (cpus ..)"), one for false
  * sharing between objects, one per truly shared field.
  */
-static void print_verdicts(struct strbuf *out, const struct struct_profile *p,
-			   const struct profile_findings *fs)
+void layout_profile_verdicts(struct strbuf *out, const struct struct_profile *p,
+			     const struct profile_findings *fs)
 {
 	const struct field_profile *fld = p->fields;
 	size_t i;
@@ -222,7 +222,7 @@ void layout_profile_print(struct strbuf *sb, const struct type *t, const struct 
 
 	t = type_strip(t);
 	layout_profile_find(&fs, t, p, o.cacheline_size);
-	print_verdicts(&verdicts, p, &fs);
+	layout_profile_verdicts(&verdicts, p, &fs);
 	o.annotate = annotate;
 	o.annotate_arg = &mk;
 	layout_print(sb, t, &o);

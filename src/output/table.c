@@ -114,6 +114,33 @@ size_t table_nr_rows(const struct table *t)
 	return t->nr_rows;
 }
 
+size_t table_nr_columns(const struct table *t)
+{
+	return t->nr_cols;
+}
+
+const char *table_column_header(const struct table *t, size_t col)
+{
+	return t->cols[col].header;
+}
+
+const char *table_column_group(const struct table *t, size_t col)
+{
+	return t->cols[col].group;
+}
+
+enum table_align table_column_align(const struct table *t, size_t col)
+{
+	return t->cols[col].align;
+}
+
+const char *table_cell(const struct table *t, size_t row, size_t col)
+{
+	const char *c = t->cells[row * t->nr_cols + col];
+
+	return c ? c : "";
+}
+
 /* Width of the run of columns [first, end) sharing a group, with gaps. */
 static size_t span_width(const struct table *t, size_t first, size_t end)
 {

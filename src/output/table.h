@@ -30,6 +30,12 @@ void table_add_row(struct table *t);
 void table_set(struct table *t, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 size_t table_nr_rows(const struct table *t);
+/* What other renderers (output/html) read: columns, and cells ("" when empty). */
+size_t table_nr_columns(const struct table *t);
+const char *table_column_header(const struct table *t, size_t col);
+const char *table_column_group(const struct table *t, size_t col); /* NULL: none */
+enum table_align table_column_align(const struct table *t, size_t col);
+const char *table_cell(const struct table *t, size_t row, size_t col);
 /* Append the table (headers, a rule, rows) to out, each line after indent. */
 void table_render(const struct table *t, struct strbuf *out, const char *indent);
 /* Width of the rendered lines (without indent), for rules around tables. */

@@ -245,7 +245,8 @@ struct perf_writer_event {
 	uint64_t config, config1, config2;
 	uint64_t sample_type; /* which perf_sample fields are written */
 	uint64_t sample_period; /* or the frequency when freq */
-	bool precise_ip;
+	bool precise_ip; /* written as precise_ip 2, unless precise_level says */
+	uint8_t precise_level; /* 1-3: the precise_ip the event was opened with */
 	bool freq;
 	const char *name; /* EVENT_DESC */
 	/* for READ, BRANCH_STACK, REGS_USER/INTR and STACK_USER samples */

@@ -537,7 +537,9 @@ static void fill_attr(uint8_t *attr, const struct writer_event *e, bool first)
 	if (first)
 		flags |= ATTR_FLAG_MMAP | ATTR_FLAG_COMM | ATTR_FLAG_TASK | ATTR_FLAG_MMAP2 |
 			 ATTR_FLAG_COMM_EXEC | ATTR_FLAG_MMAP_DATA;
-	if (e->ev.precise_ip)
+	if (e->ev.precise_level)
+		flags |= (uint64_t)(e->ev.precise_level & 3) << ATTR_FLAG_PRECISE_SHIFT;
+	else if (e->ev.precise_ip)
 		flags |= 2ULL << ATTR_FLAG_PRECISE_SHIFT;
 	if (e->ev.freq)
 		flags |= ATTR_FLAG_FREQ;

@@ -51,6 +51,9 @@ size_t task_placement_nr_threads(const struct task_placement *p);
 const struct task_placement_thread *task_placement_thread(const struct task_placement *p, size_t i);
 uint32_t task_placement_nr_cpus(const struct task_placement *p);
 uint32_t task_placement_nr_nodes(const struct task_placement *p);
+/* A thread's cpus and nodes as the section writes them: "0-3,8", "-" when none. */
+void task_placement_thread_sets(const struct task_placement_thread *pt, struct strbuf *cpus,
+				struct strbuf *nodes);
 /* The "Task placement" report section: its banner, then the three below. */
 void task_placement_render(const struct task_placement *p, struct strbuf *out);
 /* "  N sched_switch and M sched_migrate_task samples, T threads\n" */

@@ -30,6 +30,15 @@ static void put_set(struct strbuf *out, const uint64_t *map, uint32_t nr_bits)
 		strbuf_addch(out, '-');
 }
 
+void task_placement_thread_sets(const struct task_placement_thread *pt, struct strbuf *cpus,
+				struct strbuf *nodes)
+{
+	const struct thread_model *t = (const struct thread_model *)pt; /* pub comes first */
+
+	put_set(cpus, pt->cpus, (uint32_t)(t->cpu_words * 64));
+	put_set(nodes, pt->nodes, (uint32_t)(t->node_words * 64));
+}
+
 static void put_row(struct strbuf *out, const struct task_placement *p,
 		    const struct thread_model *t)
 {
@@ -37,8 +46,7 @@ static void put_row(struct strbuf *out, const struct task_placement *p,
 	struct strbuf cpus = STRBUF_INIT, nodes = STRBUF_INIT;
 	size_t i;
 
-	put_set(&cpus, pt->cpus, (uint32_t)(t->cpu_words * 64));
-	put_set(&nodes, pt->nodes, (uint32_t)(t->node_words * 64));
+	task_placement_thread_sets(pt, &cpus, &nodes);
 	strbuf_addf(out, "%8u %8u  %-16s %-12s %-6s %10llu %9llu %10.3f  ", pt->tid, pt->pid,
 		    pt->comm, cpus.buf, nodes.buf, (unsigned long long)pt->migrations,
 		    (unsigned long long)pt->switches_in, (double)pt->run_ns / 1e6);

@@ -100,6 +100,7 @@ struct record_opts {
 	const char *const *cmdline; /* CMDLINE feature */
 	struct record_target target;
 	unsigned int mmap_pages; /* data pages per ring buffer (power of 2; 0: default) */
+	struct progress *progress; /* samples written so far, or NULL */
 };
 
 struct record_stats {
@@ -115,6 +116,7 @@ struct record_stats {
 	const char *note; /* a line to show (e.g. IBS records system-wide) or NULL */
 };
 
+struct progress;
 struct record_session;
 
 /*

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "record/session_int.h"
+#include "util/progress.h"
 #include "util/xalloc.h"
 
 #define DEFAULT_MMAP_PAGES 128
@@ -37,6 +38,7 @@ static struct record_session *session_new(const struct record_evlist *l,
 	s->path = xstrdup(o->path);
 	s->cmdline = o->cmdline;
 	s->mmap_pages = o->mmap_pages ? o->mmap_pages : DEFAULT_MMAP_PAGES;
+	s->progress = o->progress;
 	s->go_fd = s->exec_err_fd = -1;
 	hashmap_init(&s->keep_pids);
 	hashmap_init(&s->ids);
@@ -94,6 +96,7 @@ static int open_writer(struct record_session *s, struct c2c_err *err)
 			.sample_type = a->sample_type & ~(uint64_t)PERF_SAMPLE_IDENTIFIER,
 			.sample_period = a->sample_period,
 			.precise_ip = a->precise_ip > 0,
+			.precise_level = (uint8_t)a->precise_ip,
 			.freq = a->freq,
 			.name = s->events[i].name,
 		};
@@ -128,6 +131,8 @@ int record_session_open(const struct record_evlist *l, const struct record_opts 
 		ret = session_targets(s, o, err);
 	if (!ret)
 		ret = session_open_counters(s, err);
+	if (!ret && !s->nr_rings)
+		ret = c2c_err_set(err, ESRCH, "nothing to follow: no task or cpu to open counters on");
 	if (!ret)
 		ret = session_map_rings(s, err);
 	if (!ret)
@@ -190,6 +195,7 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
 			ret = (int)n;
 		else if (gone)
 			break;
+		progress_update(s->progress, s->st.samples);
 	}
 	session_disable(s);
 	if (!ret && (n = session_drain(s, err)) < 0)

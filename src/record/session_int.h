@@ -49,6 +49,7 @@ struct record_session {
 	uint8_t *copy; /* a record that wraps the ring's end */
 	size_t copy_size;
 	unsigned int mmap_pages;
+	struct progress *progress;
 	struct strbuf tracing_data; /* TRACING_DATA feature; empty without tracepoints */
 };
 

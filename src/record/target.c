@@ -131,8 +131,9 @@ static int follow_by_filter(struct record_session *s, const int *pids, size_t nr
 	for (i = 0; i < nr; i++)
 		hashmap_put(&s->keep_pids, (uint64_t)pids[i], (void *)1);
 	free(s->tasks);
-	s->tasks = NULL;
-	s->nr_tasks = 0;
+	s->tasks = xcalloc(1, sizeof(*s->tasks));
+	s->tasks[0] = -1; /* every task, on every cpu */
+	s->nr_tasks = 1;
 	s->per_task = false;
 	s->st.note = "IBS counts per cpu only: recording system-wide and keeping the target's "
 		     "samples";

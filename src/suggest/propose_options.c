@@ -463,6 +463,17 @@ const struct proposal *proposer_get(const struct proposer *pr, uint32_t i)
 	return i < pr->nr_proposals ? &pr->proposals[i] : NULL;
 }
 
+const struct proposal *proposer_choose(const struct proposer *pr, const char *choose)
+{
+	const struct proposal *reorder = proposer_get(pr, 0), *isolate = proposer_get(pr, 1);
+
+	if (!isolate)
+		return reorder;
+	if (choose)
+		return !strcmp(choose, "reorder") ? reorder : isolate;
+	return reorder->conflicts_after == 0 ? reorder : isolate;
+}
+
 uint64_t proposer_conflicts(const struct proposer *pr)
 {
 	return pr->input_conflicts;

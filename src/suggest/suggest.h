@@ -104,6 +104,11 @@ int propose(const struct type *t, const struct struct_profile *p, const struct p
 	    struct proposer **out, struct c2c_err *err);
 uint32_t proposer_nr(const struct proposer *pr);
 const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
+/*
+ * The option "reorder" or "isolate" names, or without a name (NULL) the
+ * default: reorder when it separates everything, else isolate.
+ */
+const struct proposal *proposer_choose(const struct proposer *pr, const char *choose);
 /* Conflicts (weighted) of the input layout. */
 uint64_t proposer_conflicts(const struct proposer *pr);
 unsigned int proposer_cacheline_size(const struct proposer *pr);

@@ -2,7 +2,7 @@
 /*
  * The TUI's screens as rows of text (tui_view.h). Every number and word
  * comes from the engine's own renderers: the report's tables
- * (c2c_view_line_table, c2c_view_pareto_table), layout --profile
+ * (c2c_view_lines_table, c2c_view_pareto_table), layout --profile
  * (layout_profile_print), suggest (propose_format_text) and report
  * --by-type (c2c_bytype_render), so the TUI shows what --stdio prints.
  */
@@ -143,7 +143,7 @@ void tui_view_lines(struct tui_view *v, struct c2c_session *s)
 	v->keys = lines_keys;
 	set_title(v, "Shared Data Cache Line Table (%zu of %zu lines)", m->nr_displayed,
 		  m->nr_lines);
-	first = add_table(v, c2c_view_line_table(s));
+	first = add_table(v, c2c_view_lines_table(s));
 	for (i = 0; i < m->nr_lines; i++)
 		if (m->lines[i]->displayed)
 			v->rows[first + n++].ref = m->lines[i];
@@ -158,7 +158,7 @@ void tui_view_detail(struct tui_view *v, struct c2c_session *s, const struct c2c
 	v->screen = TUI_SCREEN_DETAIL;
 	v->keys = detail_keys;
 	v->line = l;
-	c2c_view_pareto_title(s->model, l, &sb);
+	c2c_view_line_title(s->model, l, &sb);
 	v->title = strbuf_detach(&sb, NULL);
 	c2c_view_line_access(s, l, &sb);
 	v->summary = strbuf_detach(&sb, NULL);

@@ -10,6 +10,7 @@
 #include "types/types_internal.h"
 #include "util/arena.h"
 #include "util/hashmap.h"
+#include "util/similar.h"
 #include "util/xalloc.h"
 
 #define ARENA_CHUNK (256 * 1024)
@@ -358,62 +359,17 @@ size_t type_db_find_all(const struct type_db *db, const char *name, const struct
 	return n;
 }
 
-static size_t edit_distance(const char *a, const char *b, size_t *row, size_t limit)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-
-	if ((la > lb ? la - lb : lb - la) > limit)
-		return limit + 1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0], best;
-
-		row[0] = i;
-		best = row[0];
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], cost = a[i - 1] != b[j - 1];
-			size_t v = diag + cost;
-
-			if (up + 1 < v)
-				v = up + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			diag = up;
-			row[j] = v;
-			if (v < best)
-				best = v;
-		}
-		if (best > limit)
-			return limit + 1;
-	}
-	return row[lb];
-}
-
 const char *type_db_suggest(const struct type_db *db, const char *name)
 {
-	size_t len = strlen(name), limit = len / 3 > 2 ? len / 3 : 2, i, best = limit + 1;
-	const char *found = NULL;
-	size_t *row;
+	struct similar s;
+	size_t i;
 
-	for (i = 0; i < db->nr_index; i++)
-		if (strlen(db->index[i]->name) + 1 > len)
-			len = strlen(db->index[i]->name) + 1;
-	row = xmalloc((len + 2) * sizeof(*row));
+	similar_init(&s, name);
 	for (i = 0; i < db->nr_index; i++) {
-		const char *cand = db->index[i]->name;
-		size_t d;
-
-		if (i && !strcmp(cand, db->index[i - 1]->name))
+		if (i && !strcmp(db->index[i]->name, db->index[i - 1]->name))
 			continue;
-		d = edit_distance(name, cand, row, best - 1 < limit ? best - 1 : limit);
-		if (d < best) {
-			best = d;
-			found = cand;
-			if (!best)
-				break;
-		}
+		if (similar_offer(&s, db->index[i]->name))
+			break;
 	}
-	free(row);
-	return found;
+	return similar_done(&s);
 }

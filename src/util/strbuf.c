@@ -131,3 +131,29 @@ void strbuf_pad_to(struct strbuf *sb, size_t start, size_t col)
 	if (used < col)
 		strbuf_addchars(sb, ' ', col - used);
 }
+
+void strbuf_add_xml(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			strbuf_addstr(sb, "&amp;");
+			break;
+		case '<':
+			strbuf_addstr(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(sb, "&gt;");
+			break;
+		case '"':
+			strbuf_addstr(sb, "&quot;");
+			break;
+		case '\'':
+			strbuf_addstr(sb, "&apos;");
+			break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				strbuf_addch(sb, *s);
+		}
+	}
+}

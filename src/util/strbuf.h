@@ -34,5 +34,11 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Pad with spaces (or truncate nothing) until the visible length is col. */
 void strbuf_pad_to(struct strbuf *sb, size_t start, size_t col);
+/*
+ * s as XML or HTML text or attribute value: & < > " ' escaped, control
+ * characters other than newline and tab dropped (XML 1.0 has no place
+ * for them). The one escaper of the JUnit and HTML writers.
+ */
+void strbuf_add_xml(struct strbuf *sb, const char *s);
 
 #endif

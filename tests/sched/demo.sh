@@ -17,7 +17,7 @@ run_c2c 0 "$TMP/demo.out" "$TMP/demo.err" demo --no-kernel --no-bench --keep "$T
 elapsed=$((SECONDS - start))
 out=$TMP/demo.out
 [ $elapsed -lt 180 ] && ok || fail "the demo took $elapsed s (limit 180)"
-for step in "[1/8]" "[2/8]" "[3/8]" "[4/8]" "[5/8]" "[6/8]" "[7/8]" "[8/8]" "Summary"; do
+for step in "[1/9]" "[2/9]" "[3/9]" "[4/9]" "[5/9]" "[6/9]" "[7/9]" "[8/9]" "[9/9]" "Summary"; do
 	expect_contains "step $step" "$step" "$out"
 done
 expect_contains "no kernel" "skipped: --no-kernel" "$out"

@@ -28,6 +28,8 @@ run_c2c 0 "$TMP/bytype" "$TMP/bytype.err" report -i "$DATA" --by-type
 "$C2CSCOPE" report -i "$DATA" | cmp -s - "$TMP/stdio" && ok || fail "a pipe: not the --stdio text"
 run_c2c 2 "$TMP/o" "$TMP/e" report -i "$DATA" --tui
 expect_contains "--tui on a pipe" "--tui needs a terminal: standard output is not a terminal" "$TMP/e"
+run_c2c 2 "$TMP/o" "$TMP/e" report -i "$DATA" --tui --html "$TMP/t.html"
+expect_contains "--tui --html" "--tui browses the report: it does not take --html" "$TMP/e"
 
 start
 # 1. the table: its first line is --stdio's
@@ -171,6 +173,12 @@ ARGS="--type nosuch*" SCREEN="" start
 for i in $(seq 50); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
 expect_eq "--type, no match: exit code" 2 "$(cat "$TMP/rc" 2>/dev/null)"
 wait_for "no sample was attributed to a struct type matching 'nosuch*'"
+
+# 12b. --html on a terminal writes the page and opens no browser
+ARGS="--html $TMP/tty.html" SCREEN="" start
+for i in $(seq 100); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+expect_eq "--html on a terminal: exit code" 0 "$(cat "$TMP/rc" 2>/dev/null)"
+grep -q '<html' "$TMP/tty.html" && ok || fail "--html on a terminal: no page written"
 
 # 13. report's options mean the same in the browser: -d lcl --show-all -c tid,iaddr
 run_c2c 0 "$TMP/all" "$TMP/all.err" report -i "$DATA" --stdio -d lcl --show-all -c tid,iaddr

@@ -315,39 +315,39 @@ static void garbage_specs(void **state)
 	record_evlist_release(&l);
 }
 
-/* A format/ file that is not "configN:LO-HI" names itself. */
+/* DIR/REL := text */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A format/ file that is not "configN:LO-HI", or a type that is no number, names itself. */
 static void bad_sysfs_format(void **state)
 {
 	char dir[] = "/tmp/c2c-sysfs-XXXXXX", path[256];
 	struct record_evlist l = { 0 };
-	struct c2c_err err;
-	FILE *f;
+	struct c2c_err err = { 0 };
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/cpu", dir);
 	assert_int_equal(mkdir(path, 0700), 0);
 	snprintf(path, sizeof(path), "%s/cpu/format", dir);
 	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/cpu/type", dir);
-	f = fopen(path, "w");
-	fputs("4\n", f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/cpu/format/event", dir);
-	f = fopen(path, "w");
-	fputs("config:7-0\n", f);
-	fclose(f);
+	put_file(dir, "cpu/type", "4\n");
+	put_file(dir, "cpu/format/event", "config:7-0\n");
 	setenv("C2CSCOPE_SYSFS_ROOT", dir, 1);
-	memset(&err, 0, sizeof(err));
 	assert_int_equal(record_evlist_parse(&l, "cpu/event=1/", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "cpu/format/event: expected configN:LO-HI"));
 	assert_non_null(strstr(err.msg, "'config:7-0'"));
-	f = fopen(path, "w");
-	fputs("config:0-7\n", f);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/cpu/type", dir);
-	f = fopen(path, "w");
-	fputs("four\n", f);
-	fclose(f);
+	put_file(dir, "cpu/format/event", "config:0-7\n");
+	put_file(dir, "cpu/type", "four\n");
 	assert_int_equal(record_evlist_parse(&l, "cpu/event=1/", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "cpu/type: expected a number, found 'four'"));
 	record_evlist_release(&l);

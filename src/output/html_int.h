@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the report page's parts share inside src/output (html_c2c.c, html_heatmap.c). */
+#ifndef C2C_OUTPUT_HTML_INT_H
+#define C2C_OUTPUT_HTML_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "c2c/c2c_session.h"
+#include "util/strbuf.h"
+
+/* The heatmap's metrics: the counters of the Pareto rows it colours by. */
+enum html_metric {
+	HTML_METRIC_TOT,
+	HTML_METRIC_RMT,
+	HTML_METRIC_LCL,
+	HTML_METRIC_ST,
+	HTML_NR_METRICS,
+};
+
+uint64_t html_metric(const struct c2c_stats *st, enum html_metric m);
+
+struct cell;
+struct c2c_offset_sum;
+struct layout;
+struct type;
+
+/* Layouts of the objects' types, analysed once per page. */
+struct html_layout_cache {
+	const struct type *types[64];
+	struct layout *layouts[64];
+	size_t n;
+};
+
+struct html_heat_ctx {
+	double cw; /* width of one byte */
+	uint64_t max[HTML_NR_METRICS];
+	struct cell *cells; /* line_size of them */
+	struct c2c_offset_sum *sums; /* line_size of them, c2c_view_offset_sums */
+	struct html_layout_cache layouts;
+};
+
+/* The heatmap of lines (the hottest first), one picture per metric. */
+void html_heatmap(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *const *lines,
+		  size_t nr);
+
+#endif

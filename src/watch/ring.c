@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The breakpoints and their ring buffers: one perf event per field, thread
+ * and cpu (inherited by new threads; per cpu alone for kernel addresses);
+ * the events of one cpu share one mmap ring, read while the target runs.
+ *
+ * Small and self-contained on purpose: src/record (the PMU recorder) grows
+ * its own perf_event_open and ring code at the same time; the two should
+ * become one reader once both have landed.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/hashmap.h"
+#include "util/xalloc.h"
+#include "watch/watch_int.h"
+
+static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
+			    unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+unsigned int watch_debug_registers(void)
+{
+	return WATCH_X86_64_DEBUG_REGS;
+}
+
+static void bp_attr(const struct watch *w, const struct watch_field *f, bool first,
+		    struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_BREAKPOINT;
+	a->size = sizeof(*a);
+	a->bp_type = w->opts.write_only ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
+	a->bp_addr = f->bp_addr;
+	a->bp_len = f->bp_len;
+	a->sample_period = 1;
+	a->sample_type = WATCH_SAMPLE_TYPE | PERF_SAMPLE_IDENTIFIER;
+	a->exclude_kernel = !w->opts.all && !w->opts.kernel;
+	a->exclude_hv = 1;
+	a->inherit = !w->opts.kernel;
+	a->sample_id_all = 1;
+	a->watermark = 1;
+	/* The first field's events (every cpu) also tell the mappings and names. */
+	a->mmap = a->mmap2 = a->mmap_data = a->comm = a->task = first && !w->opts.kernel;
+}
+
+static int open_error(const struct watch *w, const struct watch_field *f, int e, int target,
+		      struct c2c_err *err)
+{
+	if (e == ENOSPC)
+		return c2c_err_set(
+			err, ENOSPC,
+			"%s: no free debug register: this cpu has %u for data "
+			"breakpoints, shared by all watchers and debuggers of the thread",
+			f->name, watch_debug_registers());
+	if (e == EACCES || e == EPERM) {
+		/* perf_event_paranoid: 1 allows kernel samples of own tasks, 0 cpu-wide events */
+		int level = w->opts.kernel ? 0 : w->opts.all ? 1 : 2;
+
+		return c2c_err_set(
+			err, e,
+			"%s: perf_event_open: %s: watching %s needs CAP_PERFMON (or root), "
+			"or kernel.perf_event_paranoid <= %d (sysctl -w "
+			"kernel.perf_event_paranoid=%d)",
+			f->name, strerror(e),
+			w->opts.kernel ? "kernel data on every cpu" :
+			w->opts.all    ? "kernel accesses (--all)" :
+					 "this process",
+			level, level);
+	}
+	if (e == ENOENT || e == ENODEV || e == EOPNOTSUPP)
+		return c2c_err_set(err, e, "%s: no hardware breakpoints here (perf_event_open: %s)",
+				   f->name, strerror(e));
+	if (e == ESRCH)
+		return c2c_err_set(err, e, "%s: no process or thread %d", f->name, target);
+	return c2c_err_set(err, e, "%s: perf_event_open(breakpoint %#llx/%u): %s", f->name,
+			   (unsigned long long)f->bp_addr, f->bp_len, strerror(e));
+}
+
+/* Map a ring; halve it while the locked-memory limit refuses. */
+static int map_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err)
+{
+	size_t pages = w->opts.ring_pages ? w->opts.ring_pages : 1024;
+	long psize = sysconf(_SC_PAGESIZE);
+
+	for (; pages >= 8; pages /= 2) {
+		r->base = mmap(NULL, (pages + 1) * psize, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd,
+			       0);
+		if (r->base != MAP_FAILED) {
+			r->data_size = pages * psize;
+			return 0;
+		}
+		if (errno != EPERM && errno != ENOMEM)
+			break;
+	}
+	r->base = NULL;
+	return c2c_err_set(err, errno, "mmap of a breakpoint ring: %s (perf_event_mlock_kb)",
+			   strerror(errno));
+}
+
+/*
+ * One event of field fi for pid on cpu. The kernel maps no ring of an
+ * inherited per-task event (all children would write to one buffer from
+ * every cpu), so events are per cpu; all events on one cpu share the first
+ * one's ring (PERF_EVENT_IOC_SET_OUTPUT), their samples told apart by id.
+ */
+static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err *err)
+{
+	struct watch_field *f = &w->fields[fi].pub;
+	struct perf_event_attr a;
+	struct watch_ring *r;
+	uint64_t id;
+	size_t i;
+	int fd;
+
+	bp_attr(w, f, fi == 0, &a);
+	fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return open_error(w, f, errno, pid, err);
+	w->rings = xgrow(w->rings, &w->alloc_rings, w->nr_rings + 1, sizeof(*w->rings));
+	r = &w->rings[w->nr_rings++];
+	*r = (struct watch_ring){ .fd = fd, .field = fi, .cpu = cpu };
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return c2c_err_set(err, errno, "%s: PERF_EVENT_IOC_ID: %s", f->name,
+				   strerror(errno));
+	hashmap_put(&w->ids, id, (void *)(uintptr_t)(fi + 1));
+	for (i = 0; i + 1 < w->nr_rings; i++) {
+		const struct watch_ring *o = &w->rings[i];
+
+		if (o->base && o->cpu == cpu && !ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, o->fd))
+			return 0;
+	}
+	return map_ring(w, r, err);
+}
+
+/* The online cpus ("0-3,6" in sysfs), else all configured ones. */
+static size_t online_cpus(int **out)
+{
+	FILE *fp = fopen("/sys/devices/system/cpu/online", "r");
+	size_t nr = 0, alloc = 0;
+	int lo, hi, c;
+	char sep = ',';
+
+	*out = NULL;
+	while (fp && sep == ',' && fscanf(fp, "%d", &lo) == 1) {
+		hi = lo;
+		if (fscanf(fp, "%c", &sep) == 1 && sep == '-' && fscanf(fp, "%d%c", &hi, &sep) < 1)
+			break;
+		for (c = lo; c <= hi; c++) {
+			*out = xgrow(*out, &alloc, nr + 1, sizeof(**out));
+			(*out)[nr++] = c;
+		}
+	}
+	if (fp)
+		fclose(fp);
+	for (c = 0; !nr && c < sysconf(_SC_NPROCESSORS_CONF); c++) {
+		*out = xgrow(*out, &alloc, (size_t)c + 1, sizeof(**out));
+		(*out)[c] = c;
+	}
+	return nr ? nr : (size_t)c;
+}
+
+/* Events of field fi for one thread (or, inherited, a started process). */
+static int open_task(struct watch *w, size_t fi, int pid, struct c2c_err *err)
+{
+	int *cpus, ret = 0;
+	size_t i, nr = online_cpus(&cpus);
+
+	for (i = 0; i < nr && !ret; i++)
+		ret = open_one(w, fi, pid, cpus[i], err);
+	free(cpus);
+	return ret;
+}
+
+/* One event per field for each thread of the target (or each cpu). */
+static int open_field(struct watch *w, size_t fi, struct c2c_err *err)
+{
+	char path[64];
+	struct dirent *de;
+	int ret = 0;
+	DIR *dir;
+
+	if (w->opts.kernel || w->stopped)
+		return open_task(w, fi, w->opts.kernel ? -1 : w->pid, err);
+	snprintf(path, sizeof(path), "/proc/%d/task", w->pid);
+	dir = opendir(path);
+	if (!dir)
+		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+	while (!ret && (de = readdir(dir)))
+		if (de->d_name[0] != '.')
+			ret = open_task(w, fi, atoi(de->d_name), err);
+	closedir(dir);
+	return ret;
+}
+
+int watch_arm(struct watch *w, struct c2c_err *err)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < w->nr_fields; i++) {
+		ret = open_field(w, i, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* p: the sample after its IDENTIFIER word. */
+static void add_access(struct watch *w, size_t field, uint16_t misc, const uint64_t *p)
+{
+	struct watch_access *a;
+
+	w->acc = xgrow(w->acc, &w->alloc_acc, w->nr_acc + 1, sizeof(*w->acc));
+	a = &w->acc[w->nr_acc++];
+	*a = (struct watch_access){ .ip = p[0],
+				    .pid = (uint32_t)p[1],
+				    .tid = p[1] >> 32,
+				    .time = p[2],
+				    .cpu = (uint32_t)p[4],
+				    .field = field,
+				    .site_ip = p[0] };
+	a->kernel = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+}
+
+static void add_mmap2(struct watch *w, const uint8_t *rec, size_t size)
+{
+	const uint32_t *u32 = (const void *)(rec + 8);
+	const uint64_t *u64 = (const void *)(rec + 16);
+	struct perf_mmap m;
+
+	if (size < 8 + 64 + 1)
+		return;
+	m = (struct perf_mmap){ .pid = u32[0],
+				.tid = u32[1],
+				.start = u64[0],
+				.len = u64[1],
+				.pgoff = u64[2],
+				.cpumode = AS_CPUMODE_USER };
+	memcpy(&m.maj, rec + 40, 4);
+	memcpy(&m.min, rec + 44, 4);
+	memcpy(&m.ino, rec + 48, 8);
+	memcpy(&m.ino_generation, rec + 56, 8);
+	memcpy(&m.prot, rec + 64, 4);
+	memcpy(&m.flags, rec + 68, 4);
+	m.filename = (const char *)rec + 72;
+	if (memchr(m.filename, 0, size - 72))
+		watch_add_map(w, &m);
+}
+
+static void add_fork(struct watch *w, const uint32_t *ids, uint64_t time)
+{
+	w->forks = xgrow(w->forks, &w->alloc_forks, w->nr_forks + 1, sizeof(*w->forks));
+	w->forks[w->nr_forks++] = (struct perf_task){
+		.pid = ids[0], .ppid = ids[1], .tid = ids[2], .ptid = ids[3], .time = time
+	};
+	addr_spaces_fork(w->as, ids[0], ids[1]);
+}
+
+/* A sample: IDENTIFIER names the event (an inherited one its parent's). */
+static void add_sample(struct watch *w, uint16_t misc, const uint64_t *p)
+{
+	uintptr_t field = (uintptr_t)hashmap_get(&w->ids, p[0]);
+
+	if (field)
+		add_access(w, field - 1, misc, p + 1);
+}
+
+static void parse_record(struct watch *w, const uint8_t *rec, size_t size)
+{
+	const struct perf_event_header *h = (const void *)rec;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		if (size >= sizeof(*h) + 6 * 8)
+			add_sample(w, h->misc, (const uint64_t *)(rec + sizeof(*h)));
+		break;
+	case PERF_RECORD_MMAP2:
+		add_mmap2(w, rec, size);
+		break;
+	case PERF_RECORD_COMM:
+		if (size > 16 && memchr(rec + 16, 0, size - 16))
+			watch_add_comm(w, *(const uint32_t *)(rec + 8),
+				       *(const uint32_t *)(rec + 12), (const char *)rec + 16);
+		break;
+	case PERF_RECORD_FORK:
+		if (size >= 8 + 24)
+			add_fork(w, (const uint32_t *)(rec + 8), *(const uint64_t *)(rec + 24));
+		break;
+	case PERF_RECORD_LOST:
+		if (size >= 24)
+			w->sum.lost += *(const uint64_t *)(rec + 16);
+		break;
+	}
+}
+
+static int drain_ring(struct watch *w, struct watch_ring *r)
+{
+	struct perf_event_mmap_page *pg = r->base;
+	const uint8_t *data = (const uint8_t *)r->base + pg->data_offset;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail;
+	uint8_t rec[65536];
+	int n = 0;
+
+	if (!pg->data_offset)
+		data = (const uint8_t *)r->base + sysconf(_SC_PAGESIZE);
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		size_t off = tail % r->data_size, size, first;
+		struct perf_event_header h;
+
+		first = r->data_size - off < sizeof(h) ? r->data_size - off : sizeof(h);
+		memcpy(&h, data + off, first);
+		memcpy((uint8_t *)&h + first, data, sizeof(h) - first);
+		size = h.size;
+		if (size < sizeof(h) || tail + size > head)
+			break;
+		first = r->data_size - off < size ? r->data_size - off : size;
+		memcpy(rec, data + off, first);
+		memcpy(rec + first, data, size - first);
+		parse_record(w, rec, size);
+		tail += size;
+		n++;
+	}
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+int watch_drain(struct watch *w)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < w->nr_rings; i++)
+		if (w->rings[i].base)
+			n += drain_ring(w, &w->rings[i]);
+	return n;
+}
+
+/* Read the counters (every hit, lost samples included), then close all. */
+void watch_disarm(struct watch *w)
+{
+	long psize = sysconf(_SC_PAGESIZE);
+	size_t i;
+
+	for (i = 0; i < w->nr_rings; i++) {
+		struct watch_ring *r = &w->rings[i];
+		uint64_t count;
+
+		ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (read(r->fd, &count, sizeof(count)) == sizeof(count))
+			w->fields[r->field].pub.count += count;
+	}
+	watch_drain(w);
+	for (i = 0; i < w->nr_rings; i++) {
+		struct watch_ring *r = &w->rings[i];
+
+		if (r->base)
+			munmap(r->base, r->data_size + psize);
+		close(r->fd);
+	}
+	free(w->rings);
+	w->rings = NULL;
+	w->nr_rings = w->alloc_rings = 0;
+}
+
+/* This thread's cpu time: the trap's cost, not the time others ran. */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static uint64_t time_writes(volatile long *x, int n)
+{
+	uint64_t t0 = now_ns();
+	int i;
+
+	for (i = 0; i < n; i++)
+		*x = i;
+	return now_ns() - t0;
+}
+
+/*
+ * The cost of one hit here and now: 2,000 writes to a watched variable of
+ * our own (a sampling breakpoint, as the watch uses) against the same
+ * writes unwatched.
+ */
+int watch_calibrate(double *ns_per_hit)
+{
+	static volatile long target;
+	struct perf_event_attr a;
+	uint64_t plain, watched;
+	long psize = sysconf(_SC_PAGESIZE);
+	void *ring;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_BREAKPOINT;
+	a.size = sizeof(a);
+	a.bp_type = HW_BREAKPOINT_W;
+	a.bp_addr = (uintptr_t)&target;
+	a.bp_len = sizeof(target);
+	a.sample_period = 1;
+	a.sample_type = WATCH_SAMPLE_TYPE;
+	a.exclude_kernel = a.exclude_hv = 1;
+	a.disabled = 1;
+	fd = perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ring = mmap(NULL, 65 * psize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	plain = time_writes(&target, 2000);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	watched = time_writes(&target, 2000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (ring != MAP_FAILED)
+		munmap(ring, 65 * psize);
+	close(fd);
+	*ns_per_hit = watched > plain ? (double)(watched - plain) / 2000 : 0;
+	return 0;
+}
