@@ -9,11 +9,24 @@ trap 'T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 norm() { tr -s ' ' | sed 's/^ //; s/ $//'; }
 cap() { T capture-pane -t tui -p; }
 
-# wait_for TEXT: until the pane shows TEXT (10 s)
+# settled: until two captures 0.05 s apart agree (2 s): a frame tmux has
+# only partly read shows its top rows (the title) before the body
+settled() {
+	local i a b
+	a=$(cap)
+	for i in $(seq 40); do
+		sleep 0.05
+		b=$(cap)
+		[ "$a" == "$b" ] && return 0
+		a=$b
+	done
+}
+
+# wait_for TEXT: until the pane shows TEXT (10 s), and the frame is whole
 wait_for() {
 	local i
 	for i in $(seq 100); do
-		cap | grep -qF -- "$1" && return 0
+		cap | grep -qF -- "$1" && settled && return 0
 		sleep 0.1
 	done
 	fail "pane never showed '$1':"
@@ -50,7 +63,7 @@ redrawn() {
 	before=$(cap)
 	T send-keys -t tui "$@"
 	for i in $(seq 100); do
-		[ "$(cap)" != "$before" ] && return 0
+		[ "$(cap)" != "$before" ] && settled && return 0
 		sleep 0.1
 	done
 	fail "the pane did not change after $*"
