@@ -19,18 +19,13 @@ samples=${2:-2000000}
 lines=${3:-10000}
 runs=${4:-3}
 nkeys=${5:-200}
-gen=$build/tests/c2c/gen_c2c_data
 c2c=$build/c2cscope/c2cscope
 
 command -v tmux >/dev/null || { echo "bench: tmux is not installed" >&2; exit 77; }
-make -C "$build" -s tests/c2c/gen_c2c_data c2cscope/c2cscope >/dev/null
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/c2c-bench-tui.XXXXXX")
+source "$top/bench/lib.sh"
+bench_input
 sock=
 trap '[ -z "$sock" ] || tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
-
-"$gen" -n "$samples" -l "$lines" -P -q "$tmp/bench.data"
-echo "input: $samples samples over $lines lines, $(($(stat -c %s "$tmp/bench.data") / 1048576)) MiB"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 now_us() { echo $(($(date +%s%N) / 1000)); }
