@@ -31,7 +31,8 @@ static const struct cmd_usage usage = {
 	.description =
 		"The task_group story on the bundled sched-core model: layouts (running\n"
 		"kernel's BTF, the model's DWARF), the layout rules, record + report of the\n"
-		"upstream and reordered builds, the patched Linux 6.1 object, a summary.",
+		"upstream, reordered, aligned and ratelimited builds, the patched Linux 6.1\n"
+		"object, a summary.",
 	.epilogue = "Exit status: 0 the story ran (skipped steps say why), 1 a verification\n"
 		    "contradicted it, 2 bad usage or the samples are missing.",
 };
@@ -46,15 +47,16 @@ static int parse_args(int argc, char **argv, struct demo *d)
 		OPT_CLEAR(0, "no-kernel", &d->kernel,
 			  "skip building and checking Linux's kernel/sched/core.o"),
 		OPT_CLEAR(0, "no-bench", &d->run_bench,
-			  "skip the (informational) benchmark of the three builds"),
-		OPT_UINT(0, "threads", &d->threads, "N", "model threads (default 4)", 1, 64),
+			  "skip the (informational) benchmark of the four builds"),
+		OPT_UINT(0, "threads", &d->threads, "N", "model cpus, one thread each (default 4)",
+			 1, 64),
 		OPT_UINT(0, "iterations", &d->iterations, "N",
-			 "wakeup/sleep cycles per thread under the simulator\n"
+			 "wakeups per cpu under the simulator\n"
 			 "(default 20000; x100 with a PMU)",
 			 1, 100000000),
 		OPT_STRING(0, "samples", &samples, "DIR",
-			   "where sched-core-{upstream,reordered,aligned} are\n"
-			   "(default: the installed ones, or this c2cscope's build's)"),
+			   "where sched-core-{upstream,reordered,aligned,ratelimited}\n"
+			   "are (default: the installed ones, or this c2cscope's build's)"),
 		OPT_STRING(0, "srcdir", &srcdir, "DIR",
 			   "the c2cscope source tree (layout.rules, verify.sh;\n"
 			   "default: the installed copy, or this build's source)"),
@@ -72,6 +74,7 @@ static int parse_args(int argc, char **argv, struct demo *d)
 	}
 	d->samples = samples ? xstrdup(samples) : NULL;
 	d->srcdir = srcdir ? xstrdup(srcdir) : NULL;
+	d->html_dir = html ? xstrdup(html) : NULL;
 	return 0;
 }
 
@@ -135,9 +138,9 @@ static int check_samples(struct demo *d)
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; i < ARRAY_SIZE(demo_builds) && !ret; i++) {
+	for (i = 0; i < ARRAY_SIZE(demo_runs) && !ret; i++) {
 		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/sched-core-%s", d->samples, demo_builds[i]);
+		strbuf_addf(&path, "%s/sched-core-%s", d->samples, demo_runs[i]);
 		if (access(path.buf, X_OK))
 			ret = cmd_error(CMD, "%s: %s (build the tree, or pass --samples DIR)",
 					path.buf, strerror(errno));
@@ -299,15 +302,14 @@ static void step_rules(struct demo *d)
 	strbuf_release(&out);
 }
 
-static void step_record(struct demo *d, int build)
+static void step_record(struct demo *d, int run)
 {
 	struct strbuf title = STRBUF_INIT;
 
-	strbuf_addf(&title, "Record and report the %s build (%u threads)", demo_builds[build],
-		    d->threads);
+	strbuf_addf(&title, "Record and report the %s build (%u cpus)", demo_runs[run], d->threads);
 	demo_step(d, title.buf);
 	strbuf_release(&title);
-	demo_record_and_report(d, build);
+	demo_record_and_report(d, run);
 }
 
 /* suggest's words around the two proposed layouts, without the layouts. */
@@ -392,10 +394,10 @@ static void step_verify(struct demo *d)
 static void step_bench(struct demo *d)
 {
 	struct strbuf script = STRBUF_INIT, log = STRBUF_INIT;
-	const char *argv[] = { NULL, "--dir", d->samples, "--rounds", "1", NULL };
+	const char *argv[] = { NULL, "--dir", d->samples, "--rounds", "5", NULL };
 	int rc;
 
-	demo_step(d, "Operations per second of the three builds (informational on a VM)");
+	demo_step(d, "Operations per second of the four builds (informational on a VM)");
 	if (!d->run_bench) {
 		demo_skip("--no-bench");
 		return;
@@ -418,13 +420,13 @@ static void summary_line_facts(struct demo *d, int build, int *verdict)
 	const struct demo_line_facts *up = &d->facts[0];
 
 	if (!f->valid) {
-		printf("  %-9s  contention: not measured (see step %d)\n", demo_builds[build],
+		printf("  %-9s  contention: not measured (see step %d)\n", demo_runs[build],
 		       4 + build);
 		return;
 	}
 	printf("  %-9s  line 0x%" PRIx64 " (#%d in the report, %s): %" PRIu64 " HITMs; "
 	       "load_avg %" PRIu64 " (%s); other fields %" PRIu64 "%s%s%s\n",
-	       demo_builds[build], f->line, f->rank, f->source, f->hitm_total, f->hitm_load_avg,
+	       demo_runs[build], f->line, f->rank, f->source, f->hitm_total, f->hitm_load_avg,
 	       f->load_avg_fns.len ? f->load_avg_fns.buf : "-", f->hitm_other,
 	       f->other_rows.len ? " (" : "", f->other_rows.buf, f->other_rows.len ? ")" : "");
 	if (build == 1 && up->valid && up->hitm_other) {
@@ -477,6 +479,7 @@ static void summary(struct demo *d, int *verdict)
 	}
 	summary_line_facts(d, 0, verdict);
 	summary_line_facts(d, 1, verdict);
+	demo_summary_contention(d, verdict);
 	if (d->suggestion.len) {
 		printf("  suggest:\n");
 		demo_print_matching(d->suggestion.buf, "verdict:", 1);
@@ -485,8 +488,8 @@ static void summary(struct demo *d, int *verdict)
 	if (d->verify_rc == 1)
 		*verdict = 1;
 	if (d->bench.len) {
-		printf("  bench (informational on a VM):\n");
-		demo_print_matching(d->bench.buf, "ops/s", 3);
+		printf("  bench (informational on a VM; median of 5 rounds, spread = slowest..fastest):\n");
+		demo_print_matching(d->bench.buf, "ops/s", 4);
 	}
 	printf("  outputs          %s\n", d->keep ? d->workdir : "removed (use --keep DIR)");
 	if (d->html_dir)
@@ -503,6 +506,7 @@ static void demo_release(struct demo *d)
 	for (i = 0; i < ARRAY_SIZE(d->facts); i++) {
 		strbuf_release(&d->facts[i].load_avg_fns);
 		strbuf_release(&d->facts[i].other_rows);
+		strbuf_release(&d->facts[i].work);
 	}
 	strbuf_release(&d->kernel_layout);
 	strbuf_release(&d->verify_lines);
@@ -521,19 +525,21 @@ int cmd_demo(int argc, char **argv)
 			  .run_bench = true,
 			  .threads = 4,
 			  .iterations = 20000,
-			  .nr_steps = 9,
+			  .nr_steps = 11,
 			  .rules_rc = { -1, -1, -1 },
 			  .verify_rc = -1 };
 	int ret, verdict = 0;
+	size_t i;
 
+	for (i = 0; i < ARRAY_SIZE(d.facts); i++) {
+		strbuf_init(&d.facts[i].load_avg_fns, 0);
+		strbuf_init(&d.facts[i].other_rows, 0);
+		strbuf_init(&d.facts[i].work, 0);
+	}
 	strbuf_init(&d.kernel_layout, 0);
 	strbuf_init(&d.verify_lines, 0);
 	strbuf_init(&d.bench, 0);
 	strbuf_init(&d.suggestion, 0);
-	strbuf_init(&d.facts[0].load_avg_fns, 0);
-	strbuf_init(&d.facts[0].other_rows, 0);
-	strbuf_init(&d.facts[1].load_avg_fns, 0);
-	strbuf_init(&d.facts[1].other_rows, 0);
 	ret = parse_args(argc, argv, &d);
 	if (!ret && (locate(&d) || check_samples(&d) || make_workdir(&d)))
 		ret = -1;
@@ -548,8 +554,8 @@ int cmd_demo(int argc, char **argv)
 	step_kernel_layout(&d);
 	step_model_layout(&d);
 	step_rules(&d);
-	step_record(&d, 0);
-	step_record(&d, 1);
+	for (i = 0; i < ARRAY_SIZE(demo_runs); i++)
+		step_record(&d, (int)i);
 	demo_watch_step(&d);
 	step_suggest(&d);
 	step_verify(&d);

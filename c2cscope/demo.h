@@ -12,16 +12,29 @@
 
 #include "util/strbuf.h"
 
-/* What a run of the model under record + report found on task_group's line. */
+/* HITMs and simulated stall cycles of one function on task_group's lines. */
+struct demo_fn_facts {
+	uint64_t hitm, cycles;
+};
+
+enum { DEMO_FN_SET_TASK_CPU, DEMO_FN_UPDATE_CFS_GROUP, DEMO_NR_FNS };
+
+/* What a run of the model under record + report found on task_group's lines. */
 struct demo_line_facts {
 	bool valid;
+	uint64_t tg, tg_size; /* where task_group is, and its size */
 	uint64_t line; /* address of load_avg's cache line */
 	int rank; /* its place among the report's lines, 0 = hottest */
-	uint64_t hitm_total; /* HITMs on the line */
-	uint64_t hitm_load_avg; /* rows at offset 0x0 */
-	uint64_t hitm_other; /* rows at any other offset */
+	uint64_t hitm_total; /* HITMs on load_avg's line */
+	uint64_t hitm_load_avg; /* rows on load_avg (offset 0x0) */
+	uint64_t hitm_other; /* rows at any other offset of that line */
+	uint64_t hitm_lines; /* HITMs on every line task_group spans */
+	/* sum of the load samples' weights (count x mean per bucket), all rows */
+	uint64_t cycles_total;
+	struct demo_fn_facts fn[DEMO_NR_FNS];
 	struct strbuf load_avg_fns; /* "update_cfs_group, update_tg_load_avg" */
 	struct strbuf other_rows; /* "0x8 set_task_cpu, 0x10 set_task_cpu" */
+	struct strbuf work; /* the model's "N wakeups" and load_avg checksum lines */
 	const char *source; /* "PMU" or "simulator" */
 };
 
@@ -40,14 +53,17 @@ struct demo {
 	struct strbuf kernel_layout; /* "704 bytes; load_avg @256 rt_se @264 rt_rq @272" */
 	int rules_rc[3]; /* check on upstream, reordered, aligned; -1 not run */
 	unsigned int size[3];
-	struct demo_line_facts facts[2]; /* upstream, reordered */
+	struct demo_line_facts facts[4]; /* demo_runs[]: the recorded builds */
 	int verify_rc; /* -1 not run */
 	struct strbuf verify_lines; /* verify.sh's verdict lines */
 	struct strbuf bench; /* bench.sh's output */
 	struct strbuf suggestion; /* suggest's output */
 };
 
+/* The three layouts; the recorded builds add the ratelimited upstream one. */
 extern const char *const demo_builds[3];
+extern const char *const demo_runs[4];
+extern const char *const demo_fn_names[DEMO_NR_FNS];
 
 /* Seconds since an arbitrary point (monotonic). */
 double demo_now(void);
@@ -73,7 +89,10 @@ int demo_c2c(struct demo *d, const char *log, bool echo, const char *const args[
 int demo_slurp(const char *path, struct strbuf *sb);
 /* Print the lines of text that contain needle, indented; returns how many. */
 int demo_print_matching(const char *text, const char *needle, int max);
-/* Offset of a member in a pahole-style layout text, -1 if not found. */
+/*
+ * Offset of a member in a pahole-style layout text (a top-level member, or
+ * one of a top-level anonymous struct or union), -1 if not found.
+ */
 long demo_layout_offset(const char *text, const char *member);
 /* The size from the layout text's "size: N" summary, 0 if not found. */
 unsigned int demo_layout_size(const char *text);
@@ -83,8 +102,10 @@ void demo_describe_layout(struct strbuf *sb, const char *text);
 /* DIR/NAME.html for --html DIR into sb (reset first); false without --html. */
 bool demo_html_path(const struct demo *d, const char *name, struct strbuf *sb);
 
-/* The record + report step for one build (demo_c2c.c). */
-void demo_record_and_report(struct demo *d, int build);
+/* The record + report step for demo_runs[run] (demo_c2c.c). */
+void demo_record_and_report(struct demo *d, int run);
+/* The summary's contention table and verdicts; sets *verdict on a contradiction. */
+void demo_summary_contention(const struct demo *d, int *verdict);
 /* The watch step: breakpoints on the two builds (demo_watch.c). */
 void demo_watch_step(struct demo *d);
 

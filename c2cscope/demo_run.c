@@ -20,6 +20,8 @@
 #include "util/xalloc.h"
 
 const char *const demo_builds[3] = { "upstream", "reordered", "aligned" };
+const char *const demo_runs[4] = { "upstream", "reordered", "aligned", "ratelimited" };
+const char *const demo_fn_names[DEMO_NR_FNS] = { "set_task_cpu", "update_cfs_group" };
 
 double demo_now(void)
 {
@@ -169,14 +171,17 @@ int demo_print_matching(const char *text, const char *needle, int max)
 	return shown;
 }
 
-/* The declared name of a member line "\tTYPE NAME [attrs]; /x OFF SIZE x/". */
-static bool member_line_is(const char *line, size_t len, const char *member)
+/*
+ * The declared name of a member line "\tTYPE NAME [attrs]; /x OFF SIZE x/";
+ * depth is the number of tabs the line must start with.
+ */
+static bool member_line_is(const char *line, size_t len, const char *member, size_t depth)
 {
 	const char *semi = memchr(line, ';', len), *end;
 	const char *attr;
 	size_t mlen = strlen(member);
 
-	if (!semi || line[0] != '\t' || line[1] == '\t' || line[1] == '/')
+	if (!semi || strspn(line, "\t") != depth || line[depth] == '/')
 		return false;
 	attr = memmem(line, (size_t)(semi - line), " __attribute__", 14);
 	end = attr ? attr : semi;
@@ -187,17 +192,35 @@ static bool member_line_is(const char *line, size_t len, const char *member)
 	return !(isalnum((unsigned char)end[-(long)mlen - 1]) || end[-(long)mlen - 1] == '_');
 }
 
+/* "\tstruct {" or "\tunion {": a top-level anonymous member opens. */
+static bool opens_anonymous(const char *line, size_t len)
+{
+	return (len == 9 && !memcmp(line, "\tstruct {", 9)) ||
+	       (len == 8 && !memcmp(line, "\tunion {", 8));
+}
+
+/*
+ * The offset of a top-level member, or of a member of a top-level anonymous
+ * struct or union (struct { atomic_long_t load_avg; } ____cacheline_aligned),
+ * which C names as if it were the outer struct's own.
+ */
 long demo_layout_offset(const char *text, const char *member)
 {
 	const char *p = text;
+	bool anonymous = false;
 
 	while (*p) {
 		const char *eol = strchrnul(p, '\n');
-		const char *c = memmem(p, (size_t)(eol - p), "/*", 2);
+		size_t len = (size_t)(eol - p);
+		const char *c = memmem(p, len, "/*", 2);
 		unsigned long off;
 
-		if (c && member_line_is(p, (size_t)(eol - p), member) &&
-		    sscanf(c, "/* %lu", &off) == 1)
+		if (opens_anonymous(p, len))
+			anonymous = true;
+		else if (len > 1 && p[0] == '\t' && p[1] == '}')
+			anonymous = false;
+		else if (c && member_line_is(p, len, member, anonymous ? 2 : 1) &&
+			 sscanf(c, "/* %lu", &off) == 1)
 			return (long)off;
 		p = *eol ? eol + 1 : eol;
 	}

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-/* Few cycles: every hit costs a debug exception (about 9 us). */
+/* Few wakeups per cpu: every hit costs a debug exception (about 9 us). */
 #define WATCH_ITERATIONS 5000
 
 static void watch_build(struct demo *d, int build)
@@ -43,7 +43,7 @@ static void watch_build(struct demo *d, int build)
 	args[12] = iters.buf;
 	rc = demo_c2c(d, log.buf, false, args);
 	demo_slurp(log.buf, &out);
-	printf("  %s (%s cycles):\n", demo_builds[build], iters.buf);
+	printf("  %s (%s wakeups per cpu):\n", demo_builds[build], iters.buf);
 	if (rc) {
 		demo_print_matching(out.buf, "c2cscope watch:", 2);
 		demo_skip("no hardware breakpoints to watch with (exit %d)", rc);

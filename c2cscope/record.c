@@ -290,16 +290,27 @@ static void summary(const struct record_args *o, const struct sim_record_stats *
 					     t[C2CSIM_ST_ATOMICS]),
 			(unsigned long long)(t[C2CSIM_ST_LCL_HITM] + t[C2CSIM_ST_RMT_HITM]),
 			(unsigned long long)t[C2CSIM_ST_LCL_HITM],
-			(unsigned long long)t[C2CSIM_ST_RMT_HITM], (unsigned long long)st->samples,
-			o->output, secs);
+			(unsigned long long)t[C2CSIM_ST_RMT_HITM],
+			(unsigned long long)(st->cut ? st->kept_samples : st->samples), o->output,
+			secs);
 	if (st->have_totals && t[C2CSIM_ST_GAVE_UP])
 		fallback_note(t);
 	if (!st->have_totals)
 		fprintf(stderr,
 			"c2cscope record: the simulation was cut short; %llu samples (%llu HITMs) "
-			"written to %s in %.2f s\n",
+			"simulated, %llu written to %s in %.2f s\n",
 			(unsigned long long)st->samples, (unsigned long long)st->hitm_samples,
-			o->output, secs);
+			(unsigned long long)(st->cut ? st->kept_samples : st->samples), o->output,
+			secs);
+}
+
+/* The output filled up (the writer cut it back): what it holds; exit 1. */
+static int output_cut(const char *output, uint64_t kept, uint64_t total)
+{
+	cmd_warn(CMD, "%s holds the first %llu of the %llu samples; %s", output,
+		 (unsigned long long)kept, (unsigned long long)total,
+		 "free space or raise the file size limit and record again for all");
+	return EXIT_FAILURE;
 }
 
 static int exit_code_of(int status)
@@ -366,8 +377,10 @@ static int record_sim(const struct record_args *o, int argc, char **argv)
 		cmd_report_err(CMD, &err);
 	if (res.convert_error)
 		cmd_report_err(CMD, &res.convert_err);
-	if (rec && sim_record_close(rec, &st, &err) < 0)
+	if (rec && sim_record_close(rec, &st, &err) < 0 && !st.cut)
 		return cmd_report_err(CMD, &err);
+	if (rec && st.cut) /* full disk or file size limit: a readable file, cut */
+		cmd_warn(CMD, "%s", err.msg);
 	for (i = 0; i < ARRAY_SIZE(bufs); i++)
 		strbuf_release(&bufs[i]);
 	free((void *)run.tool_args);
@@ -380,6 +393,8 @@ static int record_sim(const struct record_args *o, int argc, char **argv)
 				 "%s has no samples",
 				 o->output);
 	summary(o, &st, now() - t0);
+	if (st.cut)
+		return output_cut(o->output, st.kept_samples, st.samples);
 	rc = exit_code_of(res.wait_status);
 	return rc;
 }
@@ -506,8 +521,12 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 		record_session_abort(s); /* the command did not run, or the file is broken */
 		return cmd_report_err(CMD, &err);
 	}
-	if (record_session_close(s, &st, &err) < 0)
+	if (record_session_close(s, &st, &err) < 0 && !st.cut)
 		return cmd_report_err(CMD, &err);
+	if (st.cut) { /* full disk or file size limit: a readable file, cut */
+		cmd_warn(CMD, "%s", err.msg);
+		return output_cut(o->output, st.kept_samples, st.samples);
+	}
 	pmu_summary(o, &st, now() - t0);
 	return st.child_exited ? exit_code_of(st.wait_status) : EXIT_OK;
 }

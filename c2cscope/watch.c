@@ -328,6 +328,10 @@ static int run_watch(const struct watch_args *a, struct watch_opts *o)
 	progress_free(o->progress);
 	if (!ret)
 		ret = watch_analyze(w, &err);
+	if (ret && w && watch_summary(w)->record_cut) { /* a readable file, cut: go on */
+		cmd_warn(CMD, "%s", err.msg);
+		ret = 0;
+	}
 	if (ret) {
 		watch_close(w);
 		return cmd_report_err(CMD, &err);
@@ -337,6 +341,8 @@ static int run_watch(const struct watch_args *a, struct watch_opts *o)
 			 "%llu samples lost (the counts are exact; sites and replay miss them)",
 			 (unsigned long long)watch_summary(w)->lost);
 	ret = write_report(w, a);
+	if (ret == EXIT_OK && watch_summary(w)->record_cut)
+		ret = EXIT_FAILURE; /* the report is whole; the --record file holds the first hits */
 	if (ret == EXIT_OK)
 		ret = target_exit(watch_summary(w), o->argv != NULL);
 	watch_close(w);

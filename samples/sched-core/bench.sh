@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Operations (wakeup/sleep cycles) per second of each sched-core build, and
-# each build's ratio to upstream, measured in the same run. Rounds alternate
-# between the builds and the median is kept, which tames a noisy machine.
+# Operations (wakeups) per second of each sched-core build, and each build's
+# ratio to upstream, measured in the same run. Rounds alternate between the
+# builds; the median is kept and the spread (slowest..fastest round, and its
+# width as a share of the median) printed, so nobody reads noise as a result.
 #   bench.sh [--dir DIR] [--rounds N] [--seconds S] [--threads N]
-# DIR holds sched-core-{upstream,reordered,aligned} (default: this script's
+# DIR holds sched-core-{upstream,reordered,aligned,ratelimited} (default: this script's
 # folder in the build tree, i.e. the current directory's samples/sched-core).
 # Meaningful on real multi-socket hardware; informational on a small VM.
 set -euo pipefail
 
 dir=samples/sched-core
-rounds=3
+rounds=5
 seconds=1
 threads=
 while [ $# -gt 0 ]; do
@@ -23,7 +24,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-builds=(upstream reordered aligned)
+builds=(upstream reordered aligned ratelimited)
 declare -A results
 for b in "${builds[@]}"; do
 	[ -x "$dir/sched-core-$b" ] || { echo "bench.sh: $dir/sched-core-$b not built" >&2; exit 2; }
@@ -38,10 +39,12 @@ for ((r = 0; r < rounds; r++)); do
 		results[$b]+="$ops "
 	done
 done
-median() { tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-base=$(median "${results[upstream]}")
+# "median min max" of a list of numbers
+stats() { tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)], v[1], v[NR]}'; }
+read -r base _ _ <<<"$(stats "${results[upstream]}")"
 for b in "${builds[@]}"; do
-	m=$(median "${results[$b]}")
-	awk -v b="$b" -v m="$m" -v base="$base" -v n="$rounds" \
-		'BEGIN { printf "%-10s %12d ops/s  %.3fx upstream  (median of %d)\n", b, m, m / base, n }'
+	read -r m lo hi <<<"$(stats "${results[$b]}")"
+	awk -v b="$b" -v m="$m" -v lo="$lo" -v hi="$hi" -v base="$base" -v n="$rounds" \
+		'BEGIN { printf "%-11s %11d ops/s  %.3fx upstream  (median of %d; spread %d..%d, %.1f%%)\n",
+			 b, m, m / base, n, lo, hi, m ? 100 * (hi - lo) / m : 0 }'
 done

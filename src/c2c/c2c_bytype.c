@@ -364,7 +364,7 @@ static const struct type_member *top_member(const struct type *t, uint64_t off)
 		uint64_t start, end;
 
 		type_member_extent(m, &start, &end);
-		if (m->name && off >= start && off < (end > start ? end : start + 1))
+		if (off >= start && off < (end > start ? end : start + 1))
 			return m;
 	}
 	return NULL;
@@ -438,7 +438,7 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 		if (!st->name || strcmp(f->type_name, st->name))
 			continue;
 		m = top_member(st, f->offset);
-		fp = m ? profile_field(p, m->name) : NULL;
+		fp = m ? (struct field_profile *)profile_member_field(p, m) : NULL;
 		if (!fp)
 			continue;
 		fp->loads += f->loads;
@@ -459,7 +459,8 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 }
 
 /* The row's top-level member of ST, and a key for that member of its object. */
-static const struct type_member *row_member(const struct type *st, const struct c2c_row *r,
+static const struct type_member *row_member(const struct type *st, const struct struct_profile *p,
+					    const struct c2c_row *r,
 					    const struct c2c_row_attrib *ra, uint64_t *key)
 {
 	const struct type_member *m;
@@ -468,7 +469,7 @@ static const struct type_member *row_member(const struct type *st, const struct 
 	    strcmp(ra->res->outer_name, st->name))
 		return NULL;
 	m = top_member(st, ra->res->outer_offset);
-	if (!m || !m->name)
+	if (!m || !profile_member_field(p, m))
 		return NULL;
 	*key = hash_u64(r->line->addr + r->offset - ra->res->outer_offset) * 31 +
 	       (uint64_t)(m - st->members);
@@ -503,7 +504,7 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 				struct field_profile *fp;
 				uint64_t key, cpus, w;
 
-				mb = row_member(st, r, ra, &key);
+				mb = row_member(st, p, r, ra, &key);
 				if (!mb)
 					continue;
 				cpus = fold64(r->g.cpuset, words);
@@ -516,7 +517,7 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 					continue;
 				}
 				w &= ~(1ULL << 63);
-				fp = profile_field(p, mb->name);
+				fp = (struct field_profile *)profile_member_field(p, mb);
 				if (fp && ((w & (w - 1)) || (cpus & ~w && w)))
 					fp->hitm_true += sts->lcl_hitm + sts->rmt_hitm;
 			}

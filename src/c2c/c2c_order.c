@@ -78,7 +78,8 @@ static void deliver_upto(struct c2c_order *q, uint64_t limit, c2c_deliver_fn del
 		deliver(ctx, &q->items[i].ev);
 		free(q->items[i].str);
 	}
-	memmove(q->items, q->items + i, (q->nr - i) * sizeof(*q->items));
+	if (i) /* items is NULL while nothing was ever held */
+		memmove(q->items, q->items + i, (q->nr - i) * sizeof(*q->items));
 	q->nr -= i;
 }
 

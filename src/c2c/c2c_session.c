@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "c2c/c2c_attrib.h"
 #include "c2c/c2c_order.h"
 #include "perf/perf_data.h"
 #include "util/progress.h"
@@ -346,23 +345,7 @@ static int load(struct c2c_session *s, struct c2c_err *err)
 	return ret;
 }
 
-/* Name the rows' fields; one warning for the samples no debug info explains. */
-static void attribute(struct c2c_session *s)
-{
-	uint64_t counts[C2C_ATTRIB_NR_REASONS];
-	const char *missing;
-
-	s->attrib = c2c_attrib_session(s);
-	c2c_attrib_counts(s->attrib, counts);
-	missing = c2c_attrib_missing(s->attrib);
-	if (counts[C2C_ATTRIB_NO_DEBUGINFO] && *missing)
-		strbuf_addf(&s->warnings,
-			    "field attribution: %" PRIu64
-			    " samples in code without debug info; first: %.*s\n",
-			    counts[C2C_ATTRIB_NO_DEBUGINFO], (int)strcspn(missing, "\n"), missing);
-}
-
-int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **out,
+int c2c_session_read(const struct c2c_session_opts *opts, struct c2c_session **out,
 		     struct c2c_err *err)
 {
 	struct c2c_session *s = xcalloc(1, sizeof(*s));
@@ -385,19 +368,8 @@ int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **o
 		strbuf_addf(&s->warnings,
 			    "%" PRIu64 " samples have a physical address in no memory node\n",
 			    s->model->unknown_node);
-	if (s->opts.attribute)
-		attribute(s);
 	*out = s;
 	return 0;
-}
-
-int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err)
-{
-	struct c2c_session_opts so = { .path = path, .attribute = true };
-
-	so.model.keys[0] = C2C_KEY_IADDR;
-	so.model.nr_keys = 1;
-	return c2c_session_load(&so, out, err);
 }
 
 void c2c_session_free(struct c2c_session *s)
@@ -406,7 +378,8 @@ void c2c_session_free(struct c2c_session *s)
 
 	if (!s)
 		return;
-	c2c_attrib_free(s->attrib);
+	if (s->attrib)
+		s->attrib_free(s->attrib);
 	stop_workers(s, NULL);
 	c2c_model_free(s->model);
 	addr_spaces_free(s->spaces);

@@ -56,21 +56,27 @@ struct c2c_session {
 	struct strbuf warnings; /* one per line, for the command to print */
 	int *cpu2node;
 	struct c2c_mem_range *mem;
-	struct c2c_attrib *attrib; /* when opts.attribute */
+	/* Set by c2c_session_load when opts.attribute (c2c_load.c). */
+	struct c2c_attrib *attrib;
+	void (*attrib_free)(struct c2c_attrib *ca);
 };
 
 /*
  * Read the whole file. Damage after some records is a warning (the
  * session holds what was read); a file that cannot be opened, or damage
- * before any sample, is an error.
+ * before any sample, is an error. c2c_session_read only reads and
+ * aggregates; c2c_session_load (c2c_load.c) also names the rows' fields
+ * when opts->attribute.
  */
+int c2c_session_read(const struct c2c_session_opts *opts, struct c2c_session **out,
+		     struct c2c_err *err);
 int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **out,
 		     struct c2c_err *err);
 void c2c_session_free(struct c2c_session *s);
 /*
  * Read a perf.data for a struct profile: the report's defaults (offset,
  * iaddr rows), field attribution on. Warnings stay in (*out)->warnings.
- * (c2c_attrib.h, which includes this header, declared it before.)
+ * (c2c_load.c; c2c_attrib.h, which includes this header, declared it before.)
  */
 int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err);
 

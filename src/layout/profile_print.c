@@ -37,12 +37,13 @@ static void annotate(struct strbuf *sb, const struct type_member *m, uint64_t ab
 		     uint64_t size, unsigned int depth, void *arg)
 {
 	const struct marks *mk = arg;
-	const struct field_profile *f = m->name ? profile_field_const(mk->p, m->name) : NULL;
+	/* top-level members only: an anonymous struct's, on its closing line */
+	const struct field_profile *f = depth ? NULL : profile_member_field(mk->p, m);
 	size_t i;
 
 	(void)abs_offset;
 	(void)size;
-	if (depth || !f || (!f->loads && !f->stores))
+	if (!f || (!f->loads && !f->stores))
 		return;
 	i = (size_t)(f - mk->p->fields);
 	strbuf_addf(sb, " hitm %" PRIu64 "/%" PRIu64 " ld %" PRIu64 " st %" PRIu64, f->hitm_local,
@@ -67,7 +68,7 @@ static const struct field_profile *member_field(const struct type *t,
 	type_member_extent(m, start, end);
 	if (*end == *start)
 		*end = *start + 1;
-	return m->name ? profile_field_const(p, m->name) : NULL;
+	return profile_member_field(p, m);
 }
 
 /*

@@ -203,6 +203,7 @@ struct perf_header_info {
 	/* TRACING_DATA feature as written (perf's trace-event-info blob) */
 	const void *tracing_data;
 	size_t tracing_data_size;
+	bool unclosed; /* a writer's checkpoint header: the recorder never closed it */
 };
 
 struct perf_reader_stats {
@@ -317,6 +318,42 @@ int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info
 
 /* Closes and frees w without finishing the file (after an error). */
 void perf_writer_abort(struct perf_writer *w);
+
+/*
+ * No data lost (see writer_cut.c):
+ * - open ignores SIGXFSZ for the whole process, so that a file-size limit
+ *   (ulimit -f) gives EFBIG instead of killing the recorder;
+ * - after EFBIG or ENOSPC every later record is counted and dropped (the
+ *   calls return that -errno); finish cuts the data back to the last whole
+ *   record that leaves room for the features, writes them and the header,
+ *   and returns -EFBIG / -ENOSPC with the file readable and res->cut set;
+ * - checkpoints: every ckpt_bytes of data or ckpt_ms milliseconds (checked
+ *   when the buffer is flushed and at each FINISHED_ROUND) the features so
+ *   far and a header are written, so that a recorder killed by SIGKILL,
+ *   OOM or power loss leaves a file readable up to its last checkpoint.
+ *   Such a header carries PERF_WRITER_UNCLOSED_MAGIC in the event_types
+ *   offset (a field perf ignores); close clears it. The checkpoint's
+ *   feature table lives in the data section inside a FINISHED_INIT record
+ *   (which perf skips), so it stays valid while more data follows.
+ */
+#define PERF_WRITER_UNCLOSED_MAGIC 0x54504b4343324343ULL /* "CC2CCKPT" */
+#define PERF_WRITER_CKPT_BYTES (64ULL << 20)
+#define PERF_WRITER_CKPT_MS 10000
+
+struct perf_writer_result {
+	uint64_t samples, bytes; /* samples and data bytes in the file */
+	uint64_t dropped_samples, dropped_bytes; /* given but cut away */
+	uint64_t checkpoints;
+	int cut; /* 0, or EFBIG / ENOSPC: the data was cut back, the file is readable */
+};
+
+/* Checkpoint every bytes of data or ms milliseconds; 0 turns that trigger off. */
+void perf_writer_set_checkpoint(struct perf_writer *w, uint64_t bytes, uint64_t ms);
+/* The info checkpoints write (copied); without it they use open's defaults. */
+void perf_writer_set_info(struct perf_writer *w, const struct perf_writer_info *info);
+/* perf_writer_close, filling res (may be NULL) with what the file holds. */
+int perf_writer_finish(struct perf_writer *w, const struct perf_writer_info *info,
+		       struct perf_writer_result *res, struct c2c_err *err);
 
 /*
  * The GNU build id of an ELF file (its NT_GNU_BUILD_ID note): 0 with id and

@@ -213,6 +213,14 @@ static int open_file_mode(struct perf_reader *r, struct c2c_err *err)
 				   r->path);
 	data_bounds(r, &s[1]);
 	read_features(r, bits, &s[1]);
+	if (rd64(h + 56, r->swap) == PERF_WRITER_UNCLOSED_MAGIC) {
+		r->hdr.unclosed = true;
+		reader_warn(r,
+			    "%s: at 0x38: the recorder did not close this file (it was killed or "
+			    "lost power): only the data up to its last checkpoint (%llu bytes) "
+			    "is read",
+			    r->path, (unsigned long long)s[1].size);
+	}
 	return 0;
 }
 

@@ -167,8 +167,8 @@ static void parse_mem_topology(struct perf_reader *r, struct cursor *c)
 
 		cursor_u64(c); /* size, repeated by the bitmap */
 		size = cursor_u64(c);
-		words = (size + 63) / 64;
-		if (words > c->len / 8) {
+		words = size / 64 + (size % 64 != 0); /* size + 63 may wrap */
+		if (c->bad || words > (c->len - c->pos) / 8) {
 			c->bad = true;
 			return;
 		}
@@ -185,6 +185,8 @@ static void parse_more(struct perf_reader *r, int feat, struct cursor *c)
 
 	switch (feat) {
 	case PERF_FEAT_CPU_TOPOLOGY:
+		if (h->core_siblings || h->thread_siblings)
+			break; /* a pipe may repeat it: the first one counts, as CMDLINE */
 		parse_strings(c, &h->core_siblings, &h->nr_core_siblings);
 		parse_strings(c, &h->thread_siblings, &h->nr_thread_siblings);
 		break;
@@ -206,6 +208,10 @@ static void parse_more(struct perf_reader *r, int feat, struct cursor *c)
 		cursor_u32(c); /* version */
 		h->comp_type = cursor_u32(c);
 		h->comp_level = cursor_u32(c);
+		cursor_u32(c); /* ratio */
+		r->comp_mmap_len = cursor_u32(c);
+		if (c->bad)
+			r->comp_mmap_len = 0;
 		break;
 	case PERF_FEAT_BUILD_ID:
 		parse_build_ids(r, c);

@@ -62,6 +62,7 @@ struct perf_reader {
 	/* records decompressed from COMPRESSED records, [z_pos, z_len) unread */
 	uint8_t *zbuf;
 	size_t z_alloc, z_pos, z_len;
+	uint32_t comp_mmap_len; /* COMPRESSED feature: perf's bound on one record's output */
 	uint64_t z_off; /* file offset of the COMPRESSED record they came from */
 	void *zstd;
 	/* one record copied out (byte-swapped, realigned or joined) */

@@ -14,10 +14,28 @@
 #ifdef HAVE_ZSTD
 #include <zstd.h>
 
+/*
+ * What one COMPRESSED record may unpack to. perf bounds it by the ring
+ * buffer size the COMPRESSED feature gives (comp_mmap_len; 512 KiB per cpu
+ * by default); without that feature (a pipe, or before it arrives) we
+ * allow 16 MiB, and never more than 256 MiB: 64 KiB of zstd can claim
+ * gigabytes (a "zstd bomb"), and the reader must stay in bounded memory.
+ */
+#define ZSTD_DEFAULT_OUT (16ULL << 20)
+#define ZSTD_MAX_OUT (256ULL << 20)
+
+static uint64_t record_out_limit(const struct perf_reader *r)
+{
+	uint64_t lim = r->comp_mmap_len ? r->comp_mmap_len : ZSTD_DEFAULT_OUT;
+
+	return lim > ZSTD_MAX_OUT ? ZSTD_MAX_OUT : lim;
+}
+
 int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off,
 		      struct c2c_err *err)
 {
 	ZSTD_inBuffer in = { data, len, 0 };
+	size_t start;
 
 	if (!r->zstd) {
 		r->zstd = ZSTD_createDStream();
@@ -32,6 +50,7 @@ int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, ui
 	r->z_pos = 0;
 	r->z_off = off - 8;
 	r->stats.compressed++;
+	start = r->z_len;
 	do {
 		ZSTD_outBuffer out;
 		size_t ret;
@@ -47,6 +66,14 @@ int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, ui
 		r->z_len += out.pos;
 		if (out.pos < out.size && in.pos == in.size)
 			break;
+		if (r->z_len - start > record_out_limit(r))
+			return c2c_err_set(
+				err, EFBIG,
+				"%s: at 0x%llx: COMPRESSED record of %zu bytes unpacks to "
+				"more than %llu bytes, expected at most the recording's "
+				"buffer size",
+				r->path, (unsigned long long)(off - 8), len,
+				(unsigned long long)record_out_limit(r));
 	} while (true);
 	return 0;
 }

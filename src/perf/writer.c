@@ -37,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,21 +62,58 @@
 	 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_PHYS_ADDR |            \
 	 PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)
 
-static void writer_flush(struct perf_writer *w)
+/*
+ * Appends to the file, counting what reached it; a full disk or the file
+ * size limit makes the writer full (writer_cut.c): 0 or the errno.
+ */
+int writer_write_all(struct perf_writer *w, const void *buf, size_t len)
 {
 	size_t done = 0;
 
-	while (done < w->buf_len && !w->werr) {
-		ssize_t n = write(w->fd, w->buf + done, w->buf_len - done);
+	while (done < len && !w->werr) {
+		ssize_t n = write(w->fd, (const char *)buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			w->werr = n < 0 ? errno : EIO;
+		} else {
+			done += n;
+			w->disk_size += n;
+		}
+	}
+	if ((w->werr == EFBIG || w->werr == ENOSPC || w->werr == EDQUOT) && !w->full) {
+		w->full = w->werr;
+		w->full_size = w->disk_size;
+	}
+	return w->werr;
+}
+
+/* Writes the buffered records; after a write error they are dropped. */
+void writer_flush(struct perf_writer *w)
+{
+	writer_write_all(w, w->buf, w->buf_len);
+	w->buf_len = 0;
+	if (!w->werr) {
+		writer_mark(w);
+		writer_maybe_checkpoint(w);
+	}
+}
+
+int writer_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *)buf + done, len - done, off + done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			w->werr = n < 0 ? errno : EIO;
-		else
-			done += n;
+			return n < 0 ? errno : EIO;
+		done += n;
 	}
-	w->buf_len = 0;
+	return 0;
 }
 
 /* Append a finished record (or any bytes) to the data section. */
@@ -84,10 +122,7 @@ void writer_emit(struct perf_writer *w, const void *data, size_t len)
 	if (w->buf_len + len > WRITER_BUF_SIZE)
 		writer_flush(w);
 	if (len > WRITER_BUF_SIZE) {
-		ssize_t n = write(w->fd, data, len);
-
-		if (n != (ssize_t)len && !w->werr)
-			w->werr = n < 0 ? errno : EIO;
+		writer_write_all(w, data, len);
 	} else {
 		memcpy(w->buf + w->buf_len, data, len);
 		w->buf_len += len;
@@ -199,7 +234,7 @@ int perf_writer_mmap2(struct perf_writer *w, const struct perf_mmap *m, uint64_t
 }
 
 /* The host kernel's _text and _etext, or x86-64's usual ones when hidden. */
-static void kernel_text_range(uint64_t *start, uint64_t *end)
+static void read_kernel_text_range(uint64_t *start, uint64_t *end)
 {
 	unsigned long long addr;
 	char line[512], type, name[256];
@@ -221,6 +256,23 @@ static void kernel_text_range(uint64_t *start, uint64_t *end)
 		*start = 0xffffffff81000000ULL;
 		*end = *start + 0x1000000;
 	}
+}
+
+static uint64_t ktext_start, ktext_end;
+
+static void read_ktext_once(void)
+{
+	read_kernel_text_range(&ktext_start, &ktext_end);
+}
+
+/* Read once per process: /proc/kallsyms is long (a writer opened per fuzz run). */
+static void kernel_text_range(uint64_t *start, uint64_t *end)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, read_ktext_once);
+	*start = ktext_start;
+	*end = ktext_end;
 }
 
 /*
@@ -261,9 +313,13 @@ int perf_writer_task(struct perf_writer *w, bool is_fork, const struct perf_task
 int perf_writer_finished_round(struct perf_writer *w)
 {
 	struct strbuf *sb = &w->rec;
+	int ret;
 
 	record_begin(sb, PERF_REC_USER_FINISHED_ROUND, 0);
-	return record_end(w, sb);
+	ret = record_end(w, sb);
+	if (!ret && w->ckpt_ms)
+		writer_maybe_checkpoint(w); /* flushes first when one is due */
+	return ret;
 }
 
 int perf_writer_lost(struct perf_writer *w, uint32_t attr_index, uint64_t lost, uint64_t time)
@@ -496,6 +552,7 @@ int perf_writer_sample(struct perf_writer *w, const struct perf_sample *s)
 {
 	struct strbuf *sb = &w->rec;
 	const struct writer_event *e;
+	int ret;
 
 	if (s->attr_index >= w->nr_events)
 		return -EINVAL;
@@ -508,10 +565,14 @@ int perf_writer_sample(struct perf_writer *w, const struct perf_sample *s)
 	put_sample_head(sb, e, s);
 	put_sample_middle(sb, &e->ev, e->sample_type, s);
 	put_sample_tail(sb, &e->ev, e->sample_type, s);
+	ret = record_end(w, sb);
+	if (ret == -E2BIG)
+		return ret;
+	/* counted once emitted: a flush inside record_end marks what precedes it */
 	if (e->sample_type & PERF_SAMPLE_TIME)
 		writer_note_time(w, s->time);
 	w->nr_samples++;
-	return record_end(w, sb);
+	return ret;
 }
 
 int perf_writer_build_id(struct perf_writer *w, const struct perf_build_id *bid)
@@ -583,6 +644,10 @@ static int write_attrs(struct perf_writer *w, struct c2c_err *err)
 	if (write(w->fd, sb.buf, sb.len) != (ssize_t)sb.len)
 		ret = c2c_err_set(err, errno ? errno : EIO, "%s: cannot write header: %s", w->path,
 				  strerror(errno ? errno : EIO));
+	else /* readable (no samples) even if we are killed before a checkpoint */
+		ret = writer_write_header(w, 0, (const uint64_t[4]){ 0 }, false);
+	if (ret > 0)
+		ret = c2c_err_set(err, ret, "%s: cannot write header: %s", w->path, strerror(ret));
 	strbuf_release(&sb);
 	return ret;
 }
@@ -648,10 +713,14 @@ int perf_writer_open(const char *path, const struct perf_writer_event *events, s
 	ret = check_events(path, events, nr_events, err);
 	if (ret)
 		return ret;
+	signal(SIGXFSZ, SIG_IGN); /* a file size limit: EFBIG, and we cut (writer_cut.c) */
 	w = xcalloc(1, sizeof(*w));
+	w->ckpt_rec = UINT64_MAX;
+	perf_writer_set_checkpoint(w, PERF_WRITER_CKPT_BYTES, PERF_WRITER_CKPT_MS);
+	w->nr_marks = 1; /* marks[0]: the data's start, nothing before it */
 	w->path = xstrdup(path);
 	discard_old(path);
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600); /* a cut reads back */
 	if (w->fd < 0) {
 		ret = c2c_err_set(err, errno, "%s: cannot create: %s", path, strerror(errno));
 		free(w->path);
@@ -692,46 +761,11 @@ void perf_writer_abort(struct perf_writer *w)
 	for (i = 0; i < w->nr_build_ids; i++)
 		free((char *)w->build_ids[i].filename);
 	free(w->build_ids);
+	writer_free_info(w);
 	free(w->events);
 	free(w->attr_bytes);
 	strbuf_release(&w->rec);
 	free(w->buf);
 	free(w->path);
 	free(w);
-}
-
-static int write_header(struct perf_writer *w, const uint64_t *feat_bits)
-{
-	uint64_t hdr[PERF_FILE_HEADER_SIZE / 8] = { 0 };
-
-	hdr[0] = PERF_MAGIC2;
-	hdr[1] = PERF_FILE_HEADER_SIZE;
-	hdr[2] = PERF_ATTR_SIZE_WRITTEN + 16;
-	hdr[3] = w->attrs_offset;
-	hdr[4] = w->nr_events * (PERF_ATTR_SIZE_WRITTEN + 16);
-	hdr[5] = w->data_offset;
-	hdr[6] = w->data_size;
-	/* hdr[7..8]: event_types, unused */
-	memcpy(&hdr[9], feat_bits, 32);
-	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
-		return errno ? errno : EIO;
-	return 0;
-}
-
-int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info,
-		      struct c2c_err *err)
-{
-	uint64_t feat_bits[4] = { 0 };
-	int ret = 0;
-
-	perf_writer_finished_round(w);
-	writer_flush(w);
-	if (!w->werr)
-		w->werr = writer_write_features(w, info, feat_bits);
-	if (!w->werr)
-		w->werr = write_header(w, feat_bits);
-	if (w->werr)
-		ret = c2c_err_set(err, w->werr, "%s: cannot write: %s", w->path, strerror(w->werr));
-	perf_writer_abort(w);
-	return ret;
 }

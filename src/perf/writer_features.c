@@ -246,31 +246,23 @@ static size_t collect_features(struct perf_writer *w, const struct perf_writer_i
 	return nr;
 }
 
-int writer_write_features(struct perf_writer *w, const struct perf_writer_info *info,
-			  uint64_t feat_bits[4])
+void writer_build_features(struct perf_writer *w, const struct perf_writer_info *info,
+			   uint64_t base, struct strbuf *out, uint64_t feat_bits[4])
 {
 	struct feature feats[20];
-	struct strbuf table = STRBUF_INIT;
 	uint64_t off;
 	size_t nr, i;
-	int ret = 0;
 
 	nr = collect_features(w, info, feats);
-	off = w->data_offset + w->data_size + nr * 16;
+	off = base + nr * 16;
 	for (i = 0; i < nr; i++) {
 		feat_bits[feats[i].bit / 64] |= 1ULL << (feats[i].bit % 64);
-		writer_put_u64(&table, off);
-		writer_put_u64(&table, feats[i].data.len);
+		writer_put_u64(out, off);
+		writer_put_u64(out, feats[i].data.len);
 		off += feats[i].data.len;
 	}
-	if (write(w->fd, table.buf, table.len) != (ssize_t)table.len)
-		ret = errno ? errno : EIO;
 	for (i = 0; i < nr; i++) {
-		if (!ret && write(w->fd, feats[i].data.buf, feats[i].data.len) !=
-				    (ssize_t)feats[i].data.len)
-			ret = errno ? errno : EIO;
+		strbuf_add(out, feats[i].data.buf, feats[i].data.len);
 		strbuf_release(&feats[i].data);
 	}
-	strbuf_release(&table);
-	return ret;
 }

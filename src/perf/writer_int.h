@@ -3,6 +3,7 @@
 #ifndef C2C_PERF_WRITER_INT_H
 #define C2C_PERF_WRITER_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -14,6 +15,13 @@ struct writer_event {
 	uint64_t sample_type; /* as written: ev.sample_type | IDENTIFIER */
 	uint64_t id;
 };
+
+/* A record boundary in the data and the counts of the records before it. */
+struct writer_mark {
+	uint64_t off, samples, timed, first_time, last_time;
+};
+
+#define WRITER_MARKS 16 /* the last flushes' boundaries, for a cut */
 
 struct perf_writer {
 	int fd;
@@ -29,6 +37,19 @@ struct perf_writer {
 	struct perf_build_id *build_ids;
 	size_t nr_build_ids, alloc_build_ids;
 	uint64_t nr_samples, nr_timed, first_time, last_time;
+	/* no data lost (writer_cut.c) */
+	uint64_t disk_size; /* data bytes written to the file */
+	struct writer_mark marks[WRITER_MARKS];
+	uint64_t nr_marks; /* marks[(nr_marks - 1) % WRITER_MARKS] is the latest */
+	int full; /* EFBIG or ENOSPC: later records are dropped */
+	uint64_t full_size; /* data bytes on disk when it filled */
+	uint64_t ckpt_bytes, ckpt_ms, next_ckpt_size, next_ckpt_ms;
+	uint64_t ckpt_rec; /* data offset of the last checkpoint's record, or ~0 */
+	uint32_t ckpt_len; /* its bytes after the record header */
+	uint64_t nr_ckpts;
+	bool in_ckpt;
+	struct perf_writer_info *info; /* perf_writer_set_info's copy */
+	struct strbuf info_strs;
 };
 
 void writer_emit(struct perf_writer *w, const void *data, size_t len);
@@ -51,8 +72,23 @@ static inline void writer_put_padded_str(struct strbuf *sb, const char *s, size_
 	strbuf_add(sb, s, len);
 	strbuf_addchars(sb, 0, padded - len);
 }
-/* Feature table and sections after the data; sets bits in feat_bits. */
-int writer_write_features(struct perf_writer *w, const struct perf_writer_info *info,
-			  uint64_t feat_bits[4]);
+/*
+ * The feature table and sections for a table at file offset base, into
+ * out; sets bits in feat_bits.
+ */
+void writer_build_features(struct perf_writer *w, const struct perf_writer_info *info,
+			   uint64_t base, struct strbuf *out, uint64_t feat_bits[4]);
+int writer_write_header(struct perf_writer *w, uint64_t data_size, const uint64_t *feat_bits,
+			bool closed);
+int writer_pwrite(int fd, const void *buf, size_t len, uint64_t off);
+void writer_flush(struct perf_writer *w);
+int writer_write_all(struct perf_writer *w, const void *buf, size_t len);
+/* writer_cut.c */
+void writer_mark(struct perf_writer *w);
+void writer_maybe_checkpoint(struct perf_writer *w);
+int writer_seal_checkpoint(struct perf_writer *w);
+int writer_cut(struct perf_writer *w, const struct perf_writer_info *info,
+	       struct perf_writer_result *res, struct c2c_err *err);
+void writer_free_info(struct perf_writer *w);
 
 #endif

@@ -13,6 +13,51 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* The names an anonymous struct or union member makes visible, recursively. */
+static void add_visible_names(struct strbuf *sb, const struct type *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+		const struct type *mt = type_strip(m->type);
+
+		if (m->name)
+			strbuf_addf(sb, "%s%s", sb->len ? ", " : "", m->name);
+		else if (mt && (mt->kind == TYPE_STRUCT || mt->kind == TYPE_UNION))
+			add_visible_names(sb, mt);
+	}
+}
+
+/*
+ * The field name of top-level member m: its own, or for an anonymous struct
+ * or union (struct { atomic_long_t load_avg; } ____cacheline_aligned) what
+ * it holds: "load_avg", or "{a, b}" when it holds several. NULL when it
+ * holds no named member.
+ */
+static char *member_field_name(const struct type_member *m)
+{
+	const struct type *mt = type_strip(m->type);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (m->name)
+		return xstrdup(m->name);
+	if (mt && (mt->kind == TYPE_STRUCT || mt->kind == TYPE_UNION))
+		add_visible_names(&sb, mt);
+	if (!sb.len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	if (strchr(sb.buf, ',')) {
+		struct strbuf braced = STRBUF_INIT;
+
+		strbuf_addf(&braced, "{%s}", sb.buf);
+		strbuf_release(&sb);
+		return strbuf_detach(&braced, NULL);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 struct struct_profile *profile_new(const struct type *t)
 {
 	struct struct_profile *p = xcalloc(1, sizeof(*p));
@@ -22,9 +67,11 @@ struct struct_profile *profile_new(const struct type *t)
 	p->struct_name = xstrdup(t->name ? t->name : "(anonymous)");
 	p->fields = xcalloc(t->nr_members ? t->nr_members : 1, sizeof(*p->fields));
 	for (i = 0; i < t->nr_members; i++) {
-		if (!t->members[i].name)
+		char *name = member_field_name(&t->members[i]);
+
+		if (!name)
 			continue;
-		p->fields[n].name = xstrdup(t->members[i].name);
+		p->fields[n].name = name;
 		p->fields[n].cls = FIELD_COLD;
 		n++;
 	}
@@ -51,12 +98,30 @@ void profile_free(struct struct_profile *p)
 	free(p);
 }
 
+/* Whether "{a, b}" (an anonymous member's field) holds name. */
+static bool wrapper_holds(const char *field, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p;
+
+	if (field[0] != '{')
+		return false;
+	for (p = field + 1; *p; p += strspn(p, ", }")) {
+		size_t n = strcspn(p, ", }");
+
+		if (n == len && !memcmp(p, name, len))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 struct field_profile *profile_field(struct struct_profile *p, const char *name)
 {
 	uint32_t i;
 
 	for (i = 0; i < p->nr_fields; i++)
-		if (!strcmp(p->fields[i].name, name))
+		if (!strcmp(p->fields[i].name, name) || wrapper_holds(p->fields[i].name, name))
 			return &p->fields[i];
 	return NULL;
 }
@@ -64,6 +129,16 @@ struct field_profile *profile_field(struct struct_profile *p, const char *name)
 const struct field_profile *profile_field_const(const struct struct_profile *p, const char *name)
 {
 	return profile_field((struct struct_profile *)p, name);
+}
+
+const struct field_profile *profile_member_field(const struct struct_profile *p,
+						 const struct type_member *m)
+{
+	char *name = member_field_name(m);
+	const struct field_profile *f = name ? profile_field_const(p, name) : NULL;
+
+	free(name);
+	return f;
 }
 
 void profile_classify(struct struct_profile *p, uint64_t min_stores)

@@ -27,7 +27,7 @@ enum field_class {
 };
 
 struct field_profile {
-	const char *name; /* top-level member name (owned by the profile) */
+	const char *name; /* top-level member's name, see profile_field() (owned) */
 	enum field_class cls;
 	uint64_t loads, stores;
 	uint64_t hitm_local, hitm_remote;
@@ -83,9 +83,16 @@ int profile_parse_hotness(const char *path, const struct type *t, struct struct_
 
 /* An empty profile (all fields cold) for T, to be filled by a caller. */
 struct struct_profile *profile_new(const struct type *t);
-/* The field named NAME, or NULL. */
+/*
+ * The field named NAME, or NULL. Each top-level member is one field; an
+ * anonymous struct or union member is one field too, named after the
+ * members it holds ("load_avg", or "{a, b}"), and found by each of them.
+ */
 struct field_profile *profile_field(struct struct_profile *p, const char *name);
 const struct field_profile *profile_field_const(const struct struct_profile *p, const char *name);
+/* The field of top-level member m of the profiled struct, or NULL. */
+const struct field_profile *profile_member_field(const struct struct_profile *p,
+						 const struct type_member *m);
 /*
  * Classify fields from counts: write-hot when stores are at least 1% of
  * accesses and at least min_stores, or when it has HITMs and any store;

@@ -114,6 +114,13 @@ struct record_stats {
 	bool child_started, child_exited;
 	int wait_status; /* of the -- CMD child */
 	const char *note; /* a line to show (e.g. IBS records system-wide) or NULL */
+	/*
+	 * cut: EFBIG or ENOSPC when the output filled up; then close returns
+	 * that -errno, err says what was kept, and the file holds the first
+	 * kept_samples samples.
+	 */
+	int cut;
+	uint64_t kept_samples;
 };
 
 struct progress;
@@ -131,7 +138,10 @@ int record_session_open(const struct record_evlist *l, const struct record_opts 
  * the ring buffers until the child exits or *stop becomes non-zero.
  */
 int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, struct c2c_err *err);
-/* Finishes the file and frees s; st gets the counts (may be NULL). */
+/*
+ * Finishes the file and frees s; st gets the counts (may be NULL). After a
+ * full disk or file size limit the file is cut back, kept, and st->cut set.
+ */
 int record_session_close(struct record_session *s, struct record_stats *st, struct c2c_err *err);
 /* Kills a child not yet started, removes the output, frees s. */
 void record_session_abort(struct record_session *s);

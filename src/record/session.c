@@ -201,6 +201,9 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
 	if (!ret && (n = session_drain(s, err)) < 0)
 		ret = (int)n;
 	free(pfd);
+	/* the output filled up: stop here, close cuts the file back (perf_writer_finish) */
+	if (ret == -EFBIG || ret == -ENOSPC || ret == -EDQUOT)
+		ret = 0;
 	return ret;
 }
 
@@ -209,6 +212,7 @@ int record_session_close(struct record_session *s, struct record_stats *st, stru
 	struct perf_writer_info info = { .cmdline = s->cmdline,
 					 .tracing_data = s->tracing_data.buf,
 					 .tracing_data_size = s->tracing_data.len };
+	struct perf_writer_result res;
 	struct host_topology topo;
 	int ret;
 
@@ -219,10 +223,12 @@ int record_session_close(struct record_session *s, struct record_stats *st, stru
 	info.nr_numa_nodes = topo.nr_nodes;
 	info.cpu_topology = topo.cpu_topology.buf;
 	info.cpu_topology_size = topo.cpu_topology.len;
-	ret = perf_writer_close(s->w, &info, err);
+	ret = perf_writer_finish(s->w, &info, &res, err);
 	host_topology_release(&topo);
 	s->w = NULL;
-	if (ret)
+	s->st.cut = res.cut;
+	s->st.kept_samples = res.samples;
+	if (ret && !res.cut) /* a cut file is readable: keep it */
 		unlink(s->path);
 	if (st)
 		*st = s->st;

@@ -32,7 +32,31 @@ struct sim_record {
 	uint64_t last_time; /* of the last record written */
 	uint32_t cost[C2CSIM_NR_COSTS]; /* the cycle model: compact samples' weights */
 	struct perf_sample sample; /* zeroed once; put_sample sets its fields */
+	bool full; /* the output filled up: later samples are counted, not kept */
 };
+
+static void fill_info(struct sim_record *r, struct perf_writer_info *info,
+		      struct perf_numa_node *nodes, struct strbuf *lists);
+
+static void release_lists(struct sim_record *r, struct strbuf *lists)
+{
+	uint32_t n;
+
+	for (n = 0; r->st.have_header && n < r->st.nr_nodes; n++)
+		strbuf_release(&lists[n]);
+}
+
+/* The virtual topology for the writer's checkpoints. */
+static void set_writer_info(struct sim_record *r)
+{
+	struct perf_numa_node nodes[C2CSIM_MAX_NODES];
+	struct strbuf lists[C2CSIM_MAX_NODES];
+	struct perf_writer_info info;
+
+	fill_info(r, &info, nodes, lists);
+	perf_writer_set_info(r->w, &info);
+	release_lists(r, lists);
+}
 
 enum { EV_LOADS, EV_STORES };
 
@@ -122,6 +146,7 @@ static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64
 	r->st.line_size = h->line_size;
 	r->st.sample_rate = h->sample_rate;
 	memcpy(r->cost, h->cost, sizeof(r->cost));
+	set_writer_info(r);
 	return write_comm(r, h->pid, 0);
 }
 
@@ -260,6 +285,10 @@ static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct 
 			   ret == -ERANGE ? "sample cpu beyond the virtual cpus" :
 					    "mapping name not terminated",
 			   err);
+	if (ret == -EFBIG || ret == -ENOSPC || ret == -EDQUOT) {
+		r->full = true; /* the writer drops the rest and cuts at close */
+		return 0;
+	}
 	if (ret < 0)
 		return c2c_err_set(err, -ret, "%s: writing: %s", r->opts.path, strerror(-ret));
 	return 0;
@@ -381,14 +410,15 @@ int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c
 	struct perf_numa_node nodes[C2CSIM_MAX_NODES];
 	struct strbuf lists[C2CSIM_MAX_NODES];
 	struct perf_writer_info info;
-	uint32_t n;
+	struct perf_writer_result res;
 	int ret;
 
 	r->st.truncated_bytes = r->pending_len;
 	fill_info(r, &info, nodes, lists);
-	ret = perf_writer_close(r->w, &info, err);
-	for (n = 0; r->st.have_header && n < r->st.nr_nodes; n++)
-		strbuf_release(&lists[n]);
+	ret = perf_writer_finish(r->w, &info, &res, err);
+	release_lists(r, lists);
+	r->st.cut = res.cut;
+	r->st.kept_samples = res.samples;
 	if (st)
 		*st = r->st;
 	free(r->pending);

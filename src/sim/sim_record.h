@@ -33,6 +33,13 @@ struct sim_record_stats {
 	uint64_t mmaps, threads;
 	uint64_t stream_bytes;
 	uint64_t truncated_bytes; /* a partial record at the end, dropped */
+	/*
+	 * cut: EFBIG or ENOSPC when the output filled up; then close returns
+	 * that -errno, err says what was kept, and the file is readable with
+	 * kept_samples of the samples.
+	 */
+	int cut;
+	uint64_t kept_samples;
 	uint32_t nr_cpus, nr_nodes, line_size, sample_rate;
 };
 
@@ -41,7 +48,11 @@ struct sim_record;
 int sim_record_open(const struct sim_record_opts *opts, struct sim_record **out,
 		    struct c2c_err *err);
 int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct c2c_err *err);
-/* Finishes the file and frees r; st (may be NULL) gets the totals. */
+/*
+ * Finishes the file and frees r; st (may be NULL) gets the totals. A full
+ * disk or file size limit is not the end: the samples after it are counted
+ * and dropped, and close cuts the file back to a readable one (st->cut).
+ */
 int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c2c_err *err);
 /* Frees r after an error without finishing the file. */
 void sim_record_abort(struct sim_record *r);

@@ -51,8 +51,7 @@ static int setup_members(struct proposer *pr, const struct struct_profile *p,
 		pr->nr_glue = opts->nr_glue;
 	}
 	for (i = 0; i < t->nr_members; i++) {
-		const struct field_profile *f =
-			t->members[i].name ? profile_field_const(p, t->members[i].name) : NULL;
+		const struct field_profile *f = profile_member_field(p, &t->members[i]);
 
 		pr->members[i].field = f ? (int32_t)(f - p->fields) : -1;
 	}

@@ -33,7 +33,7 @@ static void annotate_heat(struct strbuf *sb, const struct type_member *m, uint64
 			  uint64_t size, unsigned int depth, void *arg)
 {
 	const struct struct_profile *p = arg;
-	const struct field_profile *f = m->name ? profile_field_const(p, m->name) : NULL;
+	const struct field_profile *f = depth ? NULL : profile_member_field(p, m);
 
 	if (!f || f->cls == FIELD_COLD)
 		return;
@@ -53,17 +53,14 @@ static void describe_sharing(struct strbuf *sb, const struct type *t,
 	uint32_t i, j, nr = 0;
 
 	for (i = 0; i < t->nr_members; i++) {
-		const struct field_profile *w =
-			t->members[i].name ? profile_field_const(p, t->members[i].name) : NULL;
+		const struct field_profile *w = profile_member_field(p, &t->members[i]);
 		uint64_t ws = t->members[i].offset, we = ws + type_size(t->members[i].type);
 		bool first = true;
 
 		if (!w || w->cls != FIELD_WRITE_HOT)
 			continue;
 		for (j = 0; j < t->nr_members; j++) {
-			const struct field_profile *o =
-				t->members[j].name ? profile_field_const(p, t->members[j].name) :
-						     NULL;
+			const struct field_profile *o = profile_member_field(p, &t->members[j]);
 			uint64_t os = t->members[j].offset, oe = os + type_size(t->members[j].type);
 
 			if (!o || !profile_field_conflict(w, o))

@@ -32,6 +32,8 @@ struct btf_ctx {
 	bool lazy_pointees;
 	unsigned int depth;
 	bool failed;
+	const char *cycle; /* a struct that holds itself by value */
+	uint32_t array_cycle; /* an array type that is its own element */
 	struct type **aggregates; /* converted with members, for infer_struct */
 	size_t nr_aggregates, alloc_aggregates;
 	struct hashmap inferred;
@@ -152,14 +154,62 @@ static void infer_struct(struct btf_ctx *ctx, struct type *t, unsigned int depth
 	hashmap_put(&ctx->inferred, (uintptr_t)t, t);
 	for (i = 0; i < t->nr_members; i++) {
 		const struct type *mt = type_strip(t->members[i].type);
+		unsigned int n = 0;
 
-		while (mt && mt->kind == TYPE_ARRAY)
+		while (mt && mt->kind == TYPE_ARRAY && n++ < TYPE_MAX_DEPTH)
 			mt = type_strip(mt->target);
 		if (mt && (mt->kind == TYPE_STRUCT || mt->kind == TYPE_UNION))
 			infer_struct(ctx, (struct type *)mt, depth + 1);
 	}
 	infer_aggregate_alignment(t);
 	t->packed = type_infer_packed(t, false);
+}
+
+#define ON_PATH ((void *)1)
+#define CHECKED ((void *)2)
+
+/*
+ * Whether t holds itself by value, through members, arrays and typedefs
+ * (pointers end a path): only damaged BTF says so (fuzz_btf found one),
+ * and every walk over the model would then recurse forever. Depth-first,
+ * seen marks each aggregate ON_PATH while its members are walked.
+ */
+static bool holds_itself(struct btf_ctx *ctx, struct hashmap *seen, const struct type *t,
+			 unsigned int depth)
+{
+	void *state = hashmap_get(seen, (uintptr_t)t);
+	uint32_t i;
+
+	if (state == ON_PATH || depth > 512)
+		return true;
+	if (state == CHECKED)
+		return false;
+	hashmap_put(seen, (uintptr_t)t, ON_PATH);
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type *mt = type_strip(t->members[i].type);
+		unsigned int n = 0;
+
+		while (mt && mt->kind == TYPE_ARRAY && n++ < TYPE_MAX_DEPTH)
+			mt = type_strip(mt->target);
+		if (mt && (mt->kind == TYPE_STRUCT || mt->kind == TYPE_UNION) &&
+		    holds_itself(ctx, seen, mt, depth + 1)) {
+			ctx->cycle = ctx->cycle ? ctx->cycle : t->name ? t->name : "(anonymous)";
+			return true;
+		}
+	}
+	hashmap_put(seen, (uintptr_t)t, CHECKED);
+	return false;
+}
+
+static void check_cycles(struct btf_ctx *ctx)
+{
+	struct hashmap seen;
+	size_t i;
+
+	hashmap_init(&seen);
+	for (i = 0; i < ctx->nr_aggregates && !ctx->failed; i++)
+		ctx->failed = holds_itself(ctx, &seen, ctx->aggregates[i], 0);
+	hashmap_release(&seen);
 }
 
 static void convert_members(struct btf_ctx *ctx, const struct btf_rec *bt, struct type *t)
@@ -205,6 +255,18 @@ static const uint32_t *array_of(const struct btf_rec *t)
 	return t && btf_rec_kind(t) == BTFK_ARRAY ? btf_rec_data(t) : NULL;
 }
 
+/* Whether the element chain of array t (through typedefs) comes back to t. */
+static bool array_holds_itself(const struct type *t)
+{
+	const struct type *mt = type_strip(t->target);
+	unsigned int n = 0;
+
+	for (; mt && mt->kind == TYPE_ARRAY; mt = type_strip(mt->target))
+		if (mt == t || ++n > TYPE_MAX_DEPTH)
+			return true;
+	return false;
+}
+
 /* BTF nests multi-dimensional arrays; the model keeps one list of dims. */
 static void convert_array(struct btf_ctx *ctx, const struct btf_rec *bt, struct type *t)
 {
@@ -222,6 +284,11 @@ static void convert_array(struct btf_ctx *ctx, const struct btf_rec *bt, struct 
 		inner = array_of(type_btf_type(ctx->btf, inner[0]));
 	}
 	t->target = btf_to_type(ctx, elem, true);
+	if (array_holds_itself(t)) { /* fuzz_btf found one: walks over it never end */
+		ctx->failed = true;
+		ctx->array_cycle = elem;
+		t->target = NULL;
+	}
 	t->size = type_size(t->target);
 	for (i = 0; i < n; i++)
 		t->size *= t->dims[i];
@@ -463,6 +530,8 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 	if (opts->only)
 		type_db_set_only(ctx.db, opts->only);
 	convert_all(&ctx);
+	if (!ctx.failed)
+		check_cycles(&ctx);
 	hashmap_init(&ctx.inferred);
 	for (size_t i = 0; i < ctx.nr_aggregates && !ctx.failed; i++)
 		infer_struct(&ctx, ctx.aggregates[i], 0);
@@ -470,8 +539,23 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 	free(ctx.aggregates);
 	free(ctx.shallow);
 	if (ctx.failed) {
+		int ret; /* the name lives in the db */
+
+		if (ctx.array_cycle)
+			ret = c2c_err_set(err, ELOOP,
+					  "%s: corrupt BTF: array type %u is its own element, "
+					  "expected an element type",
+					  path, ctx.array_cycle);
+		else if (ctx.cycle)
+			ret = c2c_err_set(err, ELOOP,
+					  "%s: corrupt BTF: struct %s contains itself by value, "
+					  "expected a pointer",
+					  path, ctx.cycle);
+		else
+			ret = c2c_err_set(err, ELOOP, "%s: corrupt BTF: types nest too deeply",
+					  path);
 		type_db_free(ctx.db);
-		return c2c_err_set(err, ELOOP, "%s: corrupt BTF: types nest too deeply", path);
+		return ret;
 	}
 	type_db_finish(ctx.db);
 	*out = ctx.db;

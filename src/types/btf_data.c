@@ -116,11 +116,18 @@ static int check_header(struct btf_data *btf, const uint8_t *p, size_t len, cons
 				   what, h.version, h.hdr_len);
 	end_types = (uint64_t)h.hdr_len + h.type_off + h.type_len;
 	end_strs = (uint64_t)h.hdr_len + h.str_off + h.str_len;
-	if (end_types > len || end_strs > len || h.type_off % 4)
+	if (end_types > len || end_strs > len)
 		return c2c_err_set(err, EINVAL,
 				   "%s: corrupt BTF: type (%u+%u) or string (%u+%u) section "
 				   "outside the %zu bytes",
 				   what, h.type_off, h.type_len, h.str_off, h.str_len, len);
+	/* records are read as u32s (fuzz_btf found a header of 26 bytes) */
+	if ((h.hdr_len + (uint64_t)h.type_off) % 4)
+		return c2c_err_set(err, EINVAL,
+				   "%s: at 0x%llx: corrupt BTF: type section not 4-byte aligned "
+				   "(header %u bytes, type_off %u)",
+				   what, (unsigned long long)h.hdr_len + h.type_off, h.hdr_len,
+				   h.type_off);
 	if (h.str_len && p[end_strs - 1] != '\0')
 		return c2c_err_set(err, EINVAL, "%s: corrupt BTF: string section not terminated",
 				   what);

@@ -105,12 +105,13 @@ static uint32_t alignment_of(const struct type *t, int depth)
 	}
 }
 
-uint32_t type_natural_alignment(const struct type *t)
+/* depth: a damaged file may make a struct hold itself (BTF fuzzing found one) */
+static uint32_t natural_alignment(const struct type *t, int depth)
 {
 	uint32_t a = 1, i;
 
 	t = type_strip(t);
-	if (!t)
+	if (!t || depth > TYPE_MAX_DEPTH)
 		return 1;
 	switch (t->kind) {
 	case TYPE_POINTER:
@@ -119,11 +120,11 @@ uint32_t type_natural_alignment(const struct type *t)
 	case TYPE_ENUM:
 		return t->size ? (uint32_t)t->size : 1;
 	case TYPE_ARRAY:
-		return type_natural_alignment(t->target);
+		return natural_alignment(t->target, depth + 1);
 	case TYPE_STRUCT:
 	case TYPE_UNION:
 		for (i = 0; i < t->nr_members; i++) {
-			uint32_t ma = type_natural_alignment(t->members[i].type);
+			uint32_t ma = natural_alignment(t->members[i].type, depth + 1);
 
 			if (ma > a)
 				a = ma;
@@ -132,6 +133,11 @@ uint32_t type_natural_alignment(const struct type *t)
 	default:
 		return 1;
 	}
+}
+
+uint32_t type_natural_alignment(const struct type *t)
+{
+	return natural_alignment(t, 0);
 }
 
 uint32_t type_alignment(const struct type *t)

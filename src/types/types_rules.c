@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Domain rules about members that every view shares, written once: the
- * bytes a member covers, the kernel's cache-line group markers, and how
- * -C names and globs select types.
+ * bytes a member covers, the kernel's cache-line group markers, and the
+ * wording for a struct that is not there.
  */
 #include "types/types.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,29 +97,6 @@ uint64_t type_group_bytes_used(const struct type *t, const struct type_group *g)
 			covered = e;
 	}
 	return used;
-}
-
-bool type_name_is_glob(const char *pat)
-{
-	return strpbrk(pat, "*?[\\") != NULL;
-}
-
-bool type_name_matches(const char *pat, const char *name)
-{
-	if (!name)
-		return false;
-	/* Plain names (the common -C case) skip fnmatch's cost. */
-	return type_name_is_glob(pat) ? !fnmatch(pat, name, 0) : !strcmp(pat, name);
-}
-
-bool type_name_wanted(const char *const *globs, const char *name)
-{
-	if (!globs)
-		return true;
-	for (; *globs; globs++)
-		if (type_name_matches(*globs, name))
-			return true;
-	return false;
 }
 
 void type_db_describe_missing(struct strbuf *sb, const char *file, const char *name,

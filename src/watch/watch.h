@@ -91,6 +91,13 @@ struct watch_summary {
 	const struct watch_line *lines;
 	bool exited; /* the target exited (CMD: exit_status is its wait status) */
 	int exit_status;
+	/*
+	 * --record filled the disk or the file size limit (EFBIG, ENOSPC):
+	 * watch_analyze returned that -errno with err saying what was kept;
+	 * the file holds the first record_kept samples and is readable.
+	 */
+	int record_cut;
+	uint64_t record_kept;
 };
 
 int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err *err);

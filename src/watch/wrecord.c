@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <linux/hw_breakpoint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,11 +84,15 @@ int watch_write_record(struct watch *w, struct c2c_err *err)
 	ret = perf_writer_open(w->opts.record, ev, w->nr_fields, &pw, err);
 	if (!ret) {
 		ret = write_body(w, pw);
-		if (ret) {
+		if (ret && ret != -EFBIG && ret != -ENOSPC && ret != -EDQUOT) {
 			perf_writer_abort(pw);
 			c2c_err_set(err, -ret, "%s: writing the samples failed", w->opts.record);
-		} else {
-			ret = perf_writer_close(pw, &info, err);
+		} else { /* a full output is cut back to a readable file */
+			struct perf_writer_result res;
+
+			ret = perf_writer_finish(pw, &info, &res, err);
+			w->sum.record_cut = res.cut;
+			w->sum.record_kept = res.samples;
 		}
 	}
 	for (i = 0; i < w->nr_fields; i++)

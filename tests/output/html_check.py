@@ -173,6 +173,12 @@ def fmt_pct(v, digits):
     return "nan%" if v is None else "%.*f%%" % (digits, v)
 
 
+def same(got, want):
+    """The page's text against the JSON's: null (NaN) is printed as the
+    text report prints it, "nan%" or "-nan%" (printf's sign of the NaN)."""
+    return got == want or (want == "nan%" and got == "-nan%")
+
+
 def check_summary(p, d):
     want = {"Trace Event Information": d["trace_event_information"],
             "Global Shared Cache Line Event Information": d["shared_cache_line_information"]}
@@ -182,7 +188,7 @@ def check_summary(p, d):
         figs = want.pop(t["title"])
         for k, v in figs.items():
             w = fmt_pct(v, 1) if isinstance(v, float) or v is None else "%d" % v
-            if t["keys"].get(k) != w:
+            if not same(t["keys"].get(k), w):
                 problem("summary %s: %s is %r, the JSON says %r" % (t["title"], k,
                                                                     t["keys"].get(k), w))
         if set(t["keys"]) != set(figs):
@@ -240,7 +246,7 @@ def check_pareto(p, d, drawn):
             for h, w in want.items():
                 if w is None:
                     continue
-                if c[h] is None or row[c[h]] != w:
+                if c[h] is None or not same(row[c[h]], w):
                     problem("line %d row %s: %s is %r, the JSON says %r" %
                             (l["index"], r["offset"], h, row[c[h]] if c[h] is not None else None,
                              w))

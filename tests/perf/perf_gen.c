@@ -3,7 +3,8 @@
  * The test generator: a perf.data with known content, written through
  * perf_writer_*. One source, two programs and two kinds of content:
  *
- * perf_gen [-n SAMPLES] [-e EVENTS(1|2)] [-g] [-r] [-R] [-b|-B] [-u] [-I] OUT
+ * perf_gen [-n SAMPLES] [-e EVENTS(1|2)] [-g] [-r] [-R] [-b|-B] [-u] [-I]
+ *          [-c CKPT_BYTES] [-K KILL_AT] OUT
  *   a fixed pattern, for the reader and writer tests (read back by
  *   perf_dump and by perf itself). Sample i: tid 100 + i % 2 (pid 100),
  *   cpu i % 2, time 1000000 + i * 1000, ip = a function of this program,
@@ -13,7 +14,8 @@
  *   5-byte raw record, -R a group READ (one member per event, with ids and
  *   times), -b a 2-entry branch stack (-B with hw_idx), -u user regs
  *   ax,bx,sp (none in every fifth sample) and a 64-byte user stack, -I
- *   interrupt regs ax,bx,ip; values derive from i.
+ *   interrupt regs ax,bx,ip; values derive from i. -c checkpoints every
+ *   CKPT_BYTES of data; -K raises SIGKILL before sample KILL_AT.
  *
  * gen_c2c_data (or perf_gen -M) [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] OUT
  *   a deterministic mix of data-source classes, for the report tests
@@ -28,7 +30,9 @@
  *   in reverse time order (as per-cpu buffers do), so that readers must
  *   sort them as perf does.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,16 +146,28 @@ static void setup_events(struct perf_writer_event *ev, uint64_t st)
 	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT)
 
+/*
+ * A full disk or file size limit is not fatal: the writer cuts the data
+ * and the file stays readable; then the last line on stderr says
+ * "perf_gen: kept N samples" and the exit status is 1.
+ */
 static int finish(struct perf_writer *w, const struct perf_writer_info *info, int ret)
 {
+	struct perf_writer_result res;
 	struct c2c_err err;
 
-	if (ret) {
+	if (ret && ret != -EFBIG && ret != -ENOSPC && ret != -EDQUOT) {
 		fprintf(stderr, "perf_gen: writing failed (%d)\n", ret);
 		perf_writer_abort(w);
 		return 2;
 	}
-	if (perf_writer_close(w, info, &err)) {
+	ret = perf_writer_finish(w, info, &res, &err);
+	if (ret && res.cut) {
+		fprintf(stderr, "perf_gen: %s\nperf_gen: kept %llu samples\n", err.msg,
+			(unsigned long long)res.samples);
+		return 1;
+	}
+	if (ret) {
 		fprintf(stderr, "perf_gen: %s\n", err.msg);
 		return 2;
 	}
@@ -259,6 +275,7 @@ static void gen_fill_extra(struct perf_sample *s, long i, const struct gen_extra
 
 struct pattern_opts {
 	long n, nr_events;
+	long ckpt_bytes, kill_after; /* -c, -K */
 	bool callchain, raw;
 	struct gen_extra x;
 };
@@ -267,9 +284,13 @@ static int pattern_parse(int argc, char **argv, struct pattern_opts *o)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "Mn:e:grRbBuI")) != -1) {
+	while ((opt = getopt(argc, argv, "Mn:e:grRbBuIc:K:")) != -1) {
 		if (opt == 'n')
 			o->n = atol(optarg);
+		else if (opt == 'c')
+			o->ckpt_bytes = atol(optarg);
+		else if (opt == 'K')
+			o->kill_after = atol(optarg);
 		else if (opt == 'e')
 			o->nr_events = atol(optarg) == 1 ? 1 : 2;
 		else if (opt == 'g')
@@ -320,6 +341,8 @@ static int pattern_main(int argc, char **argv)
 		fprintf(stderr, "perf_gen: %s\n", err.msg);
 		return 2;
 	}
+	if (o.ckpt_bytes)
+		perf_writer_set_checkpoint(w, o.ckpt_bytes, 0);
 	ret = write_task(w, &task, (uint64_t)(uintptr_t)gen_hot_function);
 	for (i = 0; i < (uint64_t)o.n && !ret; i++) {
 		struct perf_sample s = {
@@ -340,6 +363,8 @@ static int pattern_main(int argc, char **argv)
 			.raw = "abcde",
 		};
 		gen_fill_extra(&s, (long)i, &o.x, words, branches, regs, stack);
+		if (o.kill_after && (long)i == o.kill_after)
+			raise(SIGKILL); /* a recorder killed mid-run (no_data_lost.sh) */
 		ret = perf_writer_sample(w, &s);
 	}
 	return finish(w, NULL, ret);
