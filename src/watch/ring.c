@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "util/hashmap.h"
+#include "util/intlist.h"
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
 
@@ -218,28 +219,15 @@ static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err
 /* The online cpus ("0-3,6" in sysfs), else all configured ones. */
 static size_t online_cpus(int **out)
 {
-	FILE *fp = fopen("/sys/devices/system/cpu/online", "r");
-	size_t nr = 0, alloc = 0;
-	int lo, hi, c;
-	char sep = ',';
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	char all[32];
+	size_t nr = 0;
 
-	*out = NULL;
-	while (fp && sep == ',' && fscanf(fp, "%d", &lo) == 1) {
-		hi = lo;
-		if (fscanf(fp, "%c", &sep) == 1 && sep == '-' && fscanf(fp, "%d%c", &hi, &sep) < 1)
-			break;
-		for (c = lo; c <= hi; c++) {
-			*out = xgrow(*out, &alloc, nr + 1, sizeof(**out));
-			(*out)[nr++] = c;
-		}
-	}
-	if (fp)
-		fclose(fp);
-	for (c = 0; !nr && c < sysconf(_SC_NPROCESSORS_CONF); c++) {
-		*out = xgrow(*out, &alloc, (size_t)c + 1, sizeof(**out));
-		(*out)[c] = c;
-	}
-	return nr ? nr : (size_t)c;
+	if (!cpu_list_read(CPU_LIST_ONLINE, conf, out, &nr, NULL))
+		return nr;
+	snprintf(all, sizeof(all), "0-%ld", conf - 1);
+	int_list_parse(all, "cpus", out, &nr, NULL);
+	return nr;
 }
 
 /* Events of field fi for one thread (or, inherited, a started process). */
