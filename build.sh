@@ -16,7 +16,7 @@ packages=(
 	libncurses-dev libjansson-dev libcmocka-dev libzstd-dev
 	valgrind dwarves linux-perf clang clang-14 libclang-rt-14-dev python3
 	linux-source-6.1 bc flex bison libssl-dev
-	libc6-dbg
+	libc6-dbg tmux
 	xz-utils zlib1g-dev
 	chromium
 )

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * c2cscope report: perf c2c report's sections and numbers from a
- * perf.data, as text (--stdio), JSON (--json) and HTML (--html). See
- * c2cscope-report(1).
+ * perf.data, as text (--stdio), JSON (--json), HTML (--html) or, on a
+ * terminal, the interactive browser (src/tui). See c2cscope-report(1).
  */
 #include "config.h"
 #include "cmd.h"
@@ -19,6 +19,7 @@
 #include "c2c/c2c_session.h"
 #include "output/html_report.h"
 #include "output/json_out.h"
+#include "tui/tui.h"
 #include "util/progress.h"
 
 #define CMD "report"
@@ -28,15 +29,17 @@ struct report_args {
 	const char *json;
 	const char *html;
 	uint64_t html_lines; /* 0: the renderer's default */
-	bool stdio;
+	bool stdio, tui; /* --stdio, --tui */
 	bool stats_only;
 	bool by_type;
 	const char *type_glob; /* --type */
+	struct tui_opts tui_opts;
 };
 
 static const struct cmd_usage usage = {
-	.synopsis = "c2cscope report [-i FILE] [--stdio] [--json FILE|-] [-d tot|rmt|lcl|peer]\n"
-		    "                [-c tid,pid,iaddr,dso] [--double-cl] [--show-all]\n"
+	.synopsis = "c2cscope report [-i FILE] [--stdio|--tui] [--no-color] [--source-dir DIR]\n"
+		    "                [--json FILE|-] [-d tot|rmt|lcl|peer] [-c tid,pid,iaddr,dso]\n"
+		    "                [--double-cl] [--show-all]\n"
 		    "                [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		    "                [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
 		    "                [--by-type] [--type GLOB] [--no-attrib] [--threads N]\n"
@@ -90,7 +93,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	const struct cmd_option opts[] = {
 		OPT_STRING('i', "input", &a->so.path, "FILE",
 			   "perf.data to read (default ./perf.data; - for a pipe)"),
-		OPT_FLAG(0, "stdio", &a->stdio, "text report (the default until the TUI exists)"),
+		OPT_FLAG(0, "stdio", &a->stdio,
+			 "text report (the default when stdout is not a terminal)"),
+		OPT_FLAG(0, "tui", &a->tui,
+			 "the interactive browser (the default on a terminal);\n"
+			 "fails when there is none"),
+		OPT_FLAG(0, "no-color", &a->tui_opts.no_color,
+			 "a monochrome browser (as NO_COLOR=1 does)"),
+		OPT_STRING(0, "source-dir", &a->tui_opts.source_dir, "DIR",
+			   "where the browser's annotate view looks for sources"),
 		OPT_STRING(0, "json", &a->json, "FILE",
 			   "also write the report as JSON (- for stdout, no text)"),
 		OPT_STRING(0, "html", &a->html, "FILE",
@@ -235,12 +246,51 @@ static uint64_t file_size(const char *path)
 	return strcmp(path, "-") && !stat(path, &st) ? (uint64_t)st.st_size : 0;
 }
 
+enum { REPORT_TEXT, REPORT_TUI }; /* else EXIT_BAD_INPUT, after an error */
+
+/*
+ * The TUI on a terminal unless --stdio, --json, --html or --stats asks for
+ * a written report; --tui insists.
+ */
+static int choose_tui(const struct report_args *a)
+{
+	char why[128] = "";
+
+	if (a->tui && a->stdio)
+		return cmd_error(CMD, "--tui and --stdio: choose one");
+	if (a->tui && (a->json || a->html || a->stats_only))
+		return cmd_error(CMD, "--tui browses the report: it does not take %s",
+				 a->json ? "--json" : a->html ? "--html" : "--stats");
+	if (!a->tui && (a->stdio || a->json || a->html || a->stats_only))
+		return REPORT_TEXT;
+#ifdef HAVE_NCURSES
+	if (tui_usable(why, sizeof(why)))
+		return REPORT_TUI;
+#else
+	snprintf(why, sizeof(why), "this build has no browser (ncursesw was not found)");
+#endif
+	if (a->tui)
+		return cmd_error(CMD, "--tui needs a terminal: %s (--stdio prints text)", why);
+	return REPORT_TEXT;
+}
+
+static int browse(struct c2c_session *s, struct report_args *a)
+{
+#ifdef HAVE_NCURSES
+	a->tui_opts.by_type = a->by_type;
+	a->tui_opts.type_glob = a->type_glob;
+	return tui_run(s, &a->tui_opts);
+#else
+	return EXIT_BAD_INPUT;
+#endif
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .so = { .path = "perf.data" } };
 	struct c2c_session *s = NULL;
 	struct c2c_err err = { 0 };
-	int ret;
+	int ret, tui;
 
 	a.so.attribute = true;
 	a.so.model.keys[0] = C2C_KEY_IADDR;
@@ -250,6 +300,8 @@ int cmd_report(int argc, char **argv)
 		return cmd_options_exit(ret);
 	if (a.by_type && !a.so.attribute)
 		return cmd_error(CMD, "--by-type needs field attribution; drop --no-attrib");
+	if ((tui = choose_tui(&a)) == EXIT_BAD_INPUT)
+		return EXIT_BAD_INPUT;
 	if (progress_enabled())
 		a.so.progress = progress_new("Reading", file_size(a.so.path));
 	ret = c2c_session_load(&a.so, &s, &err);
@@ -257,7 +309,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		return cmd_report_err(CMD, &err);
 	print_warnings(s);
-	ret = write_outputs(s, &a);
+	ret = tui == REPORT_TUI ? browse(s, &a) : write_outputs(s, &a);
 	c2c_session_free(s);
 	return ret;
 }

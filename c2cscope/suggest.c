@@ -127,48 +127,17 @@ static int emit_rules(const char *path, const struct type *t, const struct struc
 	return ret;
 }
 
-static void say_refused(const struct suggest_args *a, const struct suggest_patch *sp)
+/* Each line of msgs as "c2cscope suggest: LINE" on stderr. */
+static void print_notes(const struct strbuf *msgs)
 {
-	const struct proposal *p = sp->chosen;
-	struct strbuf sb = STRBUF_INIT;
+	const char *p = msgs->buf;
 
-	cmd_error(CMD,
-		  "no patch for struct %s: %s; the best order that keeps the source's "
-		  "declarations and conditionals intact leaves %llu conflicting pairs (instead "
-		  "of %llu)",
-		  a->struct_name, sp->why,
-		  (unsigned long long)sp->best_constrained->conflicts_after,
-		  (unsigned long long)p->conflicts_after);
-	printf("moves of option '%s' (%+lld bytes):\n", p->title,
-	       (long long)p->new_size - (long long)p->old_size);
-	if (!p->nr_moves)
-		printf("  none\n");
-	suggest_format_moves(&sb, p);
-	fputs(sb.buf, stdout);
-	strbuf_release(&sb);
-}
+	while (*p) {
+		size_t len = strcspn(p, "\n");
 
-static void say_patched(const struct suggest_args *a, const struct type *t,
-			const struct suggest_patch *sp)
-{
-	const struct proposal *p = sp->chosen;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (sp->unconstrained)
-		fprintf(stderr,
-			"c2cscope suggest: note: the best order cannot be written in the source "
-			"(%s); using one that keeps the source's declarations and conditionals "
-			"intact, as good (%llu conflicting pairs, %+lld bytes)\n",
-			sp->why, (unsigned long long)p->conflicts_after,
-			(long long)p->new_size - (long long)p->old_size);
-	suggest_patch_format_header(&sb, t, p);
-	fputs(sb.buf, stdout);
-	fputs(sp->diff.buf, stdout);
-	fprintf(stderr,
-		"c2cscope suggest: patch for struct %s, option '%s': %u move%s, size %llu -> %llu\n",
-		t->name, p->title, p->nr_moves, p->nr_moves == 1 ? "" : "s",
-		(unsigned long long)p->old_size, (unsigned long long)p->new_size);
-	strbuf_release(&sb);
+		fprintf(stderr, "c2cscope %s: %.*s\n", CMD, (int)len, p);
+		p += len + (p[len] == '\n');
+	}
 }
 
 /* --patch: the diff on stdout; the rules, if asked, lock in the option patched. */
@@ -185,6 +154,7 @@ static int run_patch(const struct suggest_args *a, const struct type *t,
 		.cacheline_size = a->cacheline_size,
 		.isolate = a->choose && !strcmp(a->choose, "isolate"),
 	};
+	struct strbuf before = STRBUF_INIT, out = STRBUF_INIT, after = STRBUF_INIT;
 	struct suggest_patch sp;
 	struct c2c_err err = { 0 };
 	const struct proposal *p;
@@ -195,16 +165,15 @@ static int run_patch(const struct suggest_args *a, const struct type *t,
 		return cmd_report_err(CMD, &err);
 	}
 	p = sp.chosen;
-	if (sp.status == SUGGEST_PATCH_NOTHING)
-		fprintf(stderr,
-			"c2cscope suggest: nothing to change: option '%s' keeps struct %s as it "
-			"is%s%s%s\n",
-			p->title, t->name, p->note ? " (" : "", p->note ? p->note : "",
-			p->note ? ")" : "");
-	else if (sp.status == SUGGEST_PATCH_REFUSED)
-		say_refused(a, &sp), ret = EXIT_CHECK_FAILED;
-	else
-		say_patched(a, t, &sp);
+	suggest_patch_format(&sp, t, a->struct_name, &before, &out, &after);
+	print_notes(&before);
+	fputs(out.buf, stdout);
+	print_notes(&after);
+	strbuf_release(&before);
+	strbuf_release(&out);
+	strbuf_release(&after);
+	if (sp.status == SUGGEST_PATCH_REFUSED)
+		ret = EXIT_CHECK_FAILED;
 	if (ret == EXIT_OK && a->emit_rules)
 		ret = emit_rules(a->emit_rules, t, prof, p, a->cacheline_size);
 	suggest_patch_release(&sp);

@@ -128,12 +128,12 @@ static void print_field(FILE *out, const struct watch_field *f)
 		(unsigned long long)f->addr, (unsigned long long)f->bp_addr, f->bp_len,
 		f->partial ? ", the field's first bytes only" : "");
 	fprintf(out,
-		"  hits %llu  samples %llu  reads %llu  writes %llu (rmw %llu)  unknown %llu"
-		"  threads %u  cpus %u\n",
+		"  hits %llu  samples %llu  lost %llu  reads %llu  writes %llu (rmw %llu)"
+		"  unknown %llu  threads %u  cpus %u\n",
 		(unsigned long long)f->count, (unsigned long long)f->samples,
-		(unsigned long long)f->reads, (unsigned long long)f->writes,
-		(unsigned long long)f->rmw, (unsigned long long)f->unknown, f->nr_threads,
-		f->nr_cpus);
+		(unsigned long long)f->lost, (unsigned long long)f->reads,
+		(unsigned long long)f->writes, (unsigned long long)f->rmw,
+		(unsigned long long)f->unknown, f->nr_threads, f->nr_cpus);
 	print_sites(out, f);
 }
 
@@ -165,6 +165,9 @@ static void print_text(FILE *out, const struct watch *w)
 	fprintf(out, "watch: pid %d, %.3f s, %llu hits (%.0f/s), %llu samples, %llu lost\n", s->pid,
 		s->seconds, (unsigned long long)s->hits, s->rate, (unsigned long long)s->samples,
 		(unsigned long long)s->lost);
+	if (s->throttles || s->unsampled)
+		fprintf(out, "throttled %llu times, %llu hits neither sampled nor lost\n",
+			(unsigned long long)s->throttles, (unsigned long long)s->unsampled);
 	fprintf(out, "cost %.2f us per hit (measured at start) -> overhead %.3f s\n",
 		s->cost_ns / 1000, s->overhead_s);
 	fprintf(out, "reads and writes told apart by %s\n", s->method);
@@ -196,6 +199,7 @@ static json_t *json_field(const struct watch_field *f)
 	json_object_set_new(o, "bp_len", json_integer(f->bp_len));
 	json_object_set_new(o, "hits", json_integer(f->count));
 	json_object_set_new(o, "samples", json_integer(f->samples));
+	json_object_set_new(o, "lost", json_integer(f->lost));
 	json_object_set_new(o, "reads", json_integer(f->reads));
 	json_object_set_new(o, "writes", json_integer(f->writes));
 	json_object_set_new(o, "rmw", json_integer(f->rmw));
@@ -262,6 +266,9 @@ static int write_json(const struct watch *w, const char *path)
 	json_object_set_new(root, "hits", json_integer(s->hits));
 	json_object_set_new(root, "samples", json_integer(s->samples));
 	json_object_set_new(root, "lost", json_integer(s->lost));
+	json_object_set_new(root, "lost_exact", json_boolean(s->lost_exact));
+	json_object_set_new(root, "throttles", json_integer(s->throttles));
+	json_object_set_new(root, "unsampled", json_integer(s->unsampled));
 	json_object_set_new(root, "rate_per_s", json_real(s->rate));
 	json_object_set_new(root, "cost_ns_per_hit", json_real(s->cost_ns));
 	json_object_set_new(root, "overhead_s", json_real(s->overhead_s));
@@ -309,6 +316,24 @@ static int target_exit(const struct watch_summary *s, bool started)
 	return EXIT_OK;
 }
 
+/* What the sites and the replay miss; the counts stay exact. */
+static void warn_loss(const struct watch_summary *s)
+{
+	if (s->lost)
+		cmd_warn(CMD,
+			 "%llu samples lost (the counts are exact; sites and replay miss them)",
+			 (unsigned long long)s->lost);
+	if (s->unsampled && s->throttles)
+		cmd_warn(CMD,
+			 "%llu hits not sampled: the kernel throttled the breakpoints %llu times "
+			 "(kernel.perf_event_max_sample_rate, perf_cpu_time_max_percent)",
+			 (unsigned long long)s->unsampled, (unsigned long long)s->throttles);
+	else if (s->unsampled)
+		cmd_warn(CMD, "%llu hits neither sampled nor reported lost by the kernel%s",
+			 (unsigned long long)s->unsampled,
+			 s->lost_exact ? "" : " (this kernel has no PERF_FORMAT_LOST)");
+}
+
 static int run_watch(const struct watch_args *a, struct watch_opts *o)
 {
 	struct c2c_err err = { 0 };
@@ -336,10 +361,7 @@ static int run_watch(const struct watch_args *a, struct watch_opts *o)
 		watch_close(w);
 		return cmd_report_err(CMD, &err);
 	}
-	if (watch_summary(w)->lost)
-		cmd_warn(CMD,
-			 "%llu samples lost (the counts are exact; sites and replay miss them)",
-			 (unsigned long long)watch_summary(w)->lost);
+	warn_loss(watch_summary(w));
 	ret = write_report(w, a);
 	if (ret == EXIT_OK && watch_summary(w)->record_cut)
 		ret = EXIT_FAILURE; /* the report is whole; the --record file holds the first hits */

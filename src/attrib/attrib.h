@@ -132,6 +132,34 @@ void attrib_stats(const struct attrib *a, uint64_t counts[ATTRIB_NR_REASONS]);
 /* Distinct pcs and instructions decoded so far (for --stats). */
 uint64_t attrib_nr_unique_pcs(const struct attrib *a);
 
+/* One instruction of an annotation. */
+struct attrib_insn_text {
+	uint64_t pc; /* binary-relative */
+	char *text; /* "mov rax, qword ptr [rbx + 8]" */
+	int line; /* its source line in the annotation's file, 0 when unknown or another file */
+};
+
+/* A function's code around a sampled address (attrib_annotate). */
+struct attrib_annotation {
+	const char *func; /* DWARF name */
+	uint64_t lo, hi; /* its range holding the address */
+	const char *file; /* the address's source file as the line table names it, or NULL */
+	int line; /* and its line, 0 when unknown */
+	struct attrib_insn_text *insns;
+	size_t nr_insns;
+	size_t sampled; /* the index of the address's instruction; nr_insns when none starts there */
+};
+
+/*
+ * Disassemble the function holding pc (binary-relative), each instruction
+ * with its source line; the text's addresses (jump targets, rip-relative
+ * operands) are those of the code loaded at bias. -ENOENT when no DWARF
+ * function holds pc or its bytes do not decode.
+ */
+int attrib_annotate(struct attrib *a, uint64_t pc, uint64_t bias, struct attrib_annotation *out,
+		    struct c2c_err *err);
+void attrib_annotation_release(struct attrib_annotation *an);
+
 /* "x86_64" or "aarch64". */
 const char *attrib_arch(const struct attrib *a);
 

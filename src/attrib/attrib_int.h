@@ -86,6 +86,9 @@ void attrib_decoder_close(struct decoder *d);
 /* Decode the instruction at pc from code[len]; returns its length or 0. */
 size_t attrib_decoder_decode(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
 			     struct insn *out);
+/* The instruction at pc as text ("mov rax, qword ptr [rbx + 8]"); its length, 0 if none. */
+size_t attrib_decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			   struct strbuf *out);
 /* DWARF numbers of the stack and frame pointer registers. */
 int attrib_decoder_sp(const struct decoder *d);
 int attrib_decoder_fp(const struct decoder *d);
@@ -210,6 +213,8 @@ const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die);
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
 ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc);
 struct func *attrib_func_get(struct attrib *a, uint64_t pc);
+/* f's code bytes (*len of them, at most its size), or NULL: none, or no decoder. */
+const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len);
 void attrib_func_free(struct func *f);
 
 /* track.c: the type a register holds before the instruction at index i. */

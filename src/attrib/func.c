@@ -164,16 +164,25 @@ static bool find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu)
 	return false;
 }
 
+const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len)
+{
+	const uint8_t *code = attrib_image_code(&a->img, f->lo, len);
+
+	if (!code || !a->dec)
+		return NULL;
+	if (*len > f->hi - f->lo)
+		*len = f->hi - f->lo;
+	return code;
+}
+
 static void func_decode(struct attrib *a, struct func *f)
 {
 	size_t avail, alloc = 0, i;
-	const uint8_t *code = attrib_image_code(&a->img, f->lo, &avail);
+	const uint8_t *code = attrib_func_code(a, f, &avail);
 	uint64_t pc = f->lo;
 
-	if (!code || !a->dec)
+	if (!code)
 		return;
-	if (avail > f->hi - f->lo)
-		avail = f->hi - f->lo;
 	while (pc < f->hi) {
 		struct insn in;
 		size_t n = attrib_decoder_decode(a->dec, code + (pc - f->lo), avail - (pc - f->lo),

@@ -342,7 +342,27 @@ size_t attrib_decoder_decode(struct decoder *d, const uint8_t *code, size_t len,
 	return out->len;
 }
 
+size_t attrib_decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			   struct strbuf *out)
+{
+	const uint8_t *p = code;
+	uint64_t addr = pc;
+
+	if (!cs_disasm_iter(d->cs, &p, &len, &addr, d->insn))
+		return 0;
+	strbuf_addstr(out, d->insn->mnemonic);
+	if (*d->insn->op_str)
+		strbuf_addf(out, " %s", d->insn->op_str);
+	return d->insn->size;
+}
+
 #else /* !HAVE_CAPSTONE: globals resolve, instructions do not */
+
+size_t attrib_decoder_text(struct decoder *d, const uint8_t *code, size_t len, uint64_t pc,
+			   struct strbuf *out)
+{
+	return 0;
+}
 
 int attrib_decoder_open(struct decoder **out, unsigned int machine)
 {

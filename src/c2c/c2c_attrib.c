@@ -6,6 +6,7 @@
  */
 #include "c2c/c2c_attrib.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,4 +405,78 @@ const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char 
 			return ra->res->outer_type;
 	}
 	return NULL;
+}
+
+/* The instruction of an annotation at binary-relative pc, or SIZE_MAX. */
+static size_t insn_at(const struct attrib_annotation *an, uint64_t pc)
+{
+	size_t lo = 0, hi = an->nr_insns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (an->insns[mid].pc == pc)
+			return mid;
+		if (an->insns[mid].pc < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return SIZE_MAX;
+}
+
+/* Every row of the session whose code is one of an's instructions adds to its counts. */
+static void count_insns(struct c2c_session *s, const struct c2c_row *r, struct c2c_annotation *an)
+{
+	const struct c2c_model *m = s->model;
+	size_t i, j, k;
+
+	for (i = 0; i < m->nr_lines; i++)
+		for (j = 0; j < m->lines[i]->nr_rows; j++) {
+			const struct c2c_row *o = m->lines[i]->rows[j];
+			const struct c2c_stats *st = &o->g.stats;
+			struct c2c_insn_counts *c;
+
+			if (!o->imap || !same_object(o->imap, r->imap) ||
+			    (k = insn_at(&an->code, o->iaddr - an->bias)) == SIZE_MAX)
+				continue;
+			c = &an->counts[k];
+			c->lcl_hitm += st->lcl_hitm;
+			c->rmt_hitm += st->rmt_hitm;
+			c->loads += st->load;
+			c->stores += st->store;
+			c->records += st->nr_entries;
+		}
+}
+
+int c2c_attrib_annotate(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
+			struct c2c_annotation *out, struct c2c_err *err)
+{
+	const struct c2c_row_attrib *ra = c2c_attrib_row(ca, r);
+	struct object *o;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!r->imap || r->imap->kernel || r->cpumode == AS_CPUMODE_KERNEL)
+		return c2c_err_set(err, ENOTSUP, "0x%" PRIx64 ": %s code is not annotated",
+				   r->iaddr, r->imap ? "kernel" : "unmapped");
+	o = object_of(ca, s, r->imap);
+	if (!o->a || !ra->biased)
+		return c2c_err_set(err, ENOENT, "%s: the object file or its DWARF was not found",
+				   r->imap->filename);
+	out->bias = ra->bias;
+	ret = attrib_annotate(o->a, r->iaddr - ra->bias, ra->bias, &out->code, err);
+	if (ret)
+		return ret;
+	out->counts = xcalloc(out->code.nr_insns, sizeof(*out->counts));
+	if (s->model->key_mask & (1U << C2C_KEY_IADDR)) /* rows have code addresses */
+		count_insns(s, r, out);
+	return 0;
+}
+
+void c2c_annotation_release(struct c2c_annotation *an)
+{
+	attrib_annotation_release(&an->code);
+	free(an->counts);
+	memset(an, 0, sizeof(*an));
 }

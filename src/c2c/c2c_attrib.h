@@ -67,6 +67,27 @@ void c2c_attrib_line_objects(const struct c2c_attrib *ca, const struct c2c_line 
 /* The --stats section: samples per attribution reason. */
 void c2c_attrib_render_stats(const struct c2c_attrib *ca, uint64_t nr_samples, struct strbuf *out);
 
+/* Samples of the session at one instruction (all rows with that code address). */
+struct c2c_insn_counts {
+	uint64_t lcl_hitm, rmt_hitm, loads, stores, records;
+};
+
+/* A row's function, disassembled, with the session's samples per instruction. */
+struct c2c_annotation {
+	struct attrib_annotation code; /* binary-relative addresses */
+	uint64_t bias; /* runtime address = code address + bias */
+	struct c2c_insn_counts *counts; /* one per code.insns */
+};
+
+/*
+ * Annotate the function of row r's code address in the object it maps
+ * to. -ENOTSUP for kernel and unmapped code, -ENOENT when the object, its
+ * DWARF or the function is not found (err says which).
+ */
+int c2c_attrib_annotate(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
+			struct c2c_annotation *out, struct c2c_err *err);
+void c2c_annotation_release(struct c2c_annotation *an);
+
 /* A struct named NAME as some attributed row's outermost object, or NULL. */
 const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char *name);
 

@@ -536,3 +536,13 @@ struct struct_profile *c2c_profile_from_session(struct c2c_session *s, const str
 		split_true_hitms(s, ca, st, p);
 	return p;
 }
+
+size_t c2c_bytype_nr_rows(const struct c2c_bytype *bt)
+{
+	return bt->n;
+}
+
+const char *c2c_bytype_row_type(const struct c2c_bytype *bt, size_t i)
+{
+	return bt->v[i].type_name;
+}

@@ -24,6 +24,9 @@ void c2c_bytype_free(struct c2c_bytype *bt);
 size_t c2c_bytype_filter(struct c2c_bytype *bt, const char *glob);
 /* The text section: one table row per (type, field), types by name, fields by offset. */
 void c2c_bytype_render(const struct c2c_bytype *bt, struct strbuf *out);
+/* The rows of that table (after filter and sort), and the struct type of row i. */
+size_t c2c_bytype_nr_rows(const struct c2c_bytype *bt);
+const char *c2c_bytype_row_type(const struct c2c_bytype *bt, size_t i);
 #ifdef HAVE_JANSSON
 /* [{"type": "counters", "fields": [{"field": "a", "lcl_hitm": ...}]}] */
 json_t *c2c_bytype_json(const struct c2c_bytype *bt);

@@ -144,18 +144,18 @@ static json_t *attribution_json(const struct c2c_attrib *ca, const struct c2c_ro
 	json_object_set_new(o, "label", str_or_null(ra->label));
 	json_object_set_new(o, "object", str_or_null(ra->object));
 	json_object_set_new(o, "reason", json_string(c2c_attrib_reason_name(ra->reason)));
-	json_object_set_new(o, "kind", json_string(res && res->kind <= ATTRIB_KIND_POINTER ?
-							   kinds[res->kind] :
-							   "none"));
+	json_object_set_new(o, "kind",
+			    json_string(res && res->kind <= ATTRIB_KIND_POINTER ? kinds[res->kind] :
+										  "none"));
 	json_object_set_new(o, "var", str_or_null(res ? res->var : NULL));
 	json_object_set_new(o, "type", str_or_null(res ? res->type_name : NULL));
 	json_object_set_new(o, "field", str_or_null(res ? res->field : NULL));
 	json_object_set_new(o, "path", str_or_null(res ? res->path : NULL));
 	json_object_set_new(o, "outer_type", str_or_null(res ? res->outer_name : NULL));
 	json_object_set_new(o, "outer_field", str_or_null(ra->outer_field));
-	json_object_set_new(o, "outer_offset", res && res->outer_type ?
-						       json_integer((json_int_t)res->outer_offset) :
-						       json_null());
+	json_object_set_new(o, "outer_offset",
+			    res && res->outer_type ? json_integer((json_int_t)res->outer_offset) :
+						     json_null());
 	return o;
 }
 
@@ -195,6 +195,37 @@ static json_t *row_json(struct c2c_session *s, const struct c2c_row *r)
 	return o;
 }
 
+/* One side of c2c_line_access: {"samples": N, "cpus": [..], "functions": [..]}. */
+static json_t *access_json(const struct c2c_model *m, uint64_t samples, const uint64_t *cpus,
+			   const char **names, size_t nr)
+{
+	json_t *o = json_object(), *c = json_array(), *f = json_array();
+	uint32_t i;
+
+	for (i = 0; i < m->opts.nr_cpus; i++)
+		if (cpus[i / 64] >> (i % 64) & 1)
+			json_array_append_new(c, json_integer(i));
+	for (i = 0; i < nr; i++)
+		json_array_append_new(f, json_string(names[i]));
+	json_object_set_new(o, "samples", json_integer((json_int_t)samples));
+	json_object_set_new(o, "cpus", c);
+	json_object_set_new(o, "functions", f);
+	return o;
+}
+
+static void line_access_json(struct c2c_session *s, const struct c2c_line *l, json_t *o)
+{
+	struct c2c_line_access a;
+
+	c2c_line_access_build(s, l, &a);
+	json_object_set_new(o, "writers",
+			    access_json(s->model, a.stores, a.writer_cpus, a.writers,
+					a.nr_writers));
+	json_object_set_new(o, "readers",
+			    access_json(s->model, a.loads, a.reader_cpus, a.readers, a.nr_readers));
+	c2c_line_access_release(&a);
+}
+
 static json_t *line_json(struct c2c_session *s, const struct c2c_line *l)
 {
 	const struct c2c_model *m = s->model;
@@ -209,6 +240,7 @@ static json_t *line_json(struct c2c_session *s, const struct c2c_line *l)
 			    number(c2c_view_costly_percent(m, &l->g.stats, &m->totals)));
 	json_object_set_new(o, "object", l->dmap ? json_string(l->dmap->short_name) : json_null());
 	json_object_set_new(o, "stats", stats_json(&l->g.stats));
+	line_access_json(s, l, o);
 	if (s->attrib) {
 		struct strbuf sb = STRBUF_INIT;
 		json_t *objs = json_array();

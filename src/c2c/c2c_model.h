@@ -219,6 +219,13 @@ void c2c_model_drain(struct c2c_model *m);
 void c2c_model_sum_lines(struct c2c_model *m);
 /* Line sums, shared-line totals, sort, 0.1% filter, line numbers, row order. */
 void c2c_model_finish(struct c2c_model *m);
+/*
+ * Sort, filter and number the lines of a finished model again for another
+ * display metric, as c2c_model_finish would have with opts.display set to
+ * it (report -d). Rows' attributions stay; rows of lines shown only now
+ * carry no mapping label (c2c_attrib_session labels the shown rows).
+ */
+void c2c_model_resort(struct c2c_model *m, enum c2c_display display);
 
 /* Aggregation threads (c2c_workers.c). */
 struct c2c_workers *c2c_workers_new(const struct c2c_model_opts *opts);

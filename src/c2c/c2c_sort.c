@@ -141,9 +141,32 @@ static bool line_passes(const struct c2c_model *m, const struct c2c_line *l)
 	return sum && (double)val / sum >= DISPLAY_LINE_LIMIT;
 }
 
-void c2c_model_finish(struct c2c_model *m)
+/* Sort lines by the display metric, filter them, number them, order their rows. */
+static void order_lines(struct c2c_model *m)
 {
 	size_t i, j;
+
+	sort_display = m->opts.display;
+	sort_model = m;
+	m->nr_displayed = 0;
+	if (m->nr_lines) /* no line: m->lines is NULL, which qsort may not see */
+		qsort(m->lines, m->nr_lines, sizeof(*m->lines), line_cmp);
+	for (i = 0; i < m->nr_lines; i++) {
+		struct c2c_line *l = m->lines[i];
+
+		l->displayed = line_passes(m, l);
+		if (!l->displayed)
+			continue;
+		l->index = (uint32_t)m->nr_displayed++;
+		qsort(l->rows, l->nr_rows, sizeof(*l->rows), row_cmp);
+		for (j = 0; j < l->nr_rows; j++)
+			l->rows[j]->valid = row_valid(l->rows[j], m->opts.display);
+	}
+}
+
+void c2c_model_finish(struct c2c_model *m)
+{
+	size_t i;
 
 	if (m->finished)
 		return;
@@ -160,21 +183,15 @@ void c2c_model_finish(struct c2c_model *m)
 			c2c_stats_add(&m->shared_totals, st);
 		}
 	}
-	sort_display = m->opts.display;
-	sort_model = m;
-	if (m->nr_lines) /* no line: m->lines is NULL, which qsort may not see */
-		qsort(m->lines, m->nr_lines, sizeof(*m->lines), line_cmp);
-	for (i = 0; i < m->nr_lines; i++) {
-		struct c2c_line *l = m->lines[i];
+	order_lines(m);
+}
 
-		l->displayed = line_passes(m, l);
-		if (!l->displayed)
-			continue;
-		l->index = (uint32_t)m->nr_displayed++;
-		qsort(l->rows, l->nr_rows, sizeof(*l->rows), row_cmp);
-		for (j = 0; j < l->nr_rows; j++)
-			l->rows[j]->valid = row_valid(l->rows[j], m->opts.display);
-	}
+void c2c_model_resort(struct c2c_model *m, enum c2c_display display)
+{
+	if (!m->finished)
+		c2c_model_finish(m);
+	m->opts.display = display;
+	order_lines(m);
 }
 
 size_t c2c_group_cpu_count(const struct c2c_model *m, const struct c2c_group *g)

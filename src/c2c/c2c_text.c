@@ -75,15 +75,13 @@ static void details(struct c2c_session *s, struct strbuf *out)
 struct table *c2c_view_lines_table(struct c2c_session *s)
 {
 	const struct c2c_model *m = s->model;
-	bool peer = m->opts.display == C2C_DISPLAY_PEER;
 	struct table *t = table_new();
+	struct strbuf sb = STRBUF_INIT;
+	bool fields = c2c_attrib_any(s->attrib);
 	struct c2c_line_view v;
 	size_t i, c;
 
-	struct strbuf sb = STRBUF_INIT;
-	bool fields = c2c_attrib_any(s->attrib);
-
-	c2c_view_line_columns(t, peer);
+	c2c_view_line_columns(t, m->opts.display == C2C_DISPLAY_PEER);
 	if (fields) /* after perf's columns: the objects the line holds */
 		table_add_column(t, NULL, "Objects", TABLE_LEFT);
 	for (i = 0; i < m->nr_lines; i++) {
@@ -106,24 +104,19 @@ struct table *c2c_view_lines_table(struct c2c_session *s)
 	return t;
 }
 
-static void line_table(struct c2c_session *s, struct strbuf *out)
+struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l,
+				    bool field_by_offset)
 {
-	struct table *t = c2c_view_lines_table(s);
-
-	table_render(t, out, "  ");
-	table_free(t);
-}
-
-struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l)
-{
+	const struct c2c_model *m = s->model;
 	struct table *t = table_new();
-	struct c2c_line_view v;
 	bool fields = c2c_attrib_any(s->attrib);
-	size_t i, c;
+	struct c2c_line_view v;
+	size_t i, c, field = 0;
 
-	c2c_view_row_columns(s->model, t);
-	if (fields) /* after perf's columns: what the offset is */
-		table_add_column(t, NULL, "Field", TABLE_LEFT);
+	c2c_view_row_columns(m, t);
+	if (fields) /* after perf's columns (or beside the offset): what the offset is */
+		field = table_add_column(t, field_by_offset ? "Data address" : NULL, "Field",
+					 TABLE_LEFT);
 	for (i = 0; i < l->nr_rows; i++) {
 		if (!l->rows[i]->valid)
 			continue;
@@ -132,9 +125,11 @@ struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line
 		for (c = 0; c < v.nr; c++)
 			table_set(t, c, "%s", v.cells[c].buf);
 		if (fields)
-			table_set(t, c, "%s", c2c_attrib_row(s->attrib, l->rows[i])->label);
+			table_set(t, field, "%s", c2c_attrib_row(s->attrib, l->rows[i])->label);
 		c2c_view_line_release(&v);
 	}
+	if (fields && field_by_offset)
+		table_move_column(t, field, C2C_VIEW_OFFSET_COLUMN + 1);
 	return t;
 }
 
@@ -167,10 +162,12 @@ void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, st
 
 static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out)
 {
-	struct table *t = c2c_view_pareto_table(s, l);
+	struct table *t = c2c_view_pareto_table(s, l, false);
 
 	strbuf_addstr(out, "\n  ");
 	c2c_view_line_title(s->model, l, out);
+	strbuf_addstr(out, "\n  ");
+	c2c_view_line_access(s, l, out);
 	strbuf_addch(out, '\n');
 	table_render(t, out, "  ");
 	table_free(t);
@@ -179,6 +176,7 @@ static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct 
 void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only)
 {
 	struct c2c_figure f[64];
+	struct table *t;
 	size_t i;
 
 	section_title(out, "Trace Event Information");
@@ -197,7 +195,9 @@ void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only)
 	}
 	strbuf_addch(out, '\n');
 	section_title(out, "Shared Data Cache Line Table");
-	line_table(s, out);
+	t = c2c_view_lines_table(s);
+	table_render(t, out, "  ");
+	table_free(t);
 	strbuf_addch(out, '\n');
 	section_title(out, "Shared Cache Line Distribution Pareto");
 	for (i = 0; i < s->model->nr_lines; i++)

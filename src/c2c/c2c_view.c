@@ -2,7 +2,10 @@
 #include "c2c/c2c_view.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/xalloc.h"
 
 static const char *const key_names[] = { "tid", "pid", "iaddr", "dso" };
 
@@ -25,19 +28,24 @@ void c2c_view_grouping(const struct c2c_model *m, struct strbuf *out)
 		strbuf_addf(out, ",%s", key_names[m->opts.keys[i]]);
 }
 
-void c2c_view_nodeset(const struct c2c_model *m, const struct c2c_group *g, struct strbuf *out)
+static bool bit_set(const uint64_t *bits, uint32_t n)
+{
+	return bits[n / 64] >> (n % 64) & 1;
+}
+
+/* Ranges of set bits, "0-1,3"; whether any bit was set. */
+static bool add_ranges(const uint64_t *bits, uint32_t nr, struct strbuf *out)
 {
 	uint32_t n, start;
 	size_t before = out->len;
 
-	for (n = 0; n < m->opts.nr_nodes;) {
-		if (!(c2c_group_nodeset(m, g)[n / 64] >> (n % 64) & 1)) {
+	for (n = 0; n < nr;) {
+		if (!bit_set(bits, n)) {
 			n++;
 			continue;
 		}
 		start = n;
-		while (n + 1 < m->opts.nr_nodes &&
-		       (c2c_group_nodeset(m, g)[(n + 1) / 64] >> ((n + 1) % 64) & 1))
+		while (n + 1 < nr && bit_set(bits, n + 1))
 			n++;
 		if (out->len > before)
 			strbuf_addch(out, ',');
@@ -47,7 +55,18 @@ void c2c_view_nodeset(const struct c2c_model *m, const struct c2c_group *g, stru
 			strbuf_addf(out, "%u", start);
 		n++;
 	}
-	if (out->len == before)
+	return out->len > before;
+}
+
+void c2c_view_bits(const uint64_t *bits, uint32_t n, struct strbuf *out)
+{
+	if (!add_ranges(bits, n, out))
+		strbuf_addstr(out, "none");
+}
+
+void c2c_view_nodeset(const struct c2c_model *m, const struct c2c_group *g, struct strbuf *out)
+{
+	if (!add_ranges(c2c_group_nodeset(m, g), m->opts.nr_nodes, out))
 		strbuf_addstr(out, "N/A");
 }
 
@@ -255,4 +274,85 @@ void c2c_view_row(struct c2c_session *s, const struct c2c_row *r, struct c2c_lin
 	CELL(v, "%" PRIu64, c2c_total_records(st));
 	CELL(v, "%zu", c2c_group_cpu_count(m, &r->g));
 	row_code(s, r, v);
+}
+
+static void add_name(const char ***names, size_t *nr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*names)[i], name))
+			return;
+	*names = xrealloc(*names, (*nr + 1) * sizeof(**names));
+	(*names)[(*nr)++] = name;
+}
+
+void c2c_line_access_build(struct c2c_session *s, const struct c2c_line *l,
+			   struct c2c_line_access *a)
+{
+	const struct c2c_model *m = s->model;
+	size_t words = (m->opts.nr_cpus + 63) / 64 + 1, i, w;
+	bool iaddr = c2c_view_has_key(m, C2C_KEY_IADDR);
+
+	*a = (struct c2c_line_access){ .writer_cpus = xcalloc(words, sizeof(uint64_t)),
+				       .reader_cpus = xcalloc(words, sizeof(uint64_t)) };
+	for (i = 0; i < l->nr_rows; i++) {
+		const struct c2c_row *r = l->rows[i];
+		const struct c2c_stats *st = &r->g.stats;
+		const char *fn = iaddr ? sym_resolve(s->symbols, r->imap, r->iaddr)->symbol : NULL;
+
+		a->stores += st->store;
+		a->loads += st->load;
+		for (w = 0; w < words - 1; w++) {
+			if (st->store)
+				a->writer_cpus[w] |= r->g.cpuset[w];
+			if (st->load)
+				a->reader_cpus[w] |= r->g.cpuset[w];
+		}
+		if (fn && st->store)
+			add_name(&a->writers, &a->nr_writers, fn);
+		if (fn && st->load)
+			add_name(&a->readers, &a->nr_readers, fn);
+	}
+}
+
+void c2c_line_access_release(struct c2c_line_access *a)
+{
+	free(a->writer_cpus);
+	free(a->reader_cpus);
+	free(a->writers);
+	free(a->readers);
+}
+
+#define ACCESS_MAX_NAMES 4
+
+static void access_side(const struct c2c_model *m, const char *what, uint64_t count,
+			const uint64_t *cpus, const char **names, size_t nr, struct strbuf *out)
+{
+	size_t i;
+
+	strbuf_addf(out, "%s: ", what);
+	if (!count) {
+		strbuf_addstr(out, "none sampled");
+		return;
+	}
+	strbuf_addstr(out, "cpus ");
+	c2c_view_bits(cpus, m->opts.nr_cpus, out);
+	for (i = 0; i < nr && i < ACCESS_MAX_NAMES; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : " (", names[i]);
+	if (nr > ACCESS_MAX_NAMES)
+		strbuf_addf(out, ", +%zu more", nr - ACCESS_MAX_NAMES);
+	if (nr)
+		strbuf_addch(out, ')');
+}
+
+void c2c_view_line_access(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out)
+{
+	struct c2c_line_access a;
+
+	c2c_line_access_build(s, l, &a);
+	access_side(s->model, "Writers", a.stores, a.writer_cpus, a.writers, a.nr_writers, out);
+	strbuf_addstr(out, "  ");
+	access_side(s->model, "Readers", a.loads, a.reader_cpus, a.readers, a.nr_readers, out);
+	c2c_line_access_release(&a);
 }

@@ -21,6 +21,8 @@ struct c2c_line_view {
 
 void c2c_view_line_columns(struct table *t, bool peer);
 void c2c_view_line(const struct c2c_model *m, const struct c2c_line *l, struct c2c_line_view *v);
+/* A row's columns, perf's; the offset (its "Data address") is column 5. */
+#define C2C_VIEW_OFFSET_COLUMN 5
 void c2c_view_row_columns(const struct c2c_model *m, struct table *t);
 void c2c_view_row(struct c2c_session *s, const struct c2c_row *r, struct c2c_line_view *v);
 void c2c_view_line_release(struct c2c_line_view *v);
@@ -36,14 +38,41 @@ double c2c_view_percent(uint32_t part, uint32_t total);
 /* "[.] name" or "[.] 0x..." with perf's 30-column cut unless full. */
 void c2c_view_symbol(const struct sym_info *si, bool kernel, bool full, struct strbuf *out);
 bool c2c_view_has_key(const struct c2c_model *m, enum c2c_key key);
+/* Set bits of an n-bit set as ranges, "0-3,5", or "none". */
+void c2c_view_bits(const uint64_t *bits, uint32_t n, struct strbuf *out);
 
 /*
  * The report's two tables as the text prints them (c2c_text.c), for any
- * renderer: the displayed lines (with Objects when fields are named), and
- * a line's Pareto rows (with Field). The caller frees them.
+ * renderer (the TUI, the HTML page): the Shared Data Cache Line Table (one
+ * row per displayed line, in order; "Objects" last when rows are
+ * attributed) and a line's Pareto (one row per valid row, in order;
+ * "Field" last when attributed, or with field_by_offset right after
+ * "Offset", in its "Data address" group, where a narrow screen shows it).
+ * The caller frees them (table_free).
  */
 struct table *c2c_view_lines_table(struct c2c_session *s);
-struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l);
+struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line *l,
+				    bool field_by_offset);
+/* "Line 0  0x...  HITM: rmt 1 lcl 2  Store refs: L1 hit 3, L1 miss 4, N/A 0" */
+void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out);
+
+/*
+ * Who writes and who reads a line, over all its rows: the sampled cpus and
+ * the functions (with iaddr rows) of the rows that store and of those that
+ * load, functions in row order, each once.
+ */
+struct c2c_line_access {
+	uint64_t *writer_cpus, *reader_cpus; /* nr_cpus bits each */
+	const char **writers, **readers;
+	size_t nr_writers, nr_readers;
+	uint64_t stores, loads;
+};
+void c2c_line_access_build(struct c2c_session *s, const struct c2c_line *l,
+			   struct c2c_line_access *a);
+void c2c_line_access_release(struct c2c_line_access *a);
+/* "Writers: cpus 0,2 (fa, fb)  Readers: cpus 1,3 (fc)" */
+void c2c_view_line_access(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out);
+
 /*
  * A line's shown Pareto rows (valid ones) added up per byte offset of the
  * line (their offset_shown): what a heatmap cell of that offset shows.
@@ -54,7 +83,5 @@ struct c2c_offset_sum {
 	size_t nr_rows;
 };
 void c2c_view_offset_sums(const struct c2c_line *l, uint64_t line_size, struct c2c_offset_sum *out);
-/* "Line 0  0x10c040  HITM: rmt 0 lcl 199715  Store refs: L1 hit 0, ..." */
-void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out);
 
 #endif

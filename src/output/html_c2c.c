@@ -187,7 +187,7 @@ static void pareto(struct strbuf *sb, struct c2c_session *s, const struct c2c_li
 
 	html_heading(sb, 2, "pareto", "Shared Cache Line Distribution Pareto");
 	for (i = 0; i < nr; i++) {
-		struct table *t = c2c_view_pareto_table(s, lines[i]);
+		struct table *t = c2c_view_pareto_table(s, lines[i], false);
 
 		strbuf_reset(&title);
 		c2c_view_line_title(s->model, lines[i], &title);

@@ -57,6 +57,31 @@ size_t table_add_column(struct table *t, const char *group, const char *header,
 	return t->nr_cols++;
 }
 
+/* The element of size bytes at index from goes to index to; those between shift. */
+static void move_item(void *base, size_t size, size_t from, size_t to)
+{
+	unsigned char tmp[sizeof(struct table_column)];
+	unsigned char *b = base;
+
+	memcpy(tmp, b + from * size, size);
+	if (from < to)
+		memmove(b + from * size, b + (from + 1) * size, (to - from) * size);
+	else
+		memmove(b + (to + 1) * size, b + to * size, (from - to) * size);
+	memcpy(b + to * size, tmp, size);
+}
+
+void table_move_column(struct table *t, size_t from, size_t to)
+{
+	size_t r;
+
+	if (from >= t->nr_cols || to >= t->nr_cols || from == to)
+		return;
+	move_item(t->cols, sizeof(*t->cols), from, to);
+	for (r = 0; r < t->nr_rows; r++)
+		move_item(t->cells + r * t->nr_cols, sizeof(char *), from, to);
+}
+
 void table_add_row(struct table *t)
 {
 	size_t need = (t->nr_rows + 1) * t->nr_cols;

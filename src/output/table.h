@@ -23,6 +23,8 @@ void table_free(struct table *t);
 /* group may be NULL; neighbours with the same group share one title. */
 size_t table_add_column(struct table *t, const char *group, const char *header,
 			enum table_align align);
+/* Column from (with its cells) becomes column to; those between shift by one. */
+void table_move_column(struct table *t, size_t from, size_t to);
 /* Start a new row; cells not set stay empty. */
 void table_add_row(struct table *t);
 void table_set(struct table *t, size_t col, const char *fmt, ...)

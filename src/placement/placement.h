@@ -54,8 +54,14 @@ uint32_t task_placement_nr_nodes(const struct task_placement *p);
 /* A thread's cpus and nodes as the section writes them: "0-3,8", "-" when none. */
 void task_placement_thread_sets(const struct task_placement_thread *pt, struct strbuf *cpus,
 				struct strbuf *nodes);
-/* The "Task placement" report section. */
+/* The "Task placement" report section: its banner, then the three below. */
 void task_placement_render(const struct task_placement *p, struct strbuf *out);
+/* "  N sched_switch and M sched_migrate_task samples, T threads\n" */
+void task_placement_format_summary(const struct task_placement *p, struct strbuf *out);
+/* The column headers, "     Tid      Pid  Command ...\n" */
+void task_placement_format_columns(struct strbuf *out);
+/* Thread i's row (in task_placement_thread()'s order), "\n"-terminated. */
+void task_placement_format_thread(const struct task_placement *p, size_t i, struct strbuf *out);
 void task_placement_free(struct task_placement *p);
 
 #endif

@@ -62,6 +62,25 @@ static void put_row(struct strbuf *out, const struct task_placement *p,
 	strbuf_release(&nodes);
 }
 
+void task_placement_format_summary(const struct task_placement *p, struct strbuf *out)
+{
+	strbuf_addf(out, "  %llu sched_switch and %llu sched_migrate_task samples, %zu threads\n",
+		    (unsigned long long)p->nr_switch, (unsigned long long)p->nr_migrate,
+		    p->nr_threads);
+}
+
+void task_placement_format_columns(struct strbuf *out)
+{
+	strbuf_addf(out, "%8s %8s  %-16s %-12s %-6s %10s %9s %10s  %s\n", "Tid", "Pid", "Command",
+		    "Cpus", "Nodes", "Migrations", "Switches", "Run ms",
+		    "Lines touched most (samples/HITMs)");
+}
+
+void task_placement_format_thread(const struct task_placement *p, size_t i, struct strbuf *out)
+{
+	put_row(out, p, &p->threads[p->order[i]]);
+}
+
 void task_placement_render(const struct task_placement *p, struct strbuf *out)
 {
 	size_t i;
@@ -69,12 +88,9 @@ void task_placement_render(const struct task_placement *p, struct strbuf *out)
 	strbuf_addstr(out, "\n=================================================\n"
 			   "                 Task placement\n"
 			   "=================================================\n");
-	strbuf_addf(out, "  %llu sched_switch and %llu sched_migrate_task samples, %zu threads\n\n",
-		    (unsigned long long)p->nr_switch, (unsigned long long)p->nr_migrate,
-		    p->nr_threads);
-	strbuf_addf(out, "%8s %8s  %-16s %-12s %-6s %10s %9s %10s  %s\n", "Tid", "Pid", "Command",
-		    "Cpus", "Nodes", "Migrations", "Switches", "Run ms",
-		    "Lines touched most (samples/HITMs)");
+	task_placement_format_summary(p, out);
+	strbuf_addch(out, '\n');
+	task_placement_format_columns(out);
 	for (i = 0; i < p->nr_threads; i++)
-		put_row(out, p, &p->threads[p->order[i]]);
+		task_placement_format_thread(p, i, out);
 }

@@ -68,7 +68,6 @@ int session_targets(struct record_session *s, const struct record_opts *o, struc
 int session_fork_child(struct record_session *s, char *const *argv, struct c2c_err *err);
 int session_start_child(struct record_session *s, struct c2c_err *err);
 void session_kill_child(struct record_session *s);
-int parse_int_list(const char *list, const char *what, int **out, size_t *nr, struct c2c_err *err);
 
 /* open.c */
 int session_open_counters(struct record_session *s, struct c2c_err *err);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "record/session_int.h"
+#include "util/intlist.h"
 #include "util/xalloc.h"
 
 static void add_int(int **v, size_t *nr, size_t *alloc, int x)
@@ -26,57 +27,10 @@ static void add_int(int **v, size_t *nr, size_t *alloc, int x)
 	(*v)[(*nr)++] = x;
 }
 
-/* "0-3,8" or "1234,1240" */
-int parse_int_list(const char *list, const char *what, int **out, size_t *nr, struct c2c_err *err)
-{
-	const char *p = list;
-	size_t alloc = 0;
-	char *end;
-
-	*out = NULL;
-	*nr = 0;
-	while (*p) {
-		long lo = strtol(p, &end, 10), hi = lo;
-
-		if (end == p || lo < 0)
-			goto bad;
-		if (*end == '-') {
-			p = end + 1;
-			hi = strtol(p, &end, 10);
-			if (end == p || hi < lo || hi - lo > 65536)
-				goto bad;
-		}
-		for (; lo <= hi; lo++)
-			add_int(out, nr, &alloc, (int)lo);
-		p = end;
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			goto bad;
-	}
-	if (*nr)
-		return 0;
-bad:
-	free(*out);
-	*out = NULL;
-	return c2c_err_set(err, EINVAL, "%s '%s': expected numbers and ranges like 0-3,8", what,
-			   list);
-}
-
 static int online_cpus(struct record_session *s, struct c2c_err *err)
 {
-	char buf[4096] = "";
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-
-	if (!f || !fgets(buf, sizeof(buf), f)) {
-		if (f)
-			fclose(f);
-		snprintf(buf, sizeof(buf), "0-%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
-	} else {
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = 0;
-	return parse_int_list(buf, "/sys/devices/system/cpu/online", &s->cpus, &s->nr_cpus, err);
+	return cpu_list_read(CPU_LIST_ONLINE, sysconf(_SC_NPROCESSORS_ONLN), &s->cpus, &s->nr_cpus,
+			     err);
 }
 
 /* Every thread of each process in pids. */
@@ -153,9 +107,9 @@ static int task_targets(struct record_session *s, const struct record_opts *o, s
 		if (!ret)
 			add_int(&ids, &nr, &(size_t){ 0 }, s->child);
 	} else if (o->target.pids) {
-		ret = parse_int_list(o->target.pids, "-p", &ids, &nr, err);
+		ret = int_list_parse(o->target.pids, "-p", &ids, &nr, err);
 	} else {
-		ret = parse_int_list(o->target.tids, "-t", &ids, &nr, err);
+		ret = int_list_parse(o->target.tids, "-t", &ids, &nr, err);
 	}
 	if (!ret && any_cpu_wide(s) && o->target.tids) {
 		ret = c2c_err_set(err, EINVAL,
@@ -188,7 +142,7 @@ int session_targets(struct record_session *s, const struct record_opts *o, struc
 
 	if (t->system_wide || t->cpus || (!t->argv && !t->pids && !t->tids)) {
 		/* with -- CMD too: every task on these cpus while CMD runs */
-		ret = t->cpus ? parse_int_list(t->cpus, "-C", &s->cpus, &s->nr_cpus, err) :
+		ret = t->cpus ? int_list_parse(t->cpus, "-C", &s->cpus, &s->nr_cpus, err) :
 				online_cpus(s, err);
 		if (!ret && t->argv)
 			ret = session_fork_child(s, t->argv, err);

@@ -138,3 +138,52 @@ void suggest_patch_format_header(struct strbuf *sb, const struct type *t, const 
 	format_offsets(sb, p->type, 0);
 	strbuf_addstr(sb, "---\n");
 }
+
+/* A refusal: why, in notes; the moves the option would make, in out. */
+static void format_refused(const struct suggest_patch *sp, const char *name, struct strbuf *out,
+			   struct strbuf *notes)
+{
+	const struct proposal *p = sp->chosen;
+
+	strbuf_addf(notes,
+		    "no patch for struct %s: %s; the best order that keeps the source's "
+		    "declarations and conditionals intact leaves %llu conflicting pairs (instead "
+		    "of %llu)\n",
+		    name, sp->why, (unsigned long long)sp->best_constrained->conflicts_after,
+		    (unsigned long long)p->conflicts_after);
+	strbuf_addf(out, "moves of option '%s' (%+lld bytes):\n", p->title,
+		    (long long)p->new_size - (long long)p->old_size);
+	if (!p->nr_moves)
+		strbuf_addstr(out, "  none\n");
+	suggest_format_moves(out, p);
+}
+
+void suggest_patch_format(const struct suggest_patch *sp, const struct type *t, const char *name,
+			  struct strbuf *before, struct strbuf *out, struct strbuf *after)
+{
+	const struct proposal *p = sp->chosen;
+
+	if (sp->status == SUGGEST_PATCH_NOTHING) {
+		strbuf_addf(before,
+			    "nothing to change: option '%s' keeps struct %s as it is%s%s%s\n",
+			    p->title, t->name, p->note ? " (" : "", p->note ? p->note : "",
+			    p->note ? ")" : "");
+		return;
+	}
+	if (sp->status == SUGGEST_PATCH_REFUSED) {
+		format_refused(sp, name, out, before);
+		return;
+	}
+	if (sp->unconstrained)
+		strbuf_addf(before,
+			    "note: the best order cannot be written in the source (%s); using one "
+			    "that keeps the source's declarations and conditionals intact, as good "
+			    "(%llu conflicting pairs, %+lld bytes)\n",
+			    sp->why, (unsigned long long)p->conflicts_after,
+			    (long long)p->new_size - (long long)p->old_size);
+	suggest_patch_format_header(out, t, p);
+	strbuf_add(out, sp->diff.buf, sp->diff.len);
+	strbuf_addf(after, "patch for struct %s, option '%s': %u move%s, size %llu -> %llu\n",
+		    t->name, p->title, p->nr_moves, p->nr_moves == 1 ? "" : "s",
+		    (unsigned long long)p->old_size, (unsigned long long)p->new_size);
+}

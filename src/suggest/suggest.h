@@ -222,5 +222,13 @@ void suggest_patch_release(struct suggest_patch *sp);
 void suggest_format_moves(struct strbuf *sb, const struct proposal *p);
 /* What the patch does, ending "---\n": patch(1) skips what comes before. */
 void suggest_patch_format_header(struct strbuf *sb, const struct type *t, const struct proposal *p);
+/*
+ * suggest --patch's words for sp: in out what goes to stdout (the header
+ * and the diff, or a refused option's moves); in before and after the
+ * messages for stderr around it, one a line, without the "c2cscope
+ * suggest: " the command puts before each. name: the struct as asked for.
+ */
+void suggest_patch_format(const struct suggest_patch *sp, const struct type *t, const char *name,
+			  struct strbuf *before, struct strbuf *out, struct strbuf *after);
 
 #endif

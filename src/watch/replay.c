@@ -166,6 +166,8 @@ int watch_analyze(struct watch *w, struct c2c_err *err)
 	w->sum.method = w->opts.write_only ?
 				"write breakpoints: every hit is a write" :
 				"capstone: the instruction that ends at each sample's ip";
+	if (w->sum.hits > w->sum.samples + w->sum.lost)
+		w->sum.unsampled = w->sum.hits - w->sum.samples - w->sum.lost;
 	w->sum.rate = w->sum.seconds > 0 ? w->sum.hits / w->sum.seconds : 0;
 	w->sum.overhead_s = w->sum.hits * w->sum.cost_ns / 1e9;
 	watch_replay(w);

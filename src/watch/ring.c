@@ -2,7 +2,8 @@
 /*
  * The breakpoints and their ring buffers: one perf event per field, thread
  * and cpu (inherited by new threads; per cpu alone for kernel addresses);
- * the events of one cpu share one mmap ring, read while the target runs.
+ * the events of one cpu share one mmap ring, read while the target runs,
+ * with a dummy event beside them for the mappings, names and new threads.
  *
  * Small and self-contained on purpose: src/record (the PMU recorder) grows
  * its own perf_event_open and ring code at the same time; the two should
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "util/hashmap.h"
+#include "util/intlist.h"
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
 
@@ -37,8 +39,12 @@ unsigned int watch_debug_registers(void)
 	return WATCH_X86_64_DEBUG_REGS;
 }
 
-static void bp_attr(const struct watch *w, const struct watch_field *f, bool first,
-		    struct perf_event_attr *a)
+/*
+ * PERF_FORMAT_LOST (Linux 6.0): read() also gives the samples the kernel
+ * could not write. Exact where the LOST records are not: the kernel writes
+ * one only before its next record, so what is lost at the end is never told.
+ */
+static void bp_attr(const struct watch *w, const struct watch_field *f, struct perf_event_attr *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->type = PERF_TYPE_BREAKPOINT;
@@ -53,8 +59,26 @@ static void bp_attr(const struct watch *w, const struct watch_field *f, bool fir
 	a->inherit = !w->opts.kernel;
 	a->sample_id_all = 1;
 	a->watermark = 1;
-	/* The first field's events (every cpu) also tell the mappings and names. */
-	a->mmap = a->mmap2 = a->mmap_data = a->comm = a->task = first && !w->opts.kernel;
+	a->read_format = w->no_fmt_lost ? 0 : PERF_FORMAT_LOST;
+}
+
+/*
+ * The mappings, names and new threads come from a dummy event beside the
+ * breakpoints (as perf record does), so that a breakpoint's lost count is
+ * samples only.
+ */
+static void sideband_attr(const struct watch *w, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->size = sizeof(*a);
+	a->sample_type = WATCH_SAMPLE_TYPE | PERF_SAMPLE_IDENTIFIER;
+	a->exclude_kernel = !w->opts.all;
+	a->exclude_hv = 1;
+	a->inherit = 1;
+	a->sample_id_all = 1;
+	a->mmap = a->mmap2 = a->mmap_data = a->comm = a->task = 1;
 }
 
 static int open_error(const struct watch *w, const struct watch_field *f, int e, int target,
@@ -117,60 +141,93 @@ static int map_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err)
  * every cpu), so events are per cpu; all events on one cpu share the first
  * one's ring (PERF_EVENT_IOC_SET_OUTPUT), their samples told apart by id.
  */
-static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err *err)
+static int open_bp(struct watch *w, const struct watch_field *f, int pid, int cpu)
 {
-	struct watch_field *f = &w->fields[fi].pub;
 	struct perf_event_attr a;
-	struct watch_ring *r;
-	uint64_t id;
-	size_t i;
 	int fd;
 
-	bp_attr(w, f, fi == 0, &a);
+	bp_attr(w, f, &a);
 	fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return open_error(w, f, errno, pid, err);
-	w->rings = xgrow(w->rings, &w->alloc_rings, w->nr_rings + 1, sizeof(*w->rings));
-	r = &w->rings[w->nr_rings++];
-	*r = (struct watch_ring){ .fd = fd, .field = fi, .cpu = cpu };
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
-		return c2c_err_set(err, errno, "%s: PERF_EVENT_IOC_ID: %s", f->name,
-				   strerror(errno));
-	hashmap_put(&w->ids, id, (void *)(uintptr_t)(fi + 1));
+	if (fd < 0 && errno == EINVAL && !w->no_fmt_lost) {
+		w->no_fmt_lost = true;
+		bp_attr(w, f, &a);
+		fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd;
+}
+
+/* The ring of cpu: SET_OUTPUT to it, else map one on r. */
+static int share_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err)
+{
+	size_t i;
+
 	for (i = 0; i + 1 < w->nr_rings; i++) {
 		const struct watch_ring *o = &w->rings[i];
 
-		if (o->base && o->cpu == cpu && !ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, o->fd))
+		if (o->base && o->cpu == r->cpu && !ioctl(r->fd, PERF_EVENT_IOC_SET_OUTPUT, o->fd))
 			return 0;
 	}
 	return map_ring(w, r, err);
 }
 
+static struct watch_ring *add_ring(struct watch *w, int fd, size_t fi, int cpu)
+{
+	struct watch_ring *r;
+
+	w->rings = xgrow(w->rings, &w->alloc_rings, w->nr_rings + 1, sizeof(*w->rings));
+	r = &w->rings[w->nr_rings++];
+	*r = (struct watch_ring){ .fd = fd, .field = fi, .cpu = cpu };
+	return r;
+}
+
+/* With the first field's event of a task on cpu: its side-band event. */
+static int open_sideband(struct watch *w, int pid, int cpu, struct c2c_err *err)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	sideband_attr(w, &a);
+	fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return c2c_err_set(err, errno, "perf_event_open(dummy side-band event): %s",
+				   strerror(errno));
+	add_ring(w, fd, 0, cpu)->sideband = true;
+	return share_ring(w, &w->rings[w->nr_rings - 1], err);
+}
+
+static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err *err)
+{
+	struct watch_field *f = &w->fields[fi].pub;
+	struct watch_ring *r;
+	uint64_t id;
+	int fd, ret;
+
+	fd = open_bp(w, f, pid, cpu);
+	if (fd < 0)
+		return open_error(w, f, errno, pid, err);
+	r = add_ring(w, fd, fi, cpu);
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
+		return c2c_err_set(err, errno, "%s: PERF_EVENT_IOC_ID: %s", f->name,
+				   strerror(errno));
+	hashmap_put(&w->ids, id, (void *)(uintptr_t)(fi + 1));
+	ret = share_ring(w, r, err);
+	if (!ret && fi == 0 && !w->opts.kernel)
+		ret = open_sideband(w, pid, cpu, err);
+	return ret;
+}
+
 /* The online cpus ("0-3,6" in sysfs), else all configured ones. */
 static size_t online_cpus(int **out)
 {
-	FILE *fp = fopen("/sys/devices/system/cpu/online", "r");
-	size_t nr = 0, alloc = 0;
-	int lo, hi, c;
-	char sep = ',';
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	char all[32];
+	size_t nr = 0;
 
-	*out = NULL;
-	while (fp && sep == ',' && fscanf(fp, "%d", &lo) == 1) {
-		hi = lo;
-		if (fscanf(fp, "%c", &sep) == 1 && sep == '-' && fscanf(fp, "%d%c", &hi, &sep) < 1)
-			break;
-		for (c = lo; c <= hi; c++) {
-			*out = xgrow(*out, &alloc, nr + 1, sizeof(**out));
-			(*out)[nr++] = c;
-		}
-	}
-	if (fp)
-		fclose(fp);
-	for (c = 0; !nr && c < sysconf(_SC_NPROCESSORS_CONF); c++) {
-		*out = xgrow(*out, &alloc, (size_t)c + 1, sizeof(**out));
-		(*out)[c] = c;
-	}
-	return nr ? nr : (size_t)c;
+	if (!cpu_list_read(CPU_LIST_ONLINE, conf, out, &nr, NULL))
+		return nr;
+	snprintf(all, sizeof(all), "0-%ld", conf - 1);
+	int_list_parse(all, "cpus", out, &nr, NULL);
+	return nr;
 }
 
 /* Events of field fi for one thread (or, inherited, a started process). */
@@ -302,7 +359,10 @@ static void parse_record(struct watch *w, const uint8_t *rec, size_t size)
 		break;
 	case PERF_RECORD_LOST:
 		if (size >= 24)
-			w->sum.lost += *(const uint64_t *)(rec + 16);
+			w->lost_records += *(const uint64_t *)(rec + 16);
+		break;
+	case PERF_RECORD_THROTTLE:
+		w->sum.throttles++;
 		break;
 	}
 }
@@ -350,21 +410,35 @@ int watch_drain(struct watch *w)
 	return n;
 }
 
+/* One breakpoint's counter (every hit) and its lost samples. */
+static void read_counter(struct watch *w, const struct watch_ring *r)
+{
+	struct watch_field *f = &w->fields[r->field].pub;
+	uint64_t v[2] = { 0, 0 };
+	ssize_t want = w->no_fmt_lost ? 8 : 16;
+
+	ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (r->sideband || read(r->fd, v, want) != want)
+		return;
+	f->count += v[0];
+	f->lost += v[1];
+}
+
 /* Read the counters (every hit, lost samples included), then close all. */
 void watch_disarm(struct watch *w)
 {
 	long psize = sysconf(_SC_PAGESIZE);
 	size_t i;
 
-	for (i = 0; i < w->nr_rings; i++) {
-		struct watch_ring *r = &w->rings[i];
-		uint64_t count;
-
-		ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0);
-		if (read(r->fd, &count, sizeof(count)) == sizeof(count))
-			w->fields[r->field].pub.count += count;
-	}
+	for (i = 0; i < w->nr_rings; i++)
+		read_counter(w, &w->rings[i]);
 	watch_drain(w);
+	w->sum.lost_exact = !w->no_fmt_lost;
+	w->sum.lost = 0;
+	for (i = 0; i < w->nr_fields; i++)
+		w->sum.lost += w->fields[i].pub.lost;
+	if (!w->sum.lost_exact)
+		w->sum.lost = w->lost_records;
 	for (i = 0; i < w->nr_rings; i++) {
 		struct watch_ring *r = &w->rings[i];
 

@@ -60,6 +60,7 @@ struct watch_field {
 	bool partial; /* the field is larger than the breakpoint covers */
 	/* results */
 	uint64_t count; /* the counter's value: every hit, even lost samples */
+	uint64_t lost; /* samples the kernel could not write (PERF_FORMAT_LOST) */
 	uint64_t samples, reads, writes, rmw, unknown; /* rmw counts in writes too */
 	uint32_t nr_threads, nr_cpus;
 	size_t nr_sites;
@@ -83,6 +84,9 @@ struct watch_summary {
 	const char *method; /* how reads were told from writes */
 	double seconds; /* watched for */
 	uint64_t hits, samples, lost;
+	bool lost_exact; /* lost: the events' own counts, else the LOST records' sum */
+	uint64_t throttles; /* PERF_RECORD_THROTTLE records: the kernel stopped sampling */
+	uint64_t unsampled; /* hits - samples - lost: counted, neither sampled nor lost */
 	double rate; /* hits per second */
 	double cost_ns; /* measured cost of one hit on this machine, this run */
 	double overhead_s; /* hits x cost */

@@ -35,6 +35,7 @@ struct watch_ring {
 	int cpu;
 	void *base; /* the mapping: one header page, then data pages */
 	size_t data_size;
+	bool sideband; /* the dummy event of mmap, comm and task records */
 };
 
 struct watch_field_int {
@@ -70,6 +71,8 @@ struct watch {
 	struct watch_ring *rings; /* every event; those with base own a ring */
 	size_t nr_rings, alloc_rings;
 	struct hashmap ids; /* event id -> field + 1 */
+	bool no_fmt_lost; /* the kernel (< 6.0) refused PERF_FORMAT_LOST */
+	uint64_t lost_records; /* the sum of PERF_RECORD_LOST */
 
 	struct watch_access *acc;
 	size_t nr_acc, alloc_acc;

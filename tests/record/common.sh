@@ -39,3 +39,16 @@ pages_missing() {
 	done
 	echo "$missing"
 }
+
+# placed_record: record --sched of tests/record/placed.c's two pinned
+# threads (their tids in $TMP/tids) to $TMP/s.data and its report --stdio
+# in $TMP/rep; skips where the recording cannot be made
+placed_record() {
+	record_require
+	system_wide_require
+	tracefs_require
+	compile "$TMP/placed" "$TOP_SRCDIR/tests/record/placed.c" -O1 -g -pthread || finish
+	run_c2c 0 "$TMP/tids" "$TMP/err" record --sched -e page-faults -c 1 -a \
+		-o "$TMP/s.data" -- "$TMP/placed"
+	run_c2c 0 "$TMP/rep" "$TMP/rep.err" report -i "$TMP/s.data" --stdio
+}

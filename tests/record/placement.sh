@@ -7,14 +7,7 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/record/common.sh"
 perf_require
-record_require
-system_wide_require
-tracefs_require
-
-compile "$TMP/placed" "$TOP_SRCDIR/tests/record/placed.c" -O1 -g -pthread || finish
-run_c2c 0 "$TMP/tids" "$TMP/err" record --sched -e page-faults -c 1 -a -o "$TMP/s.data" -- \
-	"$TMP/placed"
-run_c2c 0 "$TMP/rep" "$TMP/rep.err" report -i "$TMP/s.data" --stdio
+placed_record
 expect_contains "section" "Task placement" "$TMP/rep"
 perf script -i "$TMP/s.data" -F event,cpu,tid,trace 2>/dev/null >"$TMP/script"
 

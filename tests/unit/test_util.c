@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "util/arena.h"
 #include "util/hashmap.h"
+#include "util/intlist.h"
 #include "util/strbuf.h"
 #include "util/strpool.h"
 
@@ -97,6 +101,53 @@ static void strpool_keeps_one_copy(void **state)
 	strpool_release(&p);
 }
 
+static void int_list_parses_ranges_and_refuses_garbage(void **state)
+{
+	static const char *const bad[] = { "", "x", "3-1", "-1", "1,", "1,,2", "0-3 ", "0-70000" };
+	struct c2c_err err = { 0 };
+	size_t nr, i;
+	int *v;
+
+	assert_int_equal(int_list_parse("0-3,8,6", "-C", &v, &nr, &err), 0);
+	assert_int_equal(nr, 6);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(v[3], 3);
+	assert_int_equal(v[4], 8);
+	assert_int_equal(v[5], 6);
+	free(v);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(int_list_parse(bad[i], "-C", &v, &nr, &err), -EINVAL);
+		assert_null(v);
+		assert_non_null(strstr(err.msg, "expected numbers and ranges"));
+	}
+	(void)state;
+}
+
+/* A sysfs cpu list file (its newline), and the fallback without one. */
+static void cpu_list_reads_sysfs_form(void **state)
+{
+	char path[] = "/tmp/c2c-cpulist-XXXXXX";
+	int fd = mkstemp(path), *v;
+	struct c2c_err err = { 0 };
+	size_t nr;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("0-1,4-5\n", f);
+	fclose(f);
+	assert_int_equal(cpu_list_read(path, 99, &v, &nr, &err), 0);
+	assert_int_equal(nr, 4);
+	assert_int_equal(v[2], 4);
+	free(v);
+	unlink(path);
+	assert_int_equal(cpu_list_read(path, 3, &v, &nr, &err), 0);
+	assert_int_equal(nr, 3);
+	assert_int_equal(v[2], 2);
+	free(v);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -104,6 +155,8 @@ int main(void)
 		cmocka_unit_test(hashmap_holds_many_keys),
 		cmocka_unit_test(arena_aligns_zeroes_and_splices),
 		cmocka_unit_test(strpool_keeps_one_copy),
+		cmocka_unit_test(int_list_parses_ranges_and_refuses_garbage),
+		cmocka_unit_test(cpu_list_reads_sysfs_form),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
