@@ -15,6 +15,8 @@ limit_kb=$((64 * 1024))
 # AddressSanitizer reserves shadow memory and keeps freed blocks: no RSS bound then
 asan=false
 ldd "$C2CSCOPE" 2>/dev/null | grep -q libasan && asan=true
+# (ldd says nothing while the binary is being relinked: the build's flags say it too)
+grep -q '^SAN_CFLAGS = .*-fsanitize=address' "$TOP_BUILDDIR/Makefile" 2>/dev/null && asan=true
 
 "$GEN" -n 50 -g "$TMP/in.data" || fail "perf_gen"
 pipe=
