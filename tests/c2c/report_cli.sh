@@ -56,9 +56,14 @@ auto "$C2CSCOPE" report -i "$TMP/big.data" --stdio >"$TMP/big.out" 2>"$TMP/big.e
 expect_eq "piped: stderr stays empty" "" "$(cat "$TMP/big.err")"
 auto "$C2CSCOPE" report -i "$TMP/big.data" --stdio 2>&1 >/dev/null | cat >"$TMP/big.pipe"
 expect_eq "piped through cat: nothing drawn" "" "$(cat "$TMP/big.pipe")"
-if command -v script >/dev/null; then
-	auto script -qec "\"$C2CSCOPE\" report -i \"$TMP/big.data\" --stdio >/dev/null" /dev/null \
-		>"$TMP/tty.out" </dev/null
+if command -v script >/dev/null && command -v perf >/dev/null; then
+	# Progress is drawn once the work has taken 0.1 s: a quiet machine reads
+	# the whole file sooner. A stream that stalls for 0.3 s after its first
+	# MiB is drawn whatever the machine's speed.
+	perf inject -i "$TMP/big.data" -o - >"$TMP/big.stream" 2>/dev/null || fail "perf inject failed"
+	auto script -qec "{ head -c 1048576 \"$TMP/big.stream\"; sleep 0.3;
+		tail -c +1048577 \"$TMP/big.stream\"; } | \"$C2CSCOPE\" report -i - --stdio >/dev/null" \
+		/dev/null >"$TMP/tty.out" </dev/null
 	expect_contains "terminal: progress drawn" "Reading: " "$TMP/tty.out"
 	expect_eq "terminal: line cleared at the end" "1" \
 		"$(tail -c 3 "$TMP/tty.out" | od -An -c | grep -c '\\r')"
