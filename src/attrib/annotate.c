@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dwarf.h>
+
 #include "attrib/attrib_int.h"
 #include "util/xalloc.h"
 
@@ -23,6 +25,23 @@ static bool source_of(struct attrib *a, Dwarf_Die *cu, uint64_t pc, const char *
 		return false;
 	*file = dwarf_linesrc(l, NULL, NULL);
 	return *file != NULL;
+}
+
+/*
+ * Where file is on disk: a relative name is relative to the directory the
+ * compiler ran in (a build with a relative srcdir names
+ * "../../samples/x.c"), not to ours.
+ */
+static char *source_path(Dwarf_Die *cu, const char *file)
+{
+	Dwarf_Attribute attr;
+	const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+	struct strbuf sb = STRBUF_INIT;
+
+	if (file[0] == '/' || !dir)
+		return xstrdup(file);
+	strbuf_addf(&sb, "%s/%s", dir, file);
+	return strbuf_detach(&sb, NULL);
 }
 
 static void add_insns(struct attrib *a, const struct func *f, Dwarf_Die *cu, bool have_cu,
@@ -73,8 +92,8 @@ int attrib_annotate(struct attrib *a, uint64_t pc, uint64_t bias, struct attrib_
 	out->lo = f->lo;
 	out->hi = f->hi;
 	have_cu = dwarf_addrdie(a->img.dwarf, pc, &cu) != NULL;
-	if (have_cu)
-		source_of(a, &cu, pc, &out->file, &out->line);
+	if (have_cu && source_of(a, &cu, pc, &out->file, &out->line))
+		out->path = source_path(&cu, out->file);
 	add_insns(a, f, &cu, have_cu, bias, out);
 	out->sampled = out->nr_insns;
 	for (i = 0; i < out->nr_insns; i++)
@@ -93,5 +112,6 @@ void attrib_annotation_release(struct attrib_annotation *an)
 	for (i = 0; i < an->nr_insns; i++)
 		free(an->insns[i].text);
 	free(an->insns);
+	free(an->path);
 	memset(an, 0, sizeof(*an));
 }

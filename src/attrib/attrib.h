@@ -144,6 +144,7 @@ struct attrib_annotation {
 	const char *func; /* DWARF name */
 	uint64_t lo, hi; /* its range holding the address */
 	const char *file; /* the address's source file as the line table names it, or NULL */
+	char *path; /* file to open: a relative file joined to its CU's DW_AT_comp_dir */
 	int line; /* and its line, 0 when unknown */
 	struct attrib_insn_text *insns;
 	size_t nr_insns;

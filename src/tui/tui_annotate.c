@@ -58,14 +58,16 @@ static int read_lines(const char *path, struct source *src)
 }
 
 /*
- * The source file as DWARF names it, else under source_dir: the path
- * itself when relative, then its base name. Returns 0 or the first -errno.
+ * The source file where DWARF puts it (path: file under its CU's
+ * directory), else under source_dir: the name itself when relative, then
+ * its base name. Returns 0 or the first -errno.
  */
-static int read_source(const char *file, const char *source_dir, struct source *src)
+static int read_source(const char *file, const char *path, const char *source_dir,
+		       struct source *src)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *base = strrchr(file, '/');
-	int ret = read_lines(file, src);
+	int ret = read_lines(path ? path : file, src);
 
 	if (!ret || !source_dir)
 		return ret;
@@ -181,7 +183,7 @@ void tui_view_annotate(struct tui_view *v, struct c2c_session *s, const struct c
 		    r->iaddr, an.code.file ? an.code.file : "?", an.code.line);
 	v->title = strbuf_detach(&sb, NULL);
 	if (an.code.file)
-		read_err = read_source(an.code.file, source_dir, &src);
+		read_err = read_source(an.code.file, an.code.path, source_dir, &src);
 	annotate_summary(v, &an, &src, read_err);
 	strbuf_addstr(&sb, " Source");
 	strbuf_pad_to(&sb, 0, SOURCE_WIDTH);

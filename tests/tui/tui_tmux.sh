@@ -211,6 +211,19 @@ expect_contains "annotate: --source-dir" "source: $TMP/moved/lockword.c" <(cap)
 grep -qE '^>  +[0-9]+  .*cfg\.lock' <(cap) && ok || fail "annotate: the source line from --source-dir"
 T send-keys -t tui q q q
 
+# 14b. a source named relative to the directory the compiler ran in (a
+# build with a relative srcdir) is found from anywhere
+mkdir -p "$TMP/rel/a/b"
+cp "$TOP_SRCDIR/samples/false-sharing/lockword.c" "$TMP/rel/"
+(cd "$TMP/rel/a/b" && ${CC:-gcc} -g -O2 -pthread -o "$TMP/lw3" ../../lockword.c) ||
+	fail "cannot build lockword"
+sim_record "$TMP/lw3.data" "$TMP/rec3.err" --sim-cpus 4 --sim-nodes 2 -- "$TMP/lw3" 200
+DATA=$TMP/lw3.data start
+keys "Instruction" d a
+expect_contains "annotate: a relative source under its CU's directory" \
+	"source: $TMP/rel/a/b/../../lockword.c" <(cap)
+T send-keys -t tui q q q
+
 # 15. signals restore the terminal and kill as the signal does
 for sig in INT TERM SEGV; do
 	start
