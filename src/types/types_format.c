@@ -250,8 +250,9 @@ static bool type_equal(const struct type *a, const struct type *b, int depth)
 	case TYPE_ENUM:
 		return enum_equal(a, b);
 	case TYPE_ARRAY:
+		/* an array of no dimension (damaged DWARF) has no dims to compare */
 		if (a->nr_dims != b->nr_dims ||
-		    memcmp(a->dims, b->dims, a->nr_dims * sizeof(*a->dims)))
+		    (a->nr_dims && memcmp(a->dims, b->dims, a->nr_dims * sizeof(*a->dims))))
 			return false;
 		return type_equal(a->target, b->target, depth + 1);
 	case TYPE_FUNC:

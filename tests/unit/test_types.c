@@ -181,6 +181,31 @@ static void member_arrays_follow_position(void **state)
 	strbuf_release(&sb);
 }
 
+/*
+ * Two copies of a struct whose array member has no dimension at all
+ * (damaged DWARF: fuzz_dwarf found one) are compared without reading the
+ * dims they do not have (memcmp of NULL: UBSan stopped the fuzzer).
+ */
+static void index_dedupes_arrays_without_dims(void **state)
+{
+	struct fixture *f = *state;
+	struct type *copies[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct type *nodim = wrap(f->db, TYPE_ARRAY, f->t_int);
+		struct type_member *m;
+
+		copies[i] = type_db_add(f->db, TYPE_STRUCT, "nodims");
+		copies[i]->size = 4;
+		m = type_db_add_members(f->db, copies[i], 1);
+		member(&m[0], "a", nodim, 0);
+		assert_null(nodim->dims);
+	}
+	type_db_finish(f->db);
+	assert_ptr_equal(type_db_find(f->db, "nodims"), copies[0]);
+}
+
 static void index_dedupes_and_keeps_variants(void **state)
 {
 	struct fixture *f = *state;
@@ -378,6 +403,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(interning_returns_one_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(formats_like_pahole, setup, teardown),
 		cmocka_unit_test_setup_teardown(member_arrays_follow_position, setup, teardown),
+		cmocka_unit_test_setup_teardown(index_dedupes_arrays_without_dims, setup, teardown),
 		cmocka_unit_test_setup_teardown(index_dedupes_and_keeps_variants, setup, teardown),
 		cmocka_unit_test_setup_teardown(helpers_strip_and_align, setup, teardown),
 		cmocka_unit_test_setup_teardown(extents_of_bitfields, setup, teardown),
