@@ -5,6 +5,9 @@
 # go there) and the seeds, with its dictionary; crashes are written to
 # BUILDDIR/tests/fuzz/artifacts/ and make the run fail. The last lines of
 # each run (-print_final_stats=1) go to BUILDDIR/tests/fuzz/TARGET.log.
+# FUZZ_SEED fixes libFuzzer's seed (CI: 1), so that a run takes the same
+# inputs in the same order as an earlier one with that seed, only further
+# or less far in the time it has: a crash CI meets can be met here first.
 set -uo pipefail
 build=$1 src=$2 secs=$3
 shift 3
@@ -23,7 +26,7 @@ for t in "${targets[@]}"; do
 	bin="$dir/fuzz_$t"
 	[ -x "$bin" ] || { echo "run.sh: $bin not built (make fuzz)" >&2; rc=1; continue; }
 	mkdir -p "$dir/corpus/$t" "$dir/seeds/$t"
-	"$bin" -max_total_time="$secs" -print_final_stats=1 -max_len=65536 -rss_limit_mb=2048 \
+	"$bin" -max_total_time="$secs" ${FUZZ_SEED:+-seed="$FUZZ_SEED"} -print_final_stats=1 -max_len=65536 -rss_limit_mb=2048 \
 		-timeout=20 -dict="$src/tests/fuzz/dict/${dict[$t]}.dict" \
 		-artifact_prefix="$dir/artifacts/$t-" "$dir/corpus/$t" "$dir/seeds/$t" \
 		>"$dir/$t.log" 2>&1
