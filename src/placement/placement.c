@@ -172,6 +172,20 @@ void task_placement_on_comm(struct task_placement *p, const struct perf_comm *c)
 		set_comm(task_placement_thread_of(p, c->pid, c->tid), c->comm, 16);
 }
 
+/*
+ * A new thread has its parent's comm until it sets its own, as perf's
+ * thread model says: one whose first switch-in was not recorded (a lost
+ * tracepoint sample) still has a name.
+ */
+void task_placement_on_fork(struct task_placement *p, const struct perf_task *f)
+{
+	struct thread_model *child = task_placement_thread_of(p, f->pid, f->tid);
+	uintptr_t at = (uintptr_t)hashmap_get(&p->by_tid, f->ptid);
+
+	if (!child->comm && at && p->threads[at - 1].comm && f->ptid != f->tid)
+		child->comm = xstrdup(p->threads[at - 1].comm);
+}
+
 static int cmp_line(const void *a, const void *b)
 {
 	const struct task_placement_line *x = *(const struct task_placement_line *const *)a;

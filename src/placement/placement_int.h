@@ -41,6 +41,7 @@ void bitmap_set(uint64_t **map, size_t *words, uint32_t bit);
 
 struct perf_sample;
 struct perf_comm;
+struct perf_task;
 struct tep_event;
 void task_placement_on_memory(struct task_placement *p, const struct perf_sample *s);
 void task_placement_on_switch(struct task_placement *p, struct tep_event *ev,
@@ -48,6 +49,7 @@ void task_placement_on_switch(struct task_placement *p, struct tep_event *ev,
 void task_placement_on_migrate(struct task_placement *p, struct tep_event *ev,
 			       const struct perf_sample *s);
 void task_placement_on_comm(struct task_placement *p, const struct perf_comm *c);
+void task_placement_on_fork(struct task_placement *p, const struct perf_task *f);
 /* Top lines and the tid order: call once, after the last record. */
 void task_placement_finish(struct task_placement *p);
 

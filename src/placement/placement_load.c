@@ -81,6 +81,8 @@ static int feed(struct task_placement *p, struct perf_reader *r, const int *role
 
 		if (ev.kind == PERF_REC_COMM)
 			task_placement_on_comm(p, &ev.comm);
+		if (ev.kind == PERF_REC_FORK)
+			task_placement_on_fork(p, &ev.task);
 		if (ev.kind != PERF_REC_SAMPLE || s->attr_index >= perf_reader_nr_attrs(r))
 			continue;
 		switch (roles[s->attr_index]) {

@@ -26,7 +26,9 @@
 #include <traceevent/event-parse.h>
 #endif
 
+#include "perf/perf_data.h"
 #include "placement/placement_int.h"
+#include "util/xalloc.h"
 #include "record/record.h"
 #include "record/record_int.h"
 
@@ -441,6 +443,29 @@ const char *__lsan_default_suppressions(void)
 	return "leak:libtraceevent.so\n";
 }
 
+/* A thread forked while recording has its parent's comm until it sets its own. */
+static void placement_fork_inherits_comm(void **state)
+{
+	struct task_placement *p = xcalloc(1, sizeof(*p));
+	struct perf_comm parent = { .pid = 10, .tid = 10, .comm = "placed" };
+	struct perf_comm renamed = { .pid = 10, .tid = 12, .comm = "worker" };
+	struct perf_task fork1 = { .pid = 10, .ppid = 10, .tid = 11, .ptid = 10 };
+	struct perf_task fork2 = { .pid = 10, .ppid = 10, .tid = 12, .ptid = 10 };
+	struct perf_task orphan = { .pid = 20, .ppid = 1, .tid = 20, .ptid = 1 };
+
+	hashmap_init(&p->by_tid);
+	task_placement_on_comm(p, &parent);
+	task_placement_on_fork(p, &fork1);
+	task_placement_on_comm(p, &renamed);
+	task_placement_on_fork(p, &fork2); /* its own comm came first: it stays */
+	task_placement_on_fork(p, &orphan); /* a parent never seen: no name made up */
+	assert_int_equal(p->nr_threads, 4);
+	assert_string_equal(task_placement_thread_of(p, 0, 11)->comm, "placed");
+	assert_string_equal(task_placement_thread_of(p, 0, 12)->comm, "worker");
+	assert_null(task_placement_thread_of(p, 0, 20)->comm);
+	task_placement_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +485,7 @@ int main(void)
 		cmocka_unit_test(pfm_icl),
 		cmocka_unit_test(configure_and_describe),
 		cmocka_unit_test(tracing_blob_damage),
+		cmocka_unit_test(placement_fork_inherits_comm),
 	};
 
 	setenv("LIBPFM_FORCE_PMU", "icl", 1); /* before libpfm4 initializes */
