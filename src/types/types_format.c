@@ -58,9 +58,18 @@ bool type_is_aggregate(const struct type *t)
 	return t && (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION);
 }
 
-static uint32_t alignment_of(const struct type *t, int depth);
+/*
+ * The walks below have no memory of what they computed: a damaged file
+ * whose struct holds many members of a struct that holds many of the first
+ * (fuzz_dwarf found one) makes them exponential even under the depth bound.
+ * Each top-level question gets this many steps; real types need far fewer
+ * (the kernel's task_struct, all nested members walked, a few thousand).
+ */
+#define ALIGN_WALK_STEPS (1u << 20)
 
-static uint32_t aggregate_alignment(const struct type *t, int depth)
+static uint32_t alignment_of(const struct type *t, int depth, uint32_t *steps);
+
+static uint32_t aggregate_alignment(const struct type *t, int depth, uint32_t *steps)
 {
 	uint32_t align = 1, i;
 
@@ -69,17 +78,18 @@ static uint32_t aggregate_alignment(const struct type *t, int depth)
 		uint32_t a = m->alignment;
 
 		if (!a)
-			a = t->packed ? 1 : alignment_of(m->type, depth + 1);
+			a = t->packed ? 1 : alignment_of(m->type, depth + 1, steps);
 		if (a > align)
 			align = a;
 	}
 	return align;
 }
 
-static uint32_t alignment_of(const struct type *t, int depth)
+static uint32_t alignment_of(const struct type *t, int depth, uint32_t *steps)
 {
-	if (!t || depth > TYPE_MAX_DEPTH)
+	if (!t || depth > TYPE_MAX_DEPTH || !*steps)
 		return 1;
+	--*steps;
 	if (t->alignment)
 		return t->alignment;
 	switch (t->kind) {
@@ -96,23 +106,24 @@ static uint32_t alignment_of(const struct type *t, int depth)
 	case TYPE_VOLATILE:
 	case TYPE_RESTRICT:
 	case TYPE_ATOMIC:
-		return alignment_of(t->target, depth + 1);
+		return alignment_of(t->target, depth + 1, steps);
 	case TYPE_STRUCT:
 	case TYPE_UNION:
-		return aggregate_alignment(t, depth);
+		return aggregate_alignment(t, depth, steps);
 	default:
 		return 1;
 	}
 }
 
 /* depth: a damaged file may make a struct hold itself (BTF fuzzing found one) */
-static uint32_t natural_alignment(const struct type *t, int depth)
+static uint32_t natural_alignment(const struct type *t, int depth, uint32_t *steps)
 {
 	uint32_t a = 1, i;
 
 	t = type_strip(t);
-	if (!t || depth > TYPE_MAX_DEPTH)
+	if (!t || depth > TYPE_MAX_DEPTH || !*steps)
 		return 1;
+	--*steps;
 	switch (t->kind) {
 	case TYPE_POINTER:
 		return 8;
@@ -120,11 +131,11 @@ static uint32_t natural_alignment(const struct type *t, int depth)
 	case TYPE_ENUM:
 		return t->size ? (uint32_t)t->size : 1;
 	case TYPE_ARRAY:
-		return natural_alignment(t->target, depth + 1);
+		return natural_alignment(t->target, depth + 1, steps);
 	case TYPE_STRUCT:
 	case TYPE_UNION:
 		for (i = 0; i < t->nr_members; i++) {
-			uint32_t ma = natural_alignment(t->members[i].type, depth + 1);
+			uint32_t ma = natural_alignment(t->members[i].type, depth + 1, steps);
 
 			if (ma > a)
 				a = ma;
@@ -137,12 +148,16 @@ static uint32_t natural_alignment(const struct type *t, int depth)
 
 uint32_t type_natural_alignment(const struct type *t)
 {
-	return natural_alignment(t, 0);
+	uint32_t steps = ALIGN_WALK_STEPS;
+
+	return natural_alignment(t, 0, &steps);
 }
 
 uint32_t type_alignment(const struct type *t)
 {
-	return alignment_of(t, 0);
+	uint32_t steps = ALIGN_WALK_STEPS;
+
+	return alignment_of(t, 0, &steps);
 }
 
 bool type_infer_packed(const struct type *t, bool own_alignment)

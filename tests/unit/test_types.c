@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
 #include <cmocka.h>
 
 #include "types/types.h"
@@ -186,6 +188,30 @@ static void member_arrays_follow_position(void **state)
  * (damaged DWARF: fuzz_dwarf found one) are compared without reading the
  * dims they do not have (memcmp of NULL: UBSan stopped the fuzzer).
  */
+/*
+ * Damaged DWARF where two structs each hold two of the other (fuzz_dwarf
+ * found one): the alignment walks are bounded, not exponential. Without
+ * the bound this takes 2^64 steps; alarm() turns a hang into a failure.
+ */
+static void alignment_of_mutual_structs_is_bounded(void **state)
+{
+	struct fixture *f = *state;
+	struct type *a = type_db_add(f->db, TYPE_STRUCT, "a");
+	struct type *b = type_db_add(f->db, TYPE_STRUCT, "b");
+	struct type_member *ma = type_db_add_members(f->db, a, 2);
+	struct type_member *mb = type_db_add_members(f->db, b, 3);
+
+	member(&ma[0], "b0", b, 0);
+	member(&ma[1], "b1", b, 8);
+	member(&mb[0], "a0", a, 0);
+	member(&mb[1], "a1", a, 8);
+	member(&mb[2], "n", f->t_int, 16);
+	alarm(10);
+	assert_int_equal(type_alignment(a), 4);
+	assert_int_equal(type_natural_alignment(b), 4);
+	alarm(0);
+}
+
 static void index_dedupes_arrays_without_dims(void **state)
 {
 	struct fixture *f = *state;
@@ -403,6 +429,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(interning_returns_one_copy, setup, teardown),
 		cmocka_unit_test_setup_teardown(formats_like_pahole, setup, teardown),
 		cmocka_unit_test_setup_teardown(member_arrays_follow_position, setup, teardown),
+		cmocka_unit_test_setup_teardown(alignment_of_mutual_structs_is_bounded, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(index_dedupes_arrays_without_dims, setup, teardown),
 		cmocka_unit_test_setup_teardown(index_dedupes_and_keeps_variants, setup, teardown),
 		cmocka_unit_test_setup_teardown(helpers_strip_and_align, setup, teardown),
