@@ -5,9 +5,10 @@
 # go there) and the seeds, with its dictionary; crashes are written to
 # BUILDDIR/tests/fuzz/artifacts/ and make the run fail. The last lines of
 # each run (-print_final_stats=1) go to BUILDDIR/tests/fuzz/TARGET.log.
-# FUZZ_SEED fixes libFuzzer's seed (CI: 1), so that a run takes the same
-# inputs in the same order as an earlier one with that seed, only further
-# or less far in the time it has: a crash CI meets can be met here first.
+# FUZZ_SEED fixes libFuzzer's seed (CI: 1). That makes runs alike, not
+# identical: what a run explores still depends on how many inputs its time
+# allowed and on the timing of its corpus updates (two seed-1 runs of
+# fuzz_dwarf met different inputs in this project's history).
 set -uo pipefail
 build=$1 src=$2 secs=$3
 shift 3
