@@ -210,12 +210,12 @@ static int parse_args(int argc, char **argv, struct record_args *o)
 	int argi;
 
 	*o = (struct record_args){ .output = "perf.data",
-				   .cpus = 8,
-				   .nodes = 1,
-				   .rate = 1000,
-				   .seed = 1,
-				   .line = 64,
-				   .lead = 100000,
+				   .cpus = C2CSIM_DEFAULT_CPUS,
+				   .nodes = C2CSIM_DEFAULT_NODES,
+				   .rate = C2CSIM_DEFAULT_SAMPLE_RATE,
+				   .seed = C2CSIM_DEFAULT_SEED,
+				   .line = C2CSIM_DEFAULT_LINE_SIZE,
+				   .lead = C2CSIM_DEFAULT_LEAD,
 				   .max_size = DEFAULT_MAX_SIZE,
 				   .ldlat = 30 };
 	argi = cmd_parse_options(CMD, &usage, opts, o, argc, argv, CMD_PARSE_STOP_AT_NON_OPTION);

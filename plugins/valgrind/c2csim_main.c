@@ -36,13 +36,13 @@
 extern void VG_(vg_yield)(void); /* core, outside the tool API; it links */
 
 struct sim_config cfg = {
-	.nr_cpus = 8,
-	.nr_nodes = 1,
-	.line_size = 64,
-	.sample_rate = 1000,
+	.nr_cpus = C2CSIM_DEFAULT_CPUS,
+	.nr_nodes = C2CSIM_DEFAULT_NODES,
+	.line_size = C2CSIM_DEFAULT_LINE_SIZE,
+	.sample_rate = C2CSIM_DEFAULT_SAMPLE_RATE,
 	.hitm_rate = 1,
-	.seed = 1,
-	.lead = 100000,
+	.seed = C2CSIM_DEFAULT_SEED,
+	.lead = C2CSIM_DEFAULT_LEAD,
 	.fast = True,
 	.cost = { 4, 40, 75, 150, 220, 200, 330 },
 };

@@ -27,6 +27,17 @@
 #define C2CSIM_MAX_NODES 8
 #define C2CSIM_MAX_REC 4096
 
+/*
+ * The tool's defaults, which record --sim passes unless told otherwise:
+ * one definition for both processes.
+ */
+#define C2CSIM_DEFAULT_CPUS 8
+#define C2CSIM_DEFAULT_NODES 1
+#define C2CSIM_DEFAULT_LINE_SIZE 64
+#define C2CSIM_DEFAULT_SAMPLE_RATE 1000
+#define C2CSIM_DEFAULT_SEED 1
+#define C2CSIM_DEFAULT_LEAD 100000
+
 enum c2csim_rec_type {
 	C2CSIM_REC_HEADER = 1,
 	C2CSIM_REC_THREAD = 2, /* a thread started or moved to another cpu */
