@@ -88,10 +88,12 @@ perf report -D -i "$TMP/rd.data" 2>/dev/null | awk '
 same "group read values" "$TMP/want" "$TMP/got"
 expect_eq "group read: two members" 2 "$(head -1 "$TMP/got" | grep -o ' 0x[0-9a-f]*:' | wc -l)"
 
-# RAW: a tracepoint's data, decoded with the kernel's format file
+# RAW: a tracepoint's data, decoded with the kernel's format file.  The
+# workload sleeps, so it is switched out at least once (a spinning one may
+# keep its cpu for its whole run on a quiet machine, and record nothing).
 fmt=/sys/kernel/tracing/events/sched/sched_switch/format
 if [ -r "$fmt" ] && command -v python3 >/dev/null &&
-	perf record -q -o "$TMP/raw.data" -e sched:sched_switch -c 1 -- "$TMP/spin" \
+	perf record -q -o "$TMP/raw.data" -e sched:sched_switch -c 1 -- sleep 0.01 \
 		>/dev/null 2>&1; then
 	perf script -i "$TMP/raw.data" -F tid,time,trace 2>/dev/null |
 		awk '{ print $1, $2, $3, $4, $8, $9 }' | by_time >"$TMP/want"
