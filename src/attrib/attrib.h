@@ -190,6 +190,25 @@ void attrib_format_mapping(struct strbuf *sb, const struct attrib *a, const char
  */
 int type_field_path(const struct type *t, uint64_t offset, struct strbuf *sb);
 
+/* ---- kernel code: symbol + offset (kernel.c) ------------------------ */
+
+struct attrib_function {
+	uint64_t addr; /* binary-relative start */
+	uint64_t size; /* the symbol's size, 0 when unknown */
+	unsigned int nr_same_name; /* functions of the file with this name */
+};
+
+/*
+ * The function NAME of the file's symbol table (of SIZE, when several
+ * share the name and SIZE is not 0); -ENOENT when there is none.
+ */
+int attrib_find_function(struct attrib *a, const char *name, uint64_t size,
+			 struct attrib_function *out);
+/* The file's GNU build-id: the number of its bytes, 0 when it has none. */
+size_t attrib_build_id(const struct attrib *a, const uint8_t **bits);
+/* A relocatable object (.o, .ko): its sections were laid out by libdwfl. */
+bool attrib_is_relocatable(const struct attrib *a);
+
 /* ---- the other direction (watch) ------------------------------------ */
 
 struct attrib_global {

@@ -139,17 +139,18 @@ static void globals_from_symtab(struct attrib *a, size_t *alloc)
 			struct global_var *g;
 			GElf_Sym sym;
 			const char *name;
+			uint64_t addr;
 
 			if (!gelf_getsym(data, i, &sym) ||
-			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_value ||
-			    sym.st_shndx == SHN_UNDEF)
+			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_shndx == SHN_UNDEF ||
+			    !(addr = attrib_image_sym_addr(&a->img, &sym)))
 				continue;
 			name = elf_strptr(a->img.sym_elf, shdr.sh_link, sym.st_name);
-			g = (struct global_var *)find_in(a, nr_sorted, sym.st_value);
-			if (g && g->addr == sym.st_value && !g->size)
+			g = (struct global_var *)find_in(a, nr_sorted, addr);
+			if (g && g->addr == addr && !g->size)
 				g->size = sym.st_size; /* DWARF knew no type: take ELF's size */
 			else if (name && !g)
-				add_global(a, alloc, sym.st_value, sym.st_size,
+				add_global(a, alloc, addr, sym.st_size,
 					   attrib_image_intern(&a->img, name), NULL);
 		}
 	}

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel code is matched by symbol + offset: a sample at set_task_cpu+0x3e
+ * (named by kallsyms or the vmlinux) is the instruction 0x3e bytes into
+ * the debug file's set_task_cpu. That holds for a linked vmlinux (whatever
+ * KASLR did), a module and a single relocatable object, whose sections
+ * libdwfl laid out (image.c). The file's build-id and the function sizes
+ * are what the caller checks to know the file is the running kernel's.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrib/attrib_int.h"
+#include "util/xalloc.h"
+
+static int func_sym_cmp(const void *x, const void *y)
+{
+	const struct func_sym *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	if (c)
+		return c;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static void read_func_syms(struct attrib *a)
+{
+	Elf *elf = a->img.sym_elf;
+	Elf_Scn *scn = NULL;
+	size_t alloc = 0;
+	GElf_Shdr sh;
+
+	a->func_syms_read = true;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; data && i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF ||
+			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
+				continue;
+			a->func_syms = xgrow(a->func_syms, &alloc, a->nr_func_syms + 1,
+					     sizeof(*a->func_syms));
+			a->func_syms[a->nr_func_syms++] = (struct func_sym){
+				.name = name,
+				.addr = attrib_image_sym_addr(&a->img, &sym),
+				.size = sym.st_size,
+			};
+		}
+	}
+	if (a->nr_func_syms)
+		qsort(a->func_syms, a->nr_func_syms, sizeof(*a->func_syms), func_sym_cmp);
+}
+
+void attrib_func_syms_free(struct attrib *a)
+{
+	free(a->func_syms);
+	a->func_syms = NULL;
+	a->nr_func_syms = 0;
+}
+
+/* The first function symbol named NAME, or nr_func_syms. */
+static size_t first_named(const struct attrib *a, const char *name)
+{
+	size_t lo = 0, hi = a->nr_func_syms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(a->func_syms[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->nr_func_syms && !strcmp(a->func_syms[lo].name, name) ? lo : a->nr_func_syms;
+}
+
+int attrib_find_function(struct attrib *a, const char *name, uint64_t size,
+			 struct attrib_function *out)
+{
+	size_t i, first;
+
+	if (!a->func_syms_read)
+		read_func_syms(a);
+	first = first_named(a, name);
+	if (first == a->nr_func_syms)
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	for (i = first; i < a->nr_func_syms && !strcmp(a->func_syms[i].name, name); i++) {
+		const struct func_sym *fs = &a->func_syms[i];
+
+		/* Static functions share names: the one of the size asked for. */
+		if (!out->nr_same_name || (size && fs->size == size && out->size != size)) {
+			out->addr = fs->addr;
+			out->size = fs->size;
+		}
+		out->nr_same_name++;
+	}
+	return 0;
+}
+
+size_t attrib_build_id(const struct attrib *a, const uint8_t **bits)
+{
+	return attrib_debuginfo_build_id(a->img.elf, bits);
+}
+
+bool attrib_is_relocatable(const struct attrib *a)
+{
+	return a->img.dwfl != NULL;
+}
