@@ -206,6 +206,8 @@ int attrib_find_function(struct attrib *a, const char *name, uint64_t size,
 			 struct attrib_function *out);
 /* The file's GNU build-id: the number of its bytes, 0 when it has none. */
 size_t attrib_build_id(const struct attrib *a, const uint8_t **bits);
+/* Any defined symbol NAME's address (_text, a section marker); -ENOENT. */
+int attrib_find_symbol(const struct attrib *a, const char *name, uint64_t *addr);
 /* A relocatable object (.o, .ko): its sections were laid out by libdwfl. */
 bool attrib_is_relocatable(const struct attrib *a);
 

@@ -118,3 +118,31 @@ bool attrib_is_relocatable(const struct attrib *a)
 {
 	return a->img.dwfl != NULL;
 }
+
+int attrib_find_symbol(const struct attrib *a, const char *name, uint64_t *addr)
+{
+	Elf *elf = a->img.sym_elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; data && i < n; i++) {
+			GElf_Sym sym;
+			const char *s;
+
+			if (gelf_getsym(data, i, &sym) && sym.st_shndx != SHN_UNDEF &&
+			    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) && !strcmp(s, name)) {
+				*addr = attrib_image_sym_addr(&a->img, &sym);
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}

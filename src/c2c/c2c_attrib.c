@@ -172,13 +172,13 @@ static void kernel_query(struct c2c_attrib *ca, struct c2c_session *s, const str
 			 struct c2c_row_attrib *ra)
 {
 	struct attrib *a = NULL;
-	uint64_t pc = 0;
+	uint64_t pc = 0, addr = 0;
 
-	ra->reason = r->imap->kernel ? c2c_kernel_locate(ca->kernel, s, r, &a, &pc) :
+	ra->reason = r->imap->kernel ? c2c_kernel_locate(ca->kernel, s, r, &a, &pc, &addr) :
 				       C2C_ATTRIB_KERNEL;
 	if (ra->reason != ATTRIB_OK)
 		return;
-	ra->res = attrib_resolve(a, pc, 0);
+	ra->res = attrib_resolve(a, pc, addr);
 	ra->reason = (int)ra->res->reason;
 	if (ra->reason == ATTRIB_OK)
 		set_label(ca, ra);

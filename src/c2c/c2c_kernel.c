@@ -16,11 +16,15 @@
 #include "util/xalloc.h"
 
 /* kallsyms has no sizes: a function's extent is its size plus < this much padding */
+#define KERNEL_SPACE_START 0xffff800000000000ULL
 #define KERNEL_MAX_PADDING 64
 
 struct kfile {
 	char *path;
 	struct attrib *a; /* NULL when it did not open */
+	/* A vmlinux's data: runtime address - delta = the file's (KASLR). */
+	bool delta_tried, have_delta;
+	uint64_t delta;
 };
 
 struct c2c_kernel {
@@ -69,8 +73,7 @@ static void add_file(struct c2c_kernel *k, const char *path)
 
 	k->files = xgrow(k->files, &k->alloc_files, k->nr_files + 1, sizeof(*k->files));
 	f = &k->files[k->nr_files++];
-	f->path = xstrdup(path);
-	f->a = NULL;
+	*f = (struct kfile){ .path = xstrdup(path) };
 	if (attrib_open(path, NULL, &f->a, &err)) {
 		f->a = NULL;
 		strbuf_addf(&k->problems, "kernel debug file %s\n", err.msg);
@@ -218,8 +221,31 @@ static int verify(const struct c2c_kernel *k, const struct kfile *f, const struc
 		       C2C_ATTRIB_KERNEL_MISMATCH;
 }
 
+/*
+ * perf's kernel map records the runtime address of its reference symbol
+ * (_text) as pgoff: against the vmlinux's own, that is the KASLR shift,
+ * for data addresses (globals). A relocatable file has no such address.
+ */
+static void find_delta(struct kfile *f, const struct as_map *m)
+{
+	static const char *const refs[] = { "_text", "_stext" };
+	uint64_t addr;
+	size_t i;
+
+	f->delta_tried = true;
+	if (attrib_is_relocatable(f->a) || !is_kernel_image(m) || m->pgoff < KERNEL_SPACE_START)
+		return;
+	for (i = 0; i < ARRAY_SIZE(refs); i++) {
+		if (attrib_find_symbol(f->a, refs[i], &addr) || addr < KERNEL_SPACE_START)
+			continue;
+		f->delta = m->pgoff - addr;
+		f->have_delta = !(f->delta & 0xfff); /* KASLR moves by pages */
+		return;
+	}
+}
+
 int c2c_kernel_locate(struct c2c_kernel *k, struct c2c_session *s, const struct c2c_row *r,
-		      struct attrib **a, uint64_t *pc)
+		      struct attrib **a, uint64_t *pc, uint64_t *addr)
 {
 	const struct sym_info *info;
 	struct attrib_function fn;
@@ -234,17 +260,20 @@ int c2c_kernel_locate(struct c2c_kernel *k, struct c2c_session *s, const struct 
 	if (!info->symbol)
 		return C2C_ATTRIB_KERNEL_NO_SYMBOL;
 	for (i = 0; i < k->nr_files; i++) {
-		const struct kfile *f = &k->files[i];
+		struct kfile *f = &k->files[i];
 
 		if (!f->a || attrib_find_function(f->a, info->symbol,
 						  info->sym_size_exact ? info->sym_size : 0, &fn))
 			continue;
 		reason = verify(k, f, r->imap, info, &fn);
-		if (reason == ATTRIB_OK) {
-			*a = f->a;
-			*pc = fn.addr + info->sym_offset;
-		}
-		return reason;
+		if (reason != ATTRIB_OK)
+			return reason;
+		*a = f->a;
+		*pc = fn.addr + info->sym_offset;
+		if (!f->delta_tried)
+			find_delta(f, r->imap);
+		*addr = f->have_delta && r->line->addr ? r->line->addr + r->offset - f->delta : 0;
+		return ATTRIB_OK;
 	}
 	return C2C_ATTRIB_KERNEL_NOT_IN_DEBUGINFO;
 }

@@ -25,10 +25,13 @@ void c2c_kernel_free(struct c2c_kernel *k);
 
 /*
  * Where kernel row r's code is: *a and the binary-relative *pc, and
- * ATTRIB_OK; else the C2C_ATTRIB_KERNEL_* reason it is refused for.
+ * ATTRIB_OK; else the C2C_ATTRIB_KERNEL_* reason it is refused for. *addr
+ * is the row's data address in the file's terms (a vmlinux's, through the
+ * kernel map's _text), 0 when unknown (a module or object: per-cpu and
+ * relocated data have no known runtime address).
  */
 int c2c_kernel_locate(struct c2c_kernel *k, struct c2c_session *s, const struct c2c_row *r,
-		      struct attrib **a, uint64_t *pc);
+		      struct attrib **a, uint64_t *pc, uint64_t *addr);
 /* Debug files opened (for --stats). */
 size_t c2c_kernel_nr_opened(const struct c2c_kernel *k);
 /* What went wrong, one line each: files that did not open, none found (what to install). */

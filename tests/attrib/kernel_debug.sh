@@ -9,7 +9,8 @@
 # perf keep one; a file of another build (another function size, another
 # build-id) is refused, and so are functions no file has, addresses
 # kallsyms does not know and, with nothing found, the kernel's samples
-# (--stats counts each reason; a warning says what to install).
+# (--stats counts each reason; a warning says what to install). With KASLR,
+# a vmlinux's global is named by the sample's data address.
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/attrib/kernel_lib.sh"
 
@@ -25,7 +26,8 @@ compile "$TMP/core.o" "$src" -O2 -g -c || finish
 compile "$TMP/other.o" "$src" -O2 -g -c -DOTHER_BUILD || finish
 # linked like a kernel: at the kernel's addresses, no C library
 compile "$TMP/vmlinux" "$src" -O2 -g -nostdlib -mcmodel=kernel -fno-pic -no-pie \
-	-Wl,-Ttext-segment=$BASE -Wl,-e,set_task_cpu -Wl,--build-id || finish
+	-Wl,-Ttext-segment=$BASE -Wl,--defsym,_text=$BASE -Wl,-e,set_task_cpu -Wl,--build-id ||
+	finish
 build_id=$(readelf -n "$TMP/vmlinux" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
 [ -n "$build_id" ] || fail "no build-id in $TMP/vmlinux"
 
@@ -126,6 +128,24 @@ cp "$TMP/vmlinux" "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot/vmlinux-$REL"
 run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/vm-other.data" --stdio --stats \
 	--kallsyms "$TMP/vm.kallsyms"
 expect_eq "other build-id: refused" 40 "$(stat_of "$TMP/out" kernel-mismatch)"
+rm -rf "${C2CSCOPE_DEBUG_ROOT:?}"/*
+
+# KASLR moved the kernel by 2 MiB: kallsyms and perf's kernel map (_text's
+# runtime address) say where; a global is then named by its data address
+SHIFT=0x200000
+readelf -sW "$TMP/vmlinux" | awk '$4 == "FUNC" { print $2, $8 }' | while read -r v name; do
+	printf '%x t %s\n' $((0x$v + SHIFT)) "$name"
+done >"$TMP/kaslr.kallsyms"
+rtg=$(readelf -sW "$TMP/vmlinux" | awk '$8 == "root_task_group" { print $2 }')
+rt_se=$(member_offset "$TMP/vmlinux" task_group rt_se)
+start=$(func_value "$TMP/vmlinux" set_task_cpu)
+o=$(insn_offsets "$TMP/vmlinux" set_task_cpu "mov +$(printf '%#x' "$rt_se")\(%r[a-z0-9]+\),%r" | head -1)
+printf '%x %x load 1\n' $((0x$start + o + SHIFT)) $((0x$rtg + rt_se + SHIFT)) |
+	"$gen" "$TMP/kaslr.data" "$build_id" $((BASE + SHIFT))
+mkdir -p "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot"
+cp "$TMP/vmlinux" "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot/vmlinux-$REL"
+run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/kaslr.data" --stdio --kallsyms "$TMP/kaslr.kallsyms"
+expect_contains "KASLR: the global named by address" "root_task_group.rt_se" "$TMP/out"
 rm -rf "${C2CSCOPE_DEBUG_ROOT:?}"/*
 
 # --vmlinux: symbols come from the file itself (report --vmlinux reads

@@ -34,11 +34,13 @@ __attribute__((noinline)) long update_cfs_group(struct task_group *tg)
 	return __atomic_load_n(&tg->load_avg, __ATOMIC_RELAXED);
 }
 
+/* A global, named by its data address: root_task_group.rt_se */
+struct task_group root_task_group;
+
 int main(int argc, char **argv)
 {
-	static struct task_group tg;
-	struct task_struct t = { .sched_task_group = &tg };
+	struct task_struct t = { .sched_task_group = &root_task_group };
 
 	(void)argv;
-	return set_task_cpu(&t, argc - 1) != 0 || update_cfs_group(&tg);
+	return set_task_cpu(&t, argc - 1) != 0 || update_cfs_group(&root_task_group);
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kernel_gen OUT [BUILD_ID]: a perf.data of kernel samples, for the kernel
+ * kernel_gen OUT [BUILD_ID [TEXT]]: a perf.data of kernel samples, for the kernel
  * attribution tests. Samples come from stdin, one per line, "IP ADDR KIND
  * CPU": a kernel code address, a data address, KIND "load" (a local HITM,
  * so that the line is shared) or "store" (an L1 miss), the cpu (0-3). The
  * kernel's map is [kernel.kallsyms]_text from 0xffffffff80000000 (1 GiB),
- * with BUILD_ID (hex) in the BUILD_ID feature when given.
+ * with BUILD_ID (hex; "-" for none) in the BUILD_ID feature, and TEXT as the
+ * map's pgoff: as perf records it, the runtime address of _text (default:
+ * the map's start).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,12 +31,12 @@ static const struct perf_writer_info info = { .hostname = "kernel-gen",
 					      .nr_numa_nodes = 1,
 					      .numa_nodes = nodes };
 
-static int kernel_map(struct perf_writer *w, const char *hex)
+static int kernel_map(struct perf_writer *w, const char *hex, uint64_t text)
 {
 	struct perf_mmap m = { .pid = (uint32_t)-1,
 			       .start = KERNEL_START,
 			       .len = GIB,
-			       .pgoff = KERNEL_START,
+			       .pgoff = text,
 			       .prot = 5,
 			       .is_mmap2 = true,
 			       .filename = "[kernel.kallsyms]_text",
@@ -42,7 +44,8 @@ static int kernel_map(struct perf_writer *w, const char *hex)
 	struct perf_build_id bid = { .pid = -1, .filename = "[kernel.kallsyms]" };
 	unsigned int byte;
 
-	while (hex && bid.size < sizeof(bid.id) && sscanf(hex, "%2x", &byte) == 1) {
+	while (hex && strcmp(hex, "-") && bid.size < sizeof(bid.id) &&
+	       sscanf(hex, "%2x", &byte) == 1) {
 		bid.id[bid.size++] = (uint8_t)byte;
 		hex += 2;
 	}
@@ -79,8 +82,8 @@ int main(int argc, char **argv)
 	uint64_t t = 2000;
 	int ret;
 
-	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: kernel_gen OUT [BUILD_ID] <samples\n");
+	if (argc < 2 || argc > 4) {
+		fprintf(stderr, "usage: kernel_gen OUT [BUILD_ID [TEXT]] <samples\n");
 		return 2;
 	}
 	ev[0].sample_type = ev[1].sample_type =
@@ -90,7 +93,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kernel_gen: %s\n", err.msg);
 		return 2;
 	}
-	ret = kernel_map(w, argc > 2 ? argv[2] : NULL);
+	ret = kernel_map(w, argc > 2 ? argv[2] : NULL,
+			 argc > 3 ? strtoull(argv[3], NULL, 0) : KERNEL_START);
 	while (!ret && scanf("%llx %llx %15s %u", &ip, &addr, kind, &cpu) == 4) {
 		bool is_store = !strcmp(kind, "store");
 		struct perf_sample s = { .attr_index = is_store,
