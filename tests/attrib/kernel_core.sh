@@ -37,13 +37,13 @@ expect_eq "pahole: rt_se follows load_avg" $((off[load_avg] + 8)) "${off[rt_se]}
 # samples OBJ BASE FUNC REGEX MEMBER KIND: 5 per cpu at each matching instruction
 declare -A insns
 samples() {
-	local o cpu n start list
+	local o cpu start list
 	start=$(func_value "$1" "$3")
 	list=$(insn_offsets "$1" "$3" "$4")
-	insns[$5]=$(echo $list | wc -w)
+	insns[$5]=$(wc -w <<<"$list")
 	for o in $list; do
 		for cpu in 0 1 2 3; do
-			for n in 1 2 3 4 5; do
+			for _ in 1 2 3 4 5; do
 				printf '%x %x %s %d\n' $(($2 + 0x$start + o)) $((TG + off[$5])) "$6" $cpu
 			done
 		done
@@ -105,8 +105,8 @@ fi
 expect_eq "no heat elsewhere" $((fair_members + 2)) "$(grep -c ' hitm [0-9]' "$TMP/layout")"
 
 # suggest --profile --patch: the patch the project ships, from the profile
-tree=$(dirname "$core")/tree-*/linux-source-6.1
-tree=$(echo $tree)
+trees=("$(dirname "$core")"/tree-*/linux-source-6.1)
+tree=${trees[0]}
 if [ -n "$fair" ] && [ -r "$tree/kernel/sched/sched.h" ]; then
 	run_c2c 0 "$TMP/patch" "$TMP/err" suggest --patch --source-dir "$tree" -C task_group \
 		--profile "$TMP/k.data" "${debug[@]}" "$core"

@@ -34,21 +34,21 @@ build_id=$(readelf -n "$TMP/vmlinux" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1
 # write_data OUT OBJ BASE [BUILD_ID]: 5 loads per cpu at each load of
 # tg->rt_se and tg->rt_rq in set_task_cpu, plus 3 below its first function (no symbol)
 write_data() {
-	local m o cpu n start
+	local m o cpu start
 	start=$(func_value "$2" set_task_cpu)
 	: >"$TMP/samples"
 	for m in rt_se rt_rq; do
 		o=$(member_offset "$2" task_group $m)
 		for o in $(insn_offsets "$2" set_task_cpu "mov +$(printf '%#x' "$o")\(%r[a-z0-9]+\),%r"); do
 			for cpu in 0 1 2 3; do
-				for n in 1 2 3 4 5; do
+				for _ in 1 2 3 4 5; do
 					printf '%x %x load %d\n' $(($3 + 0x$start + o)) $((TG + o)) $cpu
 				done
 			done
 		done
 	done >>"$TMP/samples"
 	printf '%x %x load 0\n' $(($3 - 0x1000)) $TG $(($3 - 0x1000)) $TG $(($3 - 0x1000)) $TG >>"$TMP/samples"
-	"$gen" "$1" ${4:-} <"$TMP/samples" || fail "kernel_gen $1"
+	"$gen" "$1" ${4:+"$4"} <"$TMP/samples" || fail "kernel_gen $1"
 }
 
 # stat_of FILE REASON: that reason's count in a --stats output, 0 if absent

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers for the kernel attribution tests (sourced after tests/lib.sh): the
 # cached Linux 6.1 objects that samples/linux/verify.sh builds, a kallsyms
 # that puts their functions at kernel addresses, and the instructions to
