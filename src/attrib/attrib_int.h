@@ -188,6 +188,12 @@ void attrib_image_close(struct attrib_image *img);
 const char *attrib_image_intern(struct attrib_image *img, const char *s);
 /* The code bytes at PC, *avail of them, or NULL outside the code. */
 const uint8_t *attrib_image_code(const struct attrib_image *img, uint64_t pc, size_t *avail);
+/*
+ * Call fn for each defined symbol of the image's symbol table (name not
+ * NULL) until it returns nonzero; returns that, or 0.
+ */
+int attrib_image_symbols(const struct attrib_image *img,
+			 int (*fn)(void *ctx, const GElf_Sym *sym, const char *name), void *ctx);
 /* A symbol's address in the image's layout (a relocatable's are section-relative). */
 uint64_t attrib_image_sym_addr(const struct attrib_image *img, const GElf_Sym *sym);
 

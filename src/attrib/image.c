@@ -80,6 +80,36 @@ static void read_segments(struct attrib_image *img)
 	}
 }
 
+int attrib_image_symbols(const struct attrib_image *img,
+			 int (*fn)(void *ctx, const GElf_Sym *sym, const char *name), void *ctx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int ret;
+
+	while ((scn = elf_nextscn(img->sym_elf, scn))) {
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; data && i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    !(name = elf_strptr(img->sym_elf, sh.sh_link, sym.st_name)))
+				continue;
+			ret = fn(ctx, &sym, name);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 uint64_t attrib_image_sym_addr(const struct attrib_image *img, const GElf_Sym *sym)
 {
 	Elf_Scn *scn;

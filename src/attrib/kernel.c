@@ -25,39 +25,33 @@ static int func_sym_cmp(const void *x, const void *y)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
+struct func_syms_read {
+	struct attrib *a;
+	size_t alloc;
+};
+
+static int add_func_sym(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	struct func_syms_read *r = ctx;
+	struct attrib *a = r->a;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_FUNC || !*name)
+		return 0;
+	a->func_syms = xgrow(a->func_syms, &r->alloc, a->nr_func_syms + 1, sizeof(*a->func_syms));
+	a->func_syms[a->nr_func_syms++] = (struct func_sym){
+		.name = name,
+		.addr = attrib_image_sym_addr(&a->img, sym),
+		.size = sym->st_size,
+	};
+	return 0;
+}
+
 static void read_func_syms(struct attrib *a)
 {
-	Elf *elf = a->img.sym_elf;
-	Elf_Scn *scn = NULL;
-	size_t alloc = 0;
-	GElf_Shdr sh;
+	struct func_syms_read r = { .a = a };
 
 	a->func_syms_read = true;
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; data && i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-
-			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF ||
-			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
-				continue;
-			a->func_syms = xgrow(a->func_syms, &alloc, a->nr_func_syms + 1,
-					     sizeof(*a->func_syms));
-			a->func_syms[a->nr_func_syms++] = (struct func_sym){
-				.name = name,
-				.addr = attrib_image_sym_addr(&a->img, &sym),
-				.size = sym.st_size,
-			};
-		}
-	}
+	attrib_image_symbols(&a->img, add_func_sym, &r);
 	if (a->nr_func_syms)
 		qsort(a->func_syms, a->nr_func_syms, sizeof(*a->func_syms), func_sym_cmp);
 }
@@ -119,30 +113,28 @@ bool attrib_is_relocatable(const struct attrib *a)
 	return a->img.dwfl != NULL;
 }
 
+struct symbol_query {
+	const struct attrib *a;
+	const char *name;
+	uint64_t addr;
+};
+
+static int symbol_named(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	struct symbol_query *q = ctx;
+
+	if (strcmp(name, q->name))
+		return 0;
+	q->addr = attrib_image_sym_addr(&q->a->img, sym);
+	return 1;
+}
+
 int attrib_find_symbol(const struct attrib *a, const char *name, uint64_t *addr)
 {
-	Elf *elf = a->img.sym_elf;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	struct symbol_query q = { .a = a, .name = name };
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; data && i < n; i++) {
-			GElf_Sym sym;
-			const char *s;
-
-			if (gelf_getsym(data, i, &sym) && sym.st_shndx != SHN_UNDEF &&
-			    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) && !strcmp(s, name)) {
-				*addr = attrib_image_sym_addr(&a->img, &sym);
-				return 0;
-			}
-		}
-	}
-	return -ENOENT;
+	if (!attrib_image_symbols(&a->img, symbol_named, &q))
+		return -ENOENT;
+	*addr = q.addr;
+	return 0;
 }

@@ -388,12 +388,8 @@ int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_
 			prefer_whole(a, f, j, reg, disp, out, depth);
 		if (ret != -ENOENT)
 			return ret;
-		if (j == 0)
-			return entry_arg(f, reg, disp, out);
-		if (f->leader[j])
-			return merge_preds(a, f, j, reg, disp, out, depth);
-		if (f->insns[j - 1].writes & (1ULL << reg))
-			return def_type(a, f, j - 1, reg, disp, out, depth);
+		if (j == 0 || f->leader[j] || (f->insns[j - 1].writes & (1ULL << reg)))
+			return track_def(a, f, j, reg, disp, out, depth);
 	}
 }
 

@@ -12,9 +12,7 @@
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/attrib/kernel_lib.sh"
 
-for tool in pahole objdump readelf llvm-dwarfdump python3; do
-	command -v $tool >/dev/null || skip "$tool not installed"
-done
+need_tools pahole objdump readelf llvm-dwarfdump python3
 core=$(cached_object core)
 [ -n "$core" ] || skip "no cached kernel/sched/core.o: samples/linux/verify.sh builds one"
 oracle=$TOP_SRCDIR/tests/attrib/kernel_oracle.py

@@ -13,9 +13,7 @@
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/attrib/kernel_lib.sh"
 
-for tool in pahole objdump readelf; do
-	command -v $tool >/dev/null || skip "$tool not installed"
-done
+need_tools pahole objdump readelf
 gen=$TOP_BUILDDIR/tests/attrib/kernel_gen
 core=$(cached_object core)
 fair=$(cached_object fair)

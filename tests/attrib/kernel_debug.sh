@@ -14,9 +14,7 @@
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/attrib/kernel_lib.sh"
 
-for tool in pahole objdump readelf; do
-	command -v $tool >/dev/null || skip "$tool not installed"
-done
+need_tools pahole objdump readelf
 gen=$TOP_BUILDDIR/tests/attrib/kernel_gen
 src=$TOP_SRCDIR/tests/attrib/kernel_fake.c
 REL=6.1.0-c2cscope-test # kernel_gen's OSRELEASE
@@ -49,6 +47,11 @@ write_data() {
 	done >>"$TMP/samples"
 	printf '%x %x load 0\n' $(($3 - 0x1000)) $TG $(($3 - 0x1000)) $TG $(($3 - 0x1000)) $TG >>"$TMP/samples"
 	"$gen" "$1" ${4:+"$4"} <"$TMP/samples" || fail "kernel_gen $1"
+}
+
+# place FILE DEST: a copy of FILE at DEST, its folders made
+place() {
+	mkdir -p "$(dirname "$2")" && cp "$1" "$2"
 }
 
 # stat_of FILE REASON: that reason's count in a --stats output, 0 if absent
@@ -103,8 +106,7 @@ expect_contains "no debug file: Debian's package" "(Debian: linux-image-$REL-dbg
 for where in usr/lib/debug/boot/vmlinux-$REL usr/lib/debug/lib/modules/$REL/vmlinux \
 	lib/modules/$REL/build/vmlinux; do
 	rm -rf "${C2CSCOPE_DEBUG_ROOT:?}"/*
-	mkdir -p "$(dirname "$C2CSCOPE_DEBUG_ROOT/$where")"
-	cp "$TMP/core.o" "$C2CSCOPE_DEBUG_ROOT/$where"
+	place "$TMP/core.o" "$C2CSCOPE_DEBUG_ROOT/$where"
 	run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/k.data" --stdio --stats "${ks[@]}"
 	expect_eq "found in /$where" 40 "$(stat_of "$TMP/out" ok)"
 done
@@ -113,8 +115,7 @@ rm -rf "${C2CSCOPE_DEBUG_ROOT:?}"/*
 # a vmlinux: matched by build-id, in perf's build-id cache
 kallsyms_of "$TMP/vmlinux" 0 >"$TMP/vm.kallsyms"
 write_data "$TMP/vm.data" "$TMP/vmlinux" 0 "$build_id"
-mkdir -p "$HOME/.debug/.build-id/${build_id:0:2}/${build_id:2}"
-cp "$TMP/vmlinux" "$HOME/.debug/.build-id/${build_id:0:2}/${build_id:2}/elf"
+place "$TMP/vmlinux" "$HOME/.debug/.build-id/${build_id:0:2}/${build_id:2}/elf"
 run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/vm.data" --stdio --stats \
 	--kallsyms "$TMP/vm.kallsyms"
 expect_eq "build-id cache: attributed" 40 "$(stat_of "$TMP/out" ok)"
@@ -123,8 +124,7 @@ rm -rf "$HOME/.debug"
 # another kernel's vmlinux: the build-id differs
 other_id=$(echo "$build_id" | tr 0-9a-f 1-9a-f0)
 write_data "$TMP/vm-other.data" "$TMP/vmlinux" 0 "$other_id"
-mkdir -p "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot"
-cp "$TMP/vmlinux" "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot/vmlinux-$REL"
+place "$TMP/vmlinux" "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot/vmlinux-$REL"
 run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/vm-other.data" --stdio --stats \
 	--kallsyms "$TMP/vm.kallsyms"
 expect_eq "other build-id: refused" 40 "$(stat_of "$TMP/out" kernel-mismatch)"
@@ -142,8 +142,7 @@ start=$(func_value "$TMP/vmlinux" set_task_cpu)
 o=$(insn_offsets "$TMP/vmlinux" set_task_cpu "mov +$(printf '%#x' "$rt_se")\(%r[a-z0-9]+\),%r" | head -1)
 printf '%x %x load 1\n' $((0x$start + o + SHIFT)) $((0x$rtg + rt_se + SHIFT)) |
 	"$gen" "$TMP/kaslr.data" "$build_id" $((BASE + SHIFT))
-mkdir -p "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot"
-cp "$TMP/vmlinux" "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot/vmlinux-$REL"
+place "$TMP/vmlinux" "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot/vmlinux-$REL"
 run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/kaslr.data" --stdio --kallsyms "$TMP/kaslr.kallsyms"
 expect_contains "KASLR: the global named by address" "root_task_group.rt_se" "$TMP/out"
 rm -rf "${C2CSCOPE_DEBUG_ROOT:?}"/*

@@ -4,6 +4,14 @@
 # that puts their functions at kernel addresses, and the instructions to
 # sample, found in the objects' own disassembly.
 
+# need_tools TOOL...: skip the test when one is missing
+need_tools() {
+	local tool
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null || skip "$tool not installed"
+	done
+}
+
 # cached_object NAME: the newest $cache/linux-6.1/NAME-unpatched-*.o, or "".
 cached_object() {
 	local dir f obj=
