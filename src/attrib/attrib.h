@@ -195,15 +195,14 @@ int attrib_field_path(const struct type *t, uint64_t offset, struct strbuf *sb);
 struct attrib_function {
 	uint64_t addr; /* binary-relative start */
 	uint64_t size; /* the symbol's size, 0 when unknown */
-	unsigned int nr_same_name; /* functions of the file with this name */
 };
 
 /*
- * The function NAME of the file's symbol table (of SIZE, when several
- * share the name and SIZE is not 0); -ENOENT when there is none.
+ * The functions named NAME in the file's symbol table (static ones share
+ * names), the first MAX of them in OUT; returns how many there are.
  */
-int attrib_find_function(struct attrib *a, const char *name, uint64_t size,
-			 struct attrib_function *out);
+size_t attrib_find_functions(struct attrib *a, const char *name, struct attrib_function *out,
+			     size_t max);
 /* The file's GNU build-id: the number of its bytes, 0 when it has none. */
 size_t attrib_build_id(const struct attrib *a, const uint8_t **bits);
 /* Any defined symbol NAME's address (_text, a section marker); -ENOENT. */

@@ -79,28 +79,19 @@ static size_t first_named(const struct attrib *a, const char *name)
 	return lo < a->nr_func_syms && !strcmp(a->func_syms[lo].name, name) ? lo : a->nr_func_syms;
 }
 
-int attrib_find_function(struct attrib *a, const char *name, uint64_t size,
-			 struct attrib_function *out)
+size_t attrib_find_functions(struct attrib *a, const char *name, struct attrib_function *out,
+			     size_t max)
 {
-	size_t i, first;
+	size_t i, n = 0;
 
 	if (!a->func_syms_read)
 		read_func_syms(a);
-	first = first_named(a, name);
-	if (first == a->nr_func_syms)
-		return -ENOENT;
-	memset(out, 0, sizeof(*out));
-	for (i = first; i < a->nr_func_syms && !strcmp(a->func_syms[i].name, name); i++) {
-		const struct func_sym *fs = &a->func_syms[i];
-
-		/* Static functions share names: the one of the size asked for. */
-		if (!out->nr_same_name || (size && fs->size == size && out->size != size)) {
-			out->addr = fs->addr;
-			out->size = fs->size;
-		}
-		out->nr_same_name++;
-	}
-	return 0;
+	for (i = first_named(a, name); i < a->nr_func_syms && !strcmp(a->func_syms[i].name, name);
+	     i++, n++)
+		if (n < max)
+			out[n] = (struct attrib_function){ .addr = a->func_syms[i].addr,
+							   .size = a->func_syms[i].size };
+	return n;
 }
 
 size_t attrib_build_id(const struct attrib *a, const uint8_t **bits)

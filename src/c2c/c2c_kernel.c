@@ -15,9 +15,16 @@
 #include "c2c/c2c_attrib.h"
 #include "util/xalloc.h"
 
-/* kallsyms has no sizes: a function's extent is its size plus < this much padding */
+/* where x86-64 kernel addresses start */
 #define KERNEL_SPACE_START 0xffff800000000000ULL
-#define KERNEL_MAX_PADDING 64
+/* static functions sharing a name, told apart by size (a vmlinux has dozens of "show") */
+#define KERNEL_MAX_SAME_NAME 64
+/*
+ * kallsyms has no sizes: a function's extent (to the next symbol) is its
+ * size plus less than this much padding (x86-64 kernels align functions
+ * to 16 bytes; padding symbols and cold parts are symbols of their own).
+ */
+#define KERNEL_MAX_PADDING 16
 
 struct kfile {
 	char *path;
@@ -244,6 +251,30 @@ static void find_delta(struct kfile *f, const struct as_map *m)
 	}
 }
 
+/*
+ * The one function named like the sample's in f that passes verify (static
+ * functions share names: the size tells them apart); several: unverified.
+ */
+static int pick_function(const struct c2c_kernel *k, const struct kfile *f, const struct as_map *m,
+			 const struct sym_info *info, struct attrib_function *out)
+{
+	struct attrib_function fns[KERNEL_MAX_SAME_NAME];
+	size_t i, n = attrib_find_functions(f->a, info->symbol, fns, ARRAY_SIZE(fns)), ok = 0;
+	int reason = C2C_ATTRIB_KERNEL_MISMATCH;
+
+	if (n > ARRAY_SIZE(fns))
+		return C2C_ATTRIB_KERNEL_UNVERIFIED;
+	for (i = 0; i < n; i++) {
+		int r = verify(k, f, m, info, &fns[i]);
+
+		if (r == ATTRIB_OK && !ok++)
+			*out = fns[i];
+		else if (r == C2C_ATTRIB_KERNEL_UNVERIFIED)
+			reason = r;
+	}
+	return ok == 1 ? ATTRIB_OK : ok ? C2C_ATTRIB_KERNEL_UNVERIFIED : reason;
+}
+
 int c2c_kernel_locate(struct c2c_kernel *k, struct c2c_session *s, const struct c2c_row *r,
 		      struct attrib **a, uint64_t *pc, uint64_t *addr)
 {
@@ -262,10 +293,9 @@ int c2c_kernel_locate(struct c2c_kernel *k, struct c2c_session *s, const struct 
 	for (i = 0; i < k->nr_files; i++) {
 		struct kfile *f = &k->files[i];
 
-		if (!f->a || attrib_find_function(f->a, info->symbol,
-						  info->sym_size_exact ? info->sym_size : 0, &fn))
+		if (!f->a || !attrib_find_functions(f->a, info->symbol, &fn, 0))
 			continue;
-		reason = verify(k, f, r->imap, info, &fn);
+		reason = pick_function(k, f, r->imap, info, &fn);
 		if (reason != ATTRIB_OK)
 			return reason;
 		*a = f->a;

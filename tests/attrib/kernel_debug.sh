@@ -94,6 +94,29 @@ run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/missing.data" --stdio --stats "$
 	--kernel-debug "$TMP/core.o"
 expect_eq "function not in the debug file" 1 "$(stat_of "$TMP/out" kernel-not-in-debuginfo)"
 
+# two static functions named show (ld -r of two objects): the extent
+# kallsyms gives each tells them apart, and each names its own struct
+compile "$TMP/s1.o" "$TOP_SRCDIR/tests/attrib/kernel_static.c" -O2 -g -c &&
+	compile "$TMP/s2.o" "$TOP_SRCDIR/tests/attrib/kernel_static.c" -O2 -g -c -DSECOND &&
+	ld -r "$TMP/s1.o" "$TMP/s2.o" -o "$TMP/static.o" || fail "ld -r"
+kallsyms_of "$TMP/static.o" $BASE >"$TMP/static.kallsyms"
+mapfile -t shows < <(readelf -sW "$TMP/static.o" | awk '$4 == "FUNC" && $8 == "show" { print $2 }')
+expect_eq "two functions named show" 2 "${#shows[@]}"
+b=$(member_offset "$TMP/static.o" first_obj b)
+z=$(member_offset "$TMP/static.o" second_obj z)
+for i in 0 1; do
+	objdump -d --no-show-raw-insn --start-address=$((0x${shows[i]})) \
+		--stop-address=$((0x${shows[i]} + 16)) "$TMP/static.o" | grep -m1 -E '^ *[0-9a-f]+:'
+done >"$TMP/static.insns"
+expect_contains "show #1 loads first_obj.b" "mov    $(printf '%#x' "$b")(%rdi)," "$TMP/static.insns"
+expect_contains "show #2 loads second_obj.z" "mov    $(printf '%#x' "$z")(%rdi)," "$TMP/static.insns"
+printf '%x %x load 0\n%x %x load 1\n' $((BASE + 0x${shows[0]})) $TG $((BASE + 0x${shows[1]})) \
+	$((TG + 64)) | "$gen" "$TMP/static.data"
+run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/static.data" --stdio --show-all \
+	--kallsyms "$TMP/static.kallsyms" --kernel-debug "$TMP/static.o"
+expect_contains "the first show" "first_obj.b" "$TMP/out"
+expect_contains "the second show" "second_obj.z" "$TMP/out"
+
 # nothing given, nothing found: counted, and the warning says what to install
 run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/k.data" --stdio --stats "${ks[@]}"
 # (the 3 without a symbol too: nothing is looked up without a file)
