@@ -87,6 +87,15 @@ if [ -n "$fair" ]; then
 		fail "update_load_avg's lock add is not task_group.load_avg"
 fi
 
+# --by-type and the HTML page read the same attribution
+run_c2c 0 "$TMP/bytype" "$TMP/err" report -i "$TMP/k.data" --stdio --by-type "${debug[@]}"
+for m in rt_se rt_rq; do
+	grep -E "^  task_group +$m +20 +0 +20 +0 +0 +4 +set_task_cpu +-" "$TMP/bytype" >/dev/null &&
+		ok || fail "--by-type: task_group.$m: $(grep " $m " "$TMP/bytype")"
+done
+run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/k.data" --html "$TMP/k.html" "${debug[@]}"
+expect_contains "HTML names rt_se" "task_group.rt_se" "$TMP/k.html"
+
 # layout --profile: the heat on exactly those members of core.o's task_group
 run_c2c 0 "$TMP/layout" "$TMP/err" layout -C task_group --profile "$TMP/k.data" "${debug[@]}" "$core"
 for m in rt_se rt_rq; do
