@@ -194,6 +194,8 @@ const uint8_t *attrib_image_code(const struct attrib_image *img, uint64_t pc, si
  */
 int attrib_image_symbols(const struct attrib_image *img,
 			 int (*fn)(void *ctx, const GElf_Sym *sym, const char *name), void *ctx);
+/* Whether the allocated section NAME holds ADDR. */
+bool attrib_image_section_holds(const struct attrib_image *img, const char *name, uint64_t addr);
 /* A symbol's address in the image's layout (a relocatable's are section-relative). */
 uint64_t attrib_image_sym_addr(const struct attrib_image *img, const GElf_Sym *sym);
 

@@ -80,6 +80,20 @@ static void read_segments(struct attrib_image *img)
 	}
 }
 
+bool attrib_image_section_holds(const struct attrib_image *img, const char *name, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < img->nr_sections; i++) {
+		const struct elf_section *s = &img->sections[i];
+
+		if (addr >= s->addr && addr < s->addr + s->size && s->name &&
+		    !strcmp(s->name, name))
+			return true;
+	}
+	return false;
+}
+
 int attrib_image_symbols(const struct attrib_image *img,
 			 int (*fn)(void *ctx, const GElf_Sym *sym, const char *name), void *ctx)
 {

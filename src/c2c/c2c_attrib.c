@@ -178,6 +178,9 @@ static void kernel_query(struct c2c_attrib *ca, struct c2c_session *s, const str
 				       C2C_ATTRIB_KERNEL;
 	if (ra->reason != ATTRIB_OK)
 		return;
+	/* the function's runtime place: what annotate needs (runtime = pc + bias) */
+	ra->bias = r->iaddr - pc;
+	ra->biased = true;
 	ra->res = attrib_resolve(a, pc, addr);
 	ra->reason = (int)ra->res->reason;
 	if (ra->reason == ATTRIB_OK)
@@ -467,7 +470,10 @@ static void count_insns(struct c2c_session *s, const struct c2c_row *r, struct c
 			const struct c2c_stats *st = &o->g.stats;
 			struct c2c_insn_counts *c;
 
-			if (!o->imap || !same_object(o->imap, r->imap) ||
+			/* kernel rows: the function's bias maps only its own addresses in */
+			if (!o->imap ||
+			    !(same_object(o->imap, r->imap) ||
+			      (o->imap->kernel && r->imap->kernel)) ||
 			    (k = insn_at(&an->code, o->iaddr - an->bias)) == SIZE_MAX)
 				continue;
 			c = &an->counts[k];
@@ -486,16 +492,27 @@ int c2c_attrib_annotate(struct c2c_attrib *ca, struct c2c_session *s, const stru
 	struct object *o;
 	int ret;
 
+	struct attrib *a = NULL;
+	uint64_t pc, addr;
+
 	memset(out, 0, sizeof(*out));
-	if (!r->imap || r->imap->kernel || r->cpumode == AS_CPUMODE_KERNEL)
-		return c2c_err_set(err, ENOTSUP, "0x%" PRIx64 ": %s code is not annotated",
-				   r->iaddr, r->imap ? "kernel" : "unmapped");
-	o = object_of(ca, s, r->imap);
-	if (!o->a || !ra->biased)
+	if (!r->imap)
+		return c2c_err_set(err, ENOTSUP, "0x%" PRIx64 ": unmapped code is not annotated",
+				   r->iaddr);
+	if (r->imap->kernel || r->cpumode == AS_CPUMODE_KERNEL) {
+		if (!r->imap->kernel || c2c_kernel_locate(ca->kernel, s, r, &a, &pc, &addr))
+			return c2c_err_set(err, ENOENT,
+					   "0x%" PRIx64 ": kernel code without a debug file that "
+					   "matches the kernel (c2cscope-report(1), KERNEL CODE)",
+					   r->iaddr);
+	} else if ((o = object_of(ca, s, r->imap))->a) {
+		a = o->a;
+	}
+	if (!a || !ra->biased)
 		return c2c_err_set(err, ENOENT, "%s: the object file or its DWARF was not found",
 				   r->imap->filename);
 	out->bias = ra->bias;
-	ret = attrib_annotate(o->a, r->iaddr - ra->bias, ra->bias, &out->code, err);
+	ret = attrib_annotate(a, r->iaddr - ra->bias, ra->bias, &out->code, err);
 	if (ret)
 		return ret;
 	out->counts = xcalloc(out->code.nr_insns, sizeof(*out->counts));

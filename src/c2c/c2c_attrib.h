@@ -87,8 +87,9 @@ struct c2c_annotation {
 
 /*
  * Annotate the function of row r's code address in the object it maps
- * to. -ENOTSUP for kernel and unmapped code, -ENOENT when the object, its
- * DWARF or the function is not found (err says which).
+ * to (kernel code: in the kernel debug file that explains it). -ENOTSUP
+ * for unmapped code, -ENOENT when the object, its DWARF or the function is
+ * not found (err says which).
  */
 int c2c_attrib_annotate(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
 			struct c2c_annotation *out, struct c2c_err *err);

@@ -125,4 +125,27 @@ if [ -n "$fair" ] && [ -r "$tree/kernel/sched/sched.h" ]; then
 else
 	echo "no fair.o or no cached source tree: suggest --patch not checked" >&2
 fi
+# the browser's annotate view: the sampled kernel instruction, marked, in
+# its function disassembled from the debug file at its runtime addresses
+if command -v tmux >/dev/null && command -v python3 >/dev/null &&
+	grep -q '^#define HAVE_NCURSES 1' "$TOP_BUILDDIR/config.h"; then
+	source "$TOP_SRCDIR/tests/tui/common.sh"
+	DATA=$TMP/k.data
+	ARGS="${debug[*]}"
+	start
+	keys "Writers:" d
+	keys "Instruction" a
+	cap >"$TMP/annotate"
+	run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/k.data" --json "$TMP/k.json" "${debug[@]}"
+	read -r iaddr sym <<<"$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["lines"][0]["rows"][0]
+print(r["iaddr"], r["symbol"])' "$TMP/k.json")"
+	expect_contains "annotate: the first row's function" "$sym" "$TMP/annotate"
+	grep -qE "\| -> +$iaddr: .* hitm 20/0 ld 20" "$TMP/annotate" && ok ||
+		fail "annotate: no marked, counted instruction at $iaddr: $(head -20 "$TMP/annotate")"
+	T kill-server 2>/dev/null
+else
+	echo "no tmux, python3 or ncursesw: the annotate view is not checked" >&2
+fi
 finish

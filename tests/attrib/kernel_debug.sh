@@ -24,8 +24,8 @@ compile "$TMP/core.o" "$src" -O2 -g -c || finish
 compile "$TMP/other.o" "$src" -O2 -g -c -DOTHER_BUILD || finish
 # linked like a kernel: at the kernel's addresses, no C library
 compile "$TMP/vmlinux" "$src" -O2 -g -nostdlib -mcmodel=kernel -fno-pic -no-pie \
-	-Wl,-Ttext-segment=$BASE -Wl,--defsym,_text=$BASE -Wl,-e,set_task_cpu -Wl,--build-id ||
-	finish
+	-Wl,-Ttext-segment=$BASE -Wl,--defsym,_text=$BASE -Wl,--unique=.data..percpu \
+	-Wl,-e,set_task_cpu -Wl,--build-id || finish
 build_id=$(readelf -n "$TMP/vmlinux" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
 [ -n "$build_id" ] || fail "no build-id in $TMP/vmlinux"
 
@@ -163,11 +163,17 @@ rtg=$(readelf -sW "$TMP/vmlinux" | awk '$8 == "root_task_group" { print $2 }')
 rt_se=$(member_offset "$TMP/vmlinux" task_group rt_se)
 start=$(func_value "$TMP/vmlinux" set_task_cpu)
 o=$(insn_offsets "$TMP/vmlinux" set_task_cpu "mov +$(printf '%#x' "$rt_se")\(%r[a-z0-9]+\),%r" | head -1)
-printf '%x %x load 1\n' $((0x$start + o + SHIFT)) $((0x$rtg + rt_se + SHIFT)) |
+# and this_cpu_read(runqueues.clock): %gs: and the per-cpu variable's address
+pcpu=$(func_value "$TMP/vmlinux" rq_clock_this_cpu)
+objdump -d --no-show-raw-insn --disassemble=rq_clock_this_cpu "$TMP/vmlinux" |
+	grep -m1 -E "^ *$pcpu:" | grep -qF 'mov    %gs:' && ok || fail "rq_clock_this_cpu: no %gs: load first"
+printf '%x %x load 1\n%x ffff88813fa1c008 load 2\n' $((0x$start + o + SHIFT)) \
+	$((0x$rtg + rt_se + SHIFT)) $((0x$pcpu + SHIFT)) |
 	"$gen" "$TMP/kaslr.data" "$build_id" $((BASE + SHIFT))
 place "$TMP/vmlinux" "$C2CSCOPE_DEBUG_ROOT/usr/lib/debug/boot/vmlinux-$REL"
 run_c2c 0 "$TMP/out" "$TMP/err" report -i "$TMP/kaslr.data" --stdio --kallsyms "$TMP/kaslr.kallsyms"
 expect_contains "KASLR: the global named by address" "root_task_group.rt_se" "$TMP/out"
+expect_contains "a per-cpu variable named from %gs:" "runqueues.clock" "$TMP/out"
 rm -rf "${C2CSCOPE_DEBUG_ROOT:?}"/*
 
 # --vmlinux: symbols come from the file itself (report --vmlinux reads

@@ -3,7 +3,8 @@
  * A stand-in for kernel code in tests/attrib/kernel_debug.sh: compiled as
  * an object (like a .ko or kernel/sched/core.o) and as an executable with
  * a build-id (like a vmlinux). -DOTHER_BUILD makes set_task_cpu another
- * size: a debug file of another kernel.
+ * size: a debug file of another kernel. Built for x86-64 (-mcmodel=kernel
+ * for the vmlinux).
  */
 struct rt_rq;
 struct task_group {
@@ -34,6 +35,21 @@ __attribute__((noinline)) long update_cfs_group(struct task_group *tg)
 	return __atomic_load_n(&tg->load_avg, __ATOMIC_RELAXED);
 }
 
+/* A per-cpu variable, read with this_cpu_read's %gs: addressing */
+struct rq {
+	long nr_running;
+	long clock;
+};
+__attribute__((section(".data..percpu"))) struct rq runqueues;
+
+__attribute__((noinline)) long rq_clock_this_cpu(void)
+{
+	long v;
+
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(v) : "i"(&runqueues.clock));
+	return v;
+}
+
 /* A global, named by its data address: root_task_group.rt_se */
 struct task_group root_task_group;
 
@@ -42,5 +58,6 @@ int main(int argc, char **argv)
 	struct task_struct t = { .sched_task_group = &root_task_group };
 
 	(void)argv;
-	return set_task_cpu(&t, argc - 1) != 0 || update_cfs_group(&root_task_group);
+	return set_task_cpu(&t, argc - 1) != 0 || update_cfs_group(&root_task_group) ||
+	       rq_clock_this_cpu();
 }
