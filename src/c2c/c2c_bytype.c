@@ -458,11 +458,17 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 	return p;
 }
 
-/* The row's top-level member of ST, and a key for that member of its object. */
+/*
+ * The row's top-level member of ST, a key for that member of its object,
+ * and a key for the whole object (every member's writers together).
+ */
 static const struct type_member *row_member(const struct type *st, const struct struct_profile *p,
 					    const struct c2c_row *r,
-					    const struct c2c_row_attrib *ra, uint64_t *key)
+					    const struct c2c_row_attrib *ra, uint64_t *key,
+					    uint64_t *obj_key)
 {
+	uint64_t base;
+
 	const struct type_member *m;
 
 	if (!ra->res || ra->reason != ATTRIB_OK || !ra->res->outer_name ||
@@ -471,17 +477,44 @@ static const struct type_member *row_member(const struct type *st, const struct 
 	m = top_member(st, ra->res->outer_offset);
 	if (!m || !profile_member_field(p, m))
 		return NULL;
-	*key = hash_u64(r->line->addr + r->offset - ra->res->outer_offset) * 31 +
-	       (uint64_t)(m - st->members);
+	base = hash_u64(r->line->addr + r->offset - ra->res->outer_offset) * 31;
+	*key = base + (uint64_t)(m - st->members);
+	*obj_key = base + st->nr_members; /* no member has that index */
 	return m;
 }
 
+/* Add CPUS to the writers MAP holds under KEY (bit 63: seen, never NULL). */
+static void add_writers(struct hashmap *map, uint64_t key, uint64_t cpus)
+{
+	uint64_t w = (uint64_t)(uintptr_t)hashmap_get(map, key);
+
+	hashmap_put(map, key, (void *)(uintptr_t)(w | cpus | 1ULL << 63));
+}
+
+static uint64_t writers_of(const struct hashmap *map, uint64_t key)
+{
+	return (uint64_t)(uintptr_t)hashmap_get(map, key) & ~(1ULL << 63);
+}
+
 /*
- * Split each field's HITMs: a row's HITMs are true sharing (no layout
- * removes them) when several cpus write that field of that object, or
- * when the row's cpus are not all writers of it; else they come from
- * other fields written on the same line. Two passes over the rows: the
- * writers of each object's field, then the rows.
+ * Sort one row's HITMs: true sharing (no layout removes them) when several
+ * cpus write that field of that object, or when the row's cpus are not all
+ * writers of it; between objects when no cpu outside the row writes any
+ * field of the object (the line moved because of a neighbour: an array of
+ * per-thread structs); else they come from other fields of the object.
+ */
+static void sort_row_hitms(struct field_profile *fp, uint64_t w, uint64_t obj_w, uint64_t cpus,
+			   uint64_t hitm)
+{
+	if ((w & (w - 1)) || (cpus & ~w && w))
+		fp->hitm_true += hitm;
+	else if (!(obj_w & ~cpus))
+		fp->hitm_between += hitm;
+}
+
+/*
+ * Split each field's HITMs (sort_row_hitms). Two passes over the rows: the
+ * writers of each object's fields, then the rows.
  */
 static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 			     const struct type *st, struct struct_profile *p)
@@ -501,25 +534,22 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 				const struct c2c_row_attrib *ra = c2c_attrib_row(ca, r);
 				const struct c2c_stats *sts = &r->g.stats;
 				const struct type_member *mb;
-				struct field_profile *fp;
-				uint64_t key, cpus, w;
+				uint64_t key, obj_key, cpus;
 
-				mb = row_member(st, p, r, ra, &key);
+				mb = row_member(st, p, r, ra, &key, &obj_key);
 				if (!mb)
 					continue;
 				cpus = fold64(r->g.cpuset, words);
-				w = (uint64_t)(uintptr_t)hashmap_get(&writers, key);
-				if (pass == 0) {
-					if (sts->store || sts->locks)
-						hashmap_put(&writers, key,
-							    (void *)(uintptr_t)(w | cpus |
-										1ULL << 63));
-					continue;
+				if (pass == 0 && (sts->store || sts->locks)) {
+					add_writers(&writers, key, cpus);
+					add_writers(&writers, obj_key, cpus);
+				} else if (pass == 1) {
+					sort_row_hitms(
+						(struct field_profile *)profile_member_field(p, mb),
+						writers_of(&writers, key),
+						writers_of(&writers, obj_key), cpus,
+						sts->lcl_hitm + sts->rmt_hitm);
 				}
-				w &= ~(1ULL << 63);
-				fp = (struct field_profile *)profile_member_field(p, mb);
-				if (fp && ((w & (w - 1)) || (cpus & ~w && w)))
-					fp->hitm_true += sts->lcl_hitm + sts->rmt_hitm;
 			}
 	hashmap_release(&writers);
 }

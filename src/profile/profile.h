@@ -47,6 +47,14 @@ struct field_profile {
 	 */
 	bool hitm_true_known;
 	uint64_t hitm_true;
+	/*
+	 * Measured profiles: the HITMs on this field of objects that no cpu
+	 * but the accessing one writes (any field of it): the line moved
+	 * because of a neighbouring object, as in an array of per-thread
+	 * structs. Aligning the element to the cache line removes them; no
+	 * order of its members does. Known when hitm_true_known.
+	 */
+	uint64_t hitm_between;
 };
 
 struct struct_profile {
