@@ -54,8 +54,15 @@ struct proposer {
 	uint64_t *weight; /* nr_fields^2: conflict weight of (writer, other) */
 	void *scratch_lf; /* room for every (line, field) pair */
 	uint64_t input_conflicts;
+	/*
+	 * HITMs between objects (field_profile.hitm_between): when some, the
+	 * field weights count only the sharing inside one object, and every
+	 * layout that does not align the struct to the line keeps these.
+	 */
+	uint64_t between_hitm;
+	uint64_t between_conflicts; /* their weight, while objects share lines */
 	uint32_t nr_proposals;
-	struct proposal proposals[2];
+	struct proposal proposals[3];
 };
 
 uint32_t propose_count_moves(const uint32_t *order, uint32_t n);

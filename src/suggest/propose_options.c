@@ -25,15 +25,54 @@ static bool true_sharing(const struct field_profile *f)
 	return f->cls == FIELD_WRITE_HOT && (all & (all - 1)) != 0;
 }
 
+/*
+ * The HITMs on F that come from other fields of its own object: all of
+ * them, unless the profile sorted them (true sharing and sharing between
+ * objects are not the other fields' doing).
+ */
+static uint64_t hitm_inside(const struct proposer *pr, const struct field_profile *f)
+{
+	uint64_t h = field_hitm(f), known = f->hitm_true + f->hitm_between;
+
+	if (!pr->between_hitm || !f->hitm_true_known)
+		return h;
+	return h > known ? h - known : 0;
+}
+
+/*
+ * Measured HITMs between objects: what they weigh while objects share
+ * lines, and, since the field masks then mix the objects' writers, pairs
+ * weigh only by the HITMs the other fields of one object explain.
+ */
+static void setup_between(struct proposer *pr, const struct struct_profile *p)
+{
+	uint32_t i;
+
+	if (p->nr_objects < 2)
+		return;
+	for (i = 0; i < pr->nr_fields; i++) {
+		if (!pr->fields[i].hitm_between)
+			continue;
+		pr->between_hitm += pr->fields[i].hitm_between;
+		pr->between_conflicts += 1 + pr->fields[i].hitm_between;
+	}
+}
+
 static void setup_weights(struct proposer *pr)
 {
 	uint32_t a, b, n = pr->nr_fields;
 
 	pr->weight = xcalloc((size_t)n * n + 1, sizeof(*pr->weight));
 	for (a = 0; a < n; a++)
-		for (b = 0; b < n; b++)
-			if (profile_field_conflict(&pr->fields[a], &pr->fields[b]))
-				pr->weight[a * n + b] = 1 + field_hitm(&pr->fields[b]);
+		for (b = 0; b < n; b++) {
+			uint64_t h = hitm_inside(pr, &pr->fields[b]);
+
+			if (!profile_field_conflict(&pr->fields[a], &pr->fields[b]))
+				continue;
+			if (pr->between_hitm && !h)
+				continue; /* one writer per object: a pair only by HITMs */
+			pr->weight[a * n + b] = 1 + h;
+		}
 }
 
 static int setup_members(struct proposer *pr, const struct struct_profile *p,
@@ -74,6 +113,12 @@ static const char *member_name(const struct type *t, uint32_t i)
 	return t->members[i].name ? t->members[i].name : "(anonymous)";
 }
 
+/* Whether objects of the struct can share no line: it is aligned to one. */
+static bool objects_apart(const struct proposer *pr, uint32_t align)
+{
+	return align >= pr->cl;
+}
+
 /* The input must follow the placement rules we use, or we cannot reason about it. */
 static int check_identity(struct proposer *pr, struct c2c_err *err)
 {
@@ -88,6 +133,8 @@ static int check_identity(struct proposer *pr, struct c2c_err *err)
 		order[i] = i;
 	propose_evaluate(pr, order, NULL, &sc, pl);
 	pr->input_conflicts = sc.conflicts;
+	if (!objects_apart(pr, pr->struct_align))
+		pr->input_conflicts += pr->between_conflicts;
 	for (i = 0; i < pr->t->nr_members && !ret; i++) {
 		if (pl->mbit[i] == pr->t->members[i].bit_offset)
 			continue;
@@ -121,7 +168,8 @@ static bool share_line(uint64_t s1, uint64_t e1, uint64_t s2, uint64_t e2, unsig
  * one of its lines; they are counted on the line the field starts on.
  */
 static void predict_lines(const struct proposer *pr, const struct placement *pl, uint64_t size,
-			  struct proposal_line **out, uint32_t *nr_out, uint64_t *hitm_total)
+			  bool apart, struct proposal_line **out, uint32_t *nr_out,
+			  uint64_t *hitm_total)
 {
 	uint32_t nr_lines = (uint32_t)((size + pr->cl - 1) / pr->cl), i, j;
 	struct proposal_line *lines = xcalloc(nr_lines + 1, sizeof(*lines));
@@ -148,7 +196,9 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 				continue;
 			o = &pr->fields[pr->members[j].field];
 			propose_member_span(pr, pl, j, &s2, &e2);
-			if (!share_line(s, e, s2, e2, pr->cl) || !profile_field_conflict(o, f))
+			if (!share_line(s, e, s2, e2, pr->cl) ||
+			    !pr->weight[(size_t)(o - pr->fields) * pr->nr_fields +
+					(size_t)(f - pr->fields)])
 				continue;
 			stays = true;
 			if (line < nr_lines)
@@ -158,8 +208,11 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 			lines[line].hitm += field_hitm(f);
 			*hitm_total += field_hitm(f);
 		} else if (f->hitm_true_known && line < nr_lines) {
-			lines[line].hitm += f->hitm_true;
-			*hitm_total += f->hitm_true;
+			/* objects that share lines keep the HITMs between them */
+			uint64_t h = f->hitm_true + (apart ? 0 : f->hitm_between);
+
+			lines[line].hitm += h;
+			*hitm_total += h;
 		}
 	}
 	*out = lines;
@@ -265,7 +318,7 @@ static void copy_members(const struct proposer *pr, struct type_member *dst, uin
 /* The proposed struct as a model type, so the printer and the gate read it. */
 static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 				     const bool *isolated, const struct placement *pl,
-				     uint64_t size)
+				     uint64_t size, uint32_t align_to)
 {
 	const struct type *t = pr->t;
 	struct type *nt = type_db_add(pr->db, t->kind, t->name);
@@ -273,7 +326,7 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 	uint32_t k, n = 0;
 
 	nt->size = size;
-	nt->alignment = t->alignment;
+	nt->alignment = align_to > t->alignment ? align_to : t->alignment;
 	nt->packed = t->packed;
 	nt->decl_file = t->decl_file ? type_db_intern(pr->db, t->decl_file) : NULL;
 	nt->decl_line = t->decl_line;
@@ -314,29 +367,43 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 	return nt;
 }
 
+/* The struct's alignment under a proposal: a wrapper's, or the option's. */
+static uint32_t proposal_align(const struct proposer *pr, const struct proposal *p,
+			       const bool *isolated)
+{
+	uint32_t i, a = pr->struct_align > p->align_to ? pr->struct_align : p->align_to;
+
+	for (i = 0; isolated && i < pr->nr_blocks; i++)
+		if (isolated[i] && pr->cl > a)
+			a = pr->cl;
+	return a;
+}
+
 static void finish_proposal(struct proposer *pr, struct proposal *p, const uint32_t *order,
 			    const bool *isolated)
 {
 	struct placement *pl = propose_placement_new(pr), *orig = propose_placement_new(pr);
 	uint32_t *identity = xcalloc(pr->nr_blocks + 1, sizeof(*identity));
+	uint32_t i, k, m, pos = 0, align = proposal_align(pr, p, isolated);
 	struct score sc;
-	uint32_t i, k, m, pos = 0;
+	bool apart = objects_apart(pr, align);
 
 	for (i = 0; i < pr->nr_blocks; i++)
 		identity[i] = i;
 	propose_place(pr, identity, NULL, orig);
 	propose_evaluate(pr, order, isolated, &sc, pl);
 	p->old_size = pr->t->size;
-	p->new_size = sc.size;
+	p->new_size = align > 1 ? (sc.size + align - 1) / align * align : sc.size;
 	p->old_lines = (uint32_t)((p->old_size + pr->cl - 1) / pr->cl);
 	p->new_lines = (uint32_t)((p->new_size + pr->cl - 1) / pr->cl);
 	p->conflicts_before = pr->input_conflicts;
-	p->conflicts_after = sc.conflicts;
-	predict_lines(pr, orig, p->old_size, &p->lines_before, &p->nr_lines_before,
-		      &p->hitm_before);
-	predict_lines(pr, pl, p->new_size, &p->lines_after, &p->nr_lines_after, &p->hitm_after);
+	p->conflicts_after = sc.conflicts + (apart ? 0 : pr->between_conflicts);
+	predict_lines(pr, orig, p->old_size, objects_apart(pr, pr->struct_align), &p->lines_before,
+		      &p->nr_lines_before, &p->hitm_before);
+	predict_lines(pr, pl, p->new_size, apart, &p->lines_after, &p->nr_lines_after,
+		      &p->hitm_after);
 	describe_moves(pr, p, order, pl, isolated);
-	p->type = build_type(pr, order, isolated, pl, sc.size);
+	p->type = build_type(pr, order, isolated, pl, p->new_size, p->align_to);
 	p->nr_order = pr->t->nr_members;
 	p->order = xcalloc(pr->t->nr_members + 1, sizeof(*p->order));
 	p->isolated = xcalloc(pr->t->nr_members + 1, sizeof(*p->isolated));
@@ -396,7 +463,7 @@ static void propose_isolate(struct proposer *pr)
 		    !pr->blocks[pr->members[i].block].size)
 			continue;
 		for (j = 0; j < pr->nr_fields; j++) {
-			if (profile_field_conflict(&pr->fields[f], &pr->fields[j])) {
+			if (pr->weight[(uint32_t)f * pr->nr_fields + j]) {
 				iso[pr->members[i].block] = true;
 				any = true;
 				break;
@@ -408,10 +475,36 @@ static void propose_isolate(struct proposer *pr)
 	finish_proposal(pr, p, order, iso);
 	if (pr->t->packed)
 		p->note = "a packed struct ignores the alignment isolation needs: use reorder";
+	else if (!any && pr->between_hitm)
+		p->note = "no write-hot field shares a line with fields of its own object that "
+			  "other contexts touch: the sharing is between objects (align)";
 	else if (!any)
 		p->note = "no write-hot field shares with other contexts: nothing to isolate";
 	free(order);
 	free(iso);
+}
+
+/*
+ * Objects of the struct share lines (an array of per-thread structs): the
+ * struct aligned to the cache line, its members in the best order that
+ * keeps the size (usually none moves), the tail padded to whole lines.
+ */
+static void propose_align(struct proposer *pr)
+{
+	struct proposal *p = &pr->proposals[pr->nr_proposals++];
+	uint32_t *order = xcalloc(pr->nr_blocks + 1, sizeof(*order)), i;
+
+	for (i = 0; i < pr->nr_blocks; i++)
+		order[i] = i;
+	propose_search_reorder(pr, order, pr->t->size);
+	p->kind = PROPOSAL_ALIGN;
+	p->title = "align the element";
+	p->align_to = pr->cl;
+	finish_proposal(pr, p, order, NULL);
+	if (p->conflicts_after)
+		p->note = "objects no longer share lines, but fields of one object still do: "
+			  "isolate them too";
+	free(order);
 }
 
 int propose(const struct type *t, const struct struct_profile *p, const struct propose_opts *opts,
@@ -438,12 +531,15 @@ int propose(const struct type *t, const struct struct_profile *p, const struct p
 	for (uint32_t i = 0; i < t->nr_members; i++)
 		pairs += type_size(t->members[i].type) / pr->cl + 2;
 	pr->scratch_lf = xcalloc(pairs + 1, 2 * sizeof(uint64_t));
+	setup_between(pr, p);
 	setup_weights(pr);
 	ret = check_identity(pr, err);
 	if (ret)
 		goto out_free;
 	propose_reorder(pr);
 	propose_isolate(pr);
+	if (pr->between_hitm && !t->packed && !objects_apart(pr, pr->struct_align))
+		propose_align(pr);
 	type_db_finish(pr->db);
 	*out = pr;
 	return 0;
@@ -462,15 +558,56 @@ const struct proposal *proposer_get(const struct proposer *pr, uint32_t i)
 	return i < pr->nr_proposals ? &pr->proposals[i] : NULL;
 }
 
+const char *proposal_kind_name(enum proposal_kind kind)
+{
+	switch (kind) {
+	case PROPOSAL_REORDER:
+		return "reorder";
+	case PROPOSAL_ISOLATE:
+		return "isolate";
+	default:
+		return "align";
+	}
+}
+
+/* Whether A leaves fewer conflicts than B, or as few in fewer bytes. */
+static bool fewer_conflicts(const struct proposal *a, const struct proposal *b)
+{
+	if (a->conflicts_after != b->conflicts_after)
+		return a->conflicts_after < b->conflicts_after;
+	return a->new_size < b->new_size;
+}
+
 const struct proposal *proposer_choose(const struct proposer *pr, const char *choose)
 {
-	const struct proposal *reorder = proposer_get(pr, 0), *isolate = proposer_get(pr, 1);
+	const struct proposal *best = NULL;
+	uint32_t i;
 
-	if (!isolate)
-		return reorder;
-	if (choose)
-		return !strcmp(choose, "reorder") ? reorder : isolate;
-	return reorder->conflicts_after == 0 ? reorder : isolate;
+	if (choose) {
+		for (i = 0; i < pr->nr_proposals; i++)
+			if (!strcmp(choose, proposal_kind_name(pr->proposals[i].kind)))
+				return &pr->proposals[i];
+		return NULL;
+	}
+	/* the smallest complete fix */
+	for (i = 0; i < pr->nr_proposals; i++)
+		if (!pr->proposals[i].conflicts_after &&
+		    (!best || pr->proposals[i].new_size < best->new_size))
+			best = &pr->proposals[i];
+	if (best || pr->nr_proposals < 2)
+		return best ? best : proposer_get(pr, 0);
+	if (!pr->between_hitm)
+		return &pr->proposals[1]; /* isolate leaves the least */
+	best = &pr->proposals[0];
+	for (i = 1; i < pr->nr_proposals; i++)
+		if (fewer_conflicts(&pr->proposals[i], best))
+			best = &pr->proposals[i];
+	return best;
+}
+
+uint64_t proposer_between_hitm(const struct proposer *pr)
+{
+	return pr->between_hitm;
 }
 
 uint64_t proposer_conflicts(const struct proposer *pr)

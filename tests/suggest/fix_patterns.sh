@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Each fix pattern of suggest, end to end on programs this test writes:
+# record under the simulator, suggest with the default option, --patch,
+# apply it (patch -p1), rebuild, record again. The HITMs on the lines the
+# fix is for fall by at least 99%, and the struct's size is the smallest
+# the pattern allows, as the compiler's sizeof says.
+#   perthread: an array of per-thread argument structs (24 bytes): each
+#     thread writes only its own element, neighbours share lines; the fix
+#     is the element aligned to the line (64 bytes, not the 192 that
+#     isolating each written field costs).
+#   histogram: per-thread histograms in one array (a header and 8 bins,
+#     40 bytes): the same fix, 64 bytes.
+source "$TOP_SRCDIR/tests/lib.sh"
+source "$TOP_SRCDIR/tests/sim/common.sh"
+sim_require
+perf_require
+command -v patch >/dev/null || skip "patch(1) is not installed"
+command -v python3 >/dev/null || skip "python3 (sums perf script's HITMs) is missing"
+N=3000
+
+mkdir -p "$TMP/perthread" "$TMP/histogram"
+cat >"$TMP/perthread/perthread.c" <<'C'
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct worker {
+	long id;
+	long sum;
+	long count;
+};
+
+static struct worker workers[4];
+static long updates;
+
+static void *work(void *p)
+{
+	volatile struct worker *w = p;
+	long i;
+
+	for (i = 0; i < updates; i++) {
+		w->sum += i ^ w->id;
+		w->count++;
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t[4];
+	int i;
+
+	updates = argc > 1 ? atol(argv[1]) : 1000;
+	for (i = 0; i < 4; i++)
+		workers[i].id = i;
+	for (i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, work, &workers[i]);
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	printf("array=%p size=%zu count=%ld\n", (void *)workers, sizeof(struct worker),
+	       workers[0].count + workers[1].count + workers[2].count + workers[3].count);
+	return 0;
+}
+C
+cat >"$TMP/histogram/histogram.c" <<'C'
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct hist {
+	int id;
+	int nr;
+	int bins[8];
+};
+
+static struct hist hists[4];
+static long updates;
+
+static void *work(void *p)
+{
+	volatile struct hist *h = p;
+	long i;
+
+	for (i = 0; i < updates; i++)
+		h->bins[(i * 7 + h->id) & 7]++;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t[4];
+	long total = 0;
+	int i, k;
+
+	updates = argc > 1 ? atol(argv[1]) : 1000;
+	for (i = 0; i < 4; i++)
+		hists[i].id = i;
+	for (i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, work, &hists[i]);
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < 4; i++)
+		for (k = 0; k < 8; k++)
+			total += hists[i].bins[k];
+	printf("array=%p size=%zu count=%ld\n", (void *)hists, sizeof(struct hist), total);
+	return 0;
+}
+C
+
+# array_hitms DATA OUT: HITMs on the 4-element array's lines, OUT being the
+# program's output (array=ADDR size=SIZE)
+array_hitms() {
+	local base size
+	base=$(printed array "$2")
+	size=$(sed -n 's/.* size=\([0-9]*\).*/\1/p' "$2")
+	hitm_lines "$1" | {
+		local line n sum=0
+		while read -r line n; do
+			[ $((line)) -ge $((base >> 6 << 6)) ] && [ $((line)) -lt $((base + 4 * size)) ] &&
+				sum=$((sum + n))
+		done
+		echo $sum
+	}
+}
+
+# pattern NAME STRUCT SIZE_BEFORE SIZE_AFTER: the whole round trip
+pattern() {
+	local name=$1 st=$2 d=$TMP/$1 before after
+	cp -r "$d" "$d.fixed"
+	(cd "$d" && ${CC:-gcc} -g -O2 -pthread -o "$name" "$name.c") || {
+		fail "$name: build"
+		return
+	}
+	sim_record "$TMP/$name.0.data" "$TMP/$name.0.err" --sim-cpus 4 -- "$d/$name" $N
+	cp "$TMP/stdout" "$TMP/$name.0.out"
+	expect_contains "$name: counts" "size=$3 count=$((4 * N))" "$TMP/$name.0.out"
+	before=$(array_hitms "$TMP/$name.0.data" "$TMP/$name.0.out")
+	[ "$before" -ge "$N" ] && ok || fail "$name: HITMs on the array before the fix: $before < $N"
+
+	run_c2c 0 "$TMP/$name.sug" "$TMP/$name.sug.err" suggest --profile "$TMP/$name.0.data" \
+		-C "$st" "$d/$name"
+	expect_contains "$name: objects share lines" "objects share lines: 4 objects" "$TMP/$name.sug"
+	expect_contains "$name: align is the default" "default (--patch, --emit-rules, --html): align" \
+		"$TMP/$name.sug"
+	expect_contains "$name: align's cost" "size $3 -> $4 (+$(($4 - $3)) bytes)" "$TMP/$name.sug"
+
+	run_c2c 0 "$TMP/$name.patch" "$TMP/$name.patch.err" suggest --patch --source-dir "$d" \
+		--profile "$TMP/$name.0.data" -C "$st" "$d/$name"
+	expect_contains "$name: the patch aligns the type" \
+		"+} __attribute__((aligned(64)));" "$TMP/$name.patch"
+	expect_contains "$name: the patch's size" "size $3 -> $4 bytes" "$TMP/$name.patch"
+	(cd "$d.fixed" && patch -p1 -s --fuzz=0 <"$TMP/$name.patch") || {
+		fail "$name: the patch does not apply"
+		return
+	}
+	(cd "$d.fixed" && ${CC:-gcc} -g -O2 -pthread -o "$name" "$name.c") || {
+		fail "$name: the patched source does not build"
+		return
+	}
+	sim_record "$TMP/$name.1.data" "$TMP/$name.1.err" --sim-cpus 4 -- "$d.fixed/$name" $N
+	cp "$TMP/stdout" "$TMP/$name.1.out"
+	# sizeof from the compiler: the smallest size with one element per line
+	expect_contains "$name: sizeof after the fix" "size=$4 count=$((4 * N))" "$TMP/$name.1.out"
+	after=$(array_hitms "$TMP/$name.1.data" "$TMP/$name.1.out")
+	[ $((after * 100)) -le "$before" ] && ok ||
+		fail "$name: HITMs on the array $before -> $after: less than a 99% fall"
+	echo "$name: HITMs on the array's lines $before -> $after, sizeof $3 -> $4"
+}
+
+pattern perthread worker 24 64
+pattern histogram hist 40 64
+finish
