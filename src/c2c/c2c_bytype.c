@@ -483,48 +483,74 @@ static const struct type_member *row_member(const struct type *st, const struct 
 	return m;
 }
 
-/* Add CPUS to the writers MAP holds under KEY (bit 63: seen, never NULL). */
-static void add_writers(struct hashmap *map, uint64_t key, uint64_t cpus)
+/*
+ * Stores per key (a field of one object, or a whole object): the total,
+ * and under a second key per cpu those of rows that one cpu made.
+ */
+static uint64_t cpu_key(uint64_t key, uint64_t cpus)
 {
-	uint64_t w = (uint64_t)(uintptr_t)hashmap_get(map, key);
-
-	hashmap_put(map, key, (void *)(uintptr_t)(w | cpus | 1ULL << 63));
+	return hash_u64(key ^ ((uint64_t)__builtin_ctzll(cpus) + 1) * 0x9e3779b97f4a7c15ULL);
 }
 
-static uint64_t writers_of(const struct hashmap *map, uint64_t key)
+static void add_stores(struct hashmap *map, uint64_t key, uint64_t cpus, uint64_t n)
 {
-	return (uint64_t)(uintptr_t)hashmap_get(map, key) & ~(1ULL << 63);
+	hashmap_put(map, key, (void *)(uintptr_t)((uintptr_t)hashmap_get(map, key) + n));
+	if (cpus && !(cpus & (cpus - 1)))
+		hashmap_put(
+			map, cpu_key(key, cpus),
+			(void *)(uintptr_t)((uintptr_t)hashmap_get(map, cpu_key(key, cpus)) + n));
+}
+
+/* Stores under KEY by cpus other than those of CPUS (all, when CPUS are several). */
+static uint64_t stores_by_others(const struct hashmap *map, uint64_t key, uint64_t cpus)
+{
+	uint64_t all = (uintptr_t)hashmap_get(map, key);
+
+	if (cpus && !(cpus & (cpus - 1)))
+		all -= (uintptr_t)hashmap_get(map, cpu_key(key, cpus));
+	return all;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
 }
 
 /*
- * Sort one row's HITMs: true sharing (no layout removes them) when several
- * cpus write that field of that object, or when the row's cpus are not all
- * writers of it; between objects when no cpu outside the row writes any
- * field of the object (the line moved because of a neighbour: an array of
- * per-thread structs); else they come from other fields of the object.
+ * Sort one row's HITMs by what moved the line. A load HITM needs a store
+ * by another cpu since this one's last access, so the stores other cpus
+ * made bound each cause: to the same field of the same object (true
+ * sharing: no layout removes it), then to the object's other fields
+ * (false sharing inside the object); the rest came from outside the
+ * object (a neighbouring object, as in an array of per-thread structs).
+ * The bound takes loads and stores as sampled alike: the simulator writes
+ * every one; a PMU's periods may differ.
  */
-static void sort_row_hitms(struct field_profile *fp, uint64_t w, uint64_t obj_w, uint64_t cpus,
-			   uint64_t hitm)
+static void sort_row_hitms(struct field_profile *fp, const struct hashmap *stores, uint64_t key,
+			   uint64_t obj_key, uint64_t cpus, uint64_t hitm)
 {
-	if ((w & (w - 1)) || (cpus & ~w && w))
-		fp->hitm_true += hitm;
-	else if (!(obj_w & ~cpus))
-		fp->hitm_between += hitm;
+	uint64_t field = stores_by_others(stores, key, cpus);
+	uint64_t object = stores_by_others(stores, obj_key, cpus);
+	uint64_t t = min_u64(hitm, field);
+	uint64_t inside = min_u64(hitm - t, object > field ? object - field : 0);
+
+	fp->hitm_true += t;
+	fp->hitm_between += hitm - t - inside;
 }
 
 /*
  * Split each field's HITMs (sort_row_hitms). Two passes over the rows: the
- * writers of each object's fields, then the rows.
+ * stores to each object's fields, then the rows.
  */
 static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 			     const struct type *st, struct struct_profile *p)
 {
 	const struct c2c_model *m = s->model;
 	size_t words = (m->opts.nr_cpus + 63) / 64, i, j;
-	struct hashmap writers;
+	struct hashmap stores;
 	int pass;
 
-	hashmap_init(&writers);
+	hashmap_init(&stores);
 	for (i = 0; i < p->nr_fields; i++)
 		p->fields[i].hitm_true_known = true;
 	for (pass = 0; pass < 2; pass++)
@@ -534,24 +560,23 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 				const struct c2c_row_attrib *ra = c2c_attrib_row(ca, r);
 				const struct c2c_stats *sts = &r->g.stats;
 				const struct type_member *mb;
-				uint64_t key, obj_key, cpus;
+				uint64_t key, obj_key, cpus, n = sts->store + sts->locks;
 
 				mb = row_member(st, p, r, ra, &key, &obj_key);
 				if (!mb)
 					continue;
 				cpus = fold64(r->g.cpuset, words);
-				if (pass == 0 && (sts->store || sts->locks)) {
-					add_writers(&writers, key, cpus);
-					add_writers(&writers, obj_key, cpus);
-				} else if (pass == 1) {
+				if (pass == 0 && n) {
+					add_stores(&stores, key, cpus, n);
+					add_stores(&stores, obj_key, cpus, n);
+				} else if (pass == 1 && sts->lcl_hitm + sts->rmt_hitm) {
 					sort_row_hitms(
 						(struct field_profile *)profile_member_field(p, mb),
-						writers_of(&writers, key),
-						writers_of(&writers, obj_key), cpus,
+						&stores, key, obj_key, cpus,
 						sts->lcl_hitm + sts->rmt_hitm);
 				}
 			}
-	hashmap_release(&writers);
+	hashmap_release(&stores);
 }
 
 struct struct_profile *c2c_profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,

@@ -69,6 +69,9 @@ static json_t *json_field(const struct struct_profile *p, const struct profile_f
 	json_object_set_new(o, "hitm_true",
 			    f->hitm_true_known ? json_integer((json_int_t)f->hitm_true) :
 						 json_null());
+	json_object_set_new(o, "hitm_between",
+			    f->hitm_true_known ? json_integer((json_int_t)f->hitm_between) :
+						 json_null());
 	json_object_set_new(o, "false_sharing", json_boolean(fs->false_sharing[i]));
 	json_object_set_new(o, "true_sharing", json_boolean(fs->true_sharing[i]));
 	json_object_set_new(o, "between_objects", json_boolean(fs->between_objects[i]));

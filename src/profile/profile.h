@@ -123,4 +123,18 @@ static inline uint64_t field_accessors(const struct field_profile *f)
  */
 bool profile_field_conflict(const struct field_profile *a, const struct field_profile *b);
 
+/*
+ * Whether objects of the profiled struct share lines with what lies
+ * outside them: a measured profile of two or more objects with HITMs
+ * between objects (field_profile.hitm_between). The field masks then mix
+ * the objects' contexts, so a field pair conflicts only by the HITMs
+ * profile_hitm_inside() leaves.
+ */
+bool profile_objects_share_lines(const struct struct_profile *p);
+/*
+ * The HITMs on f that other fields of its own object explain: all of
+ * them, unless p sorted them (neither true sharing nor between objects).
+ */
+uint64_t profile_hitm_inside(const struct struct_profile *p, const struct field_profile *f);
+
 #endif

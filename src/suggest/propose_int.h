@@ -49,6 +49,7 @@ struct proposer {
 	uint32_t nr_glue;
 	struct propose_range *groups; /* block ranges that stay contiguous */
 	uint32_t nr_groups;
+	const struct struct_profile *profile;
 	const struct field_profile *fields; /* the profile's fields */
 	uint32_t nr_fields;
 	uint64_t *weight; /* nr_fields^2: conflict weight of (writer, other) */

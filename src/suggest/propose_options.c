@@ -26,20 +26,6 @@ static bool true_sharing(const struct field_profile *f)
 }
 
 /*
- * The HITMs on F that come from other fields of its own object: all of
- * them, unless the profile sorted them (true sharing and sharing between
- * objects are not the other fields' doing).
- */
-static uint64_t hitm_inside(const struct proposer *pr, const struct field_profile *f)
-{
-	uint64_t h = field_hitm(f), known = f->hitm_true + f->hitm_between;
-
-	if (!pr->between_hitm || !f->hitm_true_known)
-		return h;
-	return h > known ? h - known : 0;
-}
-
-/*
  * Measured HITMs between objects: what they weigh while objects share
  * lines, and, since the field masks then mix the objects' writers, pairs
  * weigh only by the HITMs the other fields of one object explain.
@@ -48,7 +34,8 @@ static void setup_between(struct proposer *pr, const struct struct_profile *p)
 {
 	uint32_t i;
 
-	if (p->nr_objects < 2)
+	pr->profile = p;
+	if (!profile_objects_share_lines(p))
 		return;
 	for (i = 0; i < pr->nr_fields; i++) {
 		if (!pr->fields[i].hitm_between)
@@ -65,7 +52,7 @@ static void setup_weights(struct proposer *pr)
 	pr->weight = xcalloc((size_t)n * n + 1, sizeof(*pr->weight));
 	for (a = 0; a < n; a++)
 		for (b = 0; b < n; b++) {
-			uint64_t h = hitm_inside(pr, &pr->fields[b]);
+			uint64_t h = profile_hitm_inside(pr->profile, &pr->fields[b]);
 
 			if (!profile_field_conflict(&pr->fields[a], &pr->fields[b]))
 				continue;

@@ -60,8 +60,7 @@ static void describe_between(struct strbuf *sb, const struct struct_profile *p,
 	uint32_t i, n = 0;
 
 	strbuf_addf(sb,
-		    "  objects share lines: %llu objects, each field of one written by one cpu, "
-		    "yet %llu HITMs between neighbouring objects (",
+		    "  objects share lines: %llu objects, %llu HITMs from outside each object (",
 		    (unsigned long long)p->nr_objects, (unsigned long long)pr->between_hitm);
 	for (i = 0; i < p->nr_fields; i++)
 		if (p->fields[i].hitm_between)

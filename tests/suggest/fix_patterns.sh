@@ -123,7 +123,8 @@ array_hitms() {
 	}
 }
 
-# pattern NAME STRUCT SIZE_BEFORE SIZE_AFTER: the whole round trip
+# pattern NAME STRUCT SIZE_BEFORE SIZE_AFTER FIELDS: the whole round trip;
+# FIELDS: what layout --profile names as shared between objects
 pattern() {
 	local name=$1 st=$2 d=$TMP/$1 before after
 	cp -r "$d" "$d.fixed"
@@ -137,12 +138,26 @@ pattern() {
 	before=$(array_hitms "$TMP/$name.0.data" "$TMP/$name.0.out")
 	[ "$before" -ge "$N" ] && ok || fail "$name: HITMs on the array before the fix: $before < $N"
 
+	# layout --profile blames the neighbours, not a pair of fields one thread writes
+	run_c2c 0 "$TMP/$name.lay" "$TMP/$name.lay.err" layout --profile "$TMP/$name.0.data" \
+		-C "$st" "$d/$name"
+	expect_contains "$name: layout says between objects" "false sharing between objects: $5 (4 objects" \
+		"$TMP/$name.lay"
+	expect_not_contains "$name: layout blames no field pair" "false sharing: line" "$TMP/$name.lay"
+
 	run_c2c 0 "$TMP/$name.sug" "$TMP/$name.sug.err" suggest --profile "$TMP/$name.0.data" \
 		-C "$st" "$d/$name"
 	expect_contains "$name: objects share lines" "objects share lines: 4 objects" "$TMP/$name.sug"
 	expect_contains "$name: align is the default" "default (--patch, --emit-rules, --html): align" \
 		"$TMP/$name.sug"
-	expect_contains "$name: align's cost" "size $3 -> $4 (+$(($4 - $3)) bytes)" "$TMP/$name.sug"
+	sed -n '/^option 3: align the element$/,/^struct/p' "$TMP/$name.sug" >"$TMP/$name.align"
+	expect_contains "$name: align's cost" "size $3 -> $4 (+$(($4 - $3)) bytes)" "$TMP/$name.align"
+	# the prediction: from the HITMs perf counts on the array, to under 1% of them
+	read -r pb pa < <(sed -n 's/.*; HITMs \([0-9]*\) -> \([0-9]*\) .*/\1 \2/p' "$TMP/$name.align")
+	expect_eq "$name: predicted HITMs before = perf's on the array" "$before" "${pb:-}"
+	[ -n "${pa:-}" ] && [ $((pa * 100)) -le "$before" ] && ok ||
+		fail "$name: predicted HITMs after align: '${pa:-}' of $before"
+	grep -q "^option 2: isolate" "$TMP/$name.sug" && ok || fail "$name: isolate not shown"
 
 	run_c2c 0 "$TMP/$name.patch" "$TMP/$name.patch.err" suggest --patch --source-dir "$d" \
 		--profile "$TMP/$name.0.data" -C "$st" "$d/$name"
@@ -167,6 +182,6 @@ pattern() {
 	echo "$name: HITMs on the array's lines $before -> $after, sizeof $3 -> $4"
 }
 
-pattern perthread worker 24 64
-pattern histogram hist 40 64
+pattern perthread worker 24 64 "id, sum, count"
+pattern histogram hist 40 64 "id, bins"
 finish
