@@ -196,7 +196,7 @@ static void print_verdict(const struct proposer *pr)
 		       p->conflicts_after ? "leaves sharing" : "separates all sharing",
 		       (long long)p->new_size - (long long)p->old_size);
 	}
-	printf("\ndefault (--patch, --emit-rules, --html): %s\n", proposal_kind_name(best->kind));
+	printf("\ndefault (--patch, --emit-rules, --html): %s\n", propose_kind_name(best->kind));
 }
 
 /* The struct and its profile: measured (--profile) or from --hotness. */
@@ -265,7 +265,7 @@ int cmd_suggest(int argc, char **argv)
 	if (!ret) {
 		popts = (struct propose_opts){ .cacheline_size = a.cacheline_size,
 					       .pinned = a.pins.items };
-		if (propose(in.type, in.profile, &popts, &pr, &err))
+		if (suggest_propose(in.type, in.profile, &popts, &pr, &err))
 			ret = cmd_report_err(CMD, &err);
 		else if (a.choose && !proposer_choose(pr, a.choose))
 			ret = cmd_error(CMD,

@@ -16,7 +16,7 @@
 /* The option of KIND in pr (the constrained proposer makes the same ones). */
 static const struct proposal *pick_kind(const struct proposer *pr, enum proposal_kind kind)
 {
-	const struct proposal *p = proposer_choose(pr, proposal_kind_name(kind));
+	const struct proposal *p = proposer_choose(pr, propose_kind_name(kind));
 
 	return p ? p : proposer_get(pr, 0);
 }
@@ -39,7 +39,7 @@ static int retry_constrained(const struct suggest_patch_req *req, struct suggest
 	int ret;
 
 	suggest_src_constraints(sp->src, &opts);
-	ret = propose(req->t, req->prof, &opts, &sp->constrained_pr, err);
+	ret = suggest_propose(req->t, req->prof, &opts, &sp->constrained_pr, err);
 	if (ret)
 		return ret;
 	cp = pick_kind(sp->constrained_pr, sp->chosen->kind);
@@ -76,7 +76,7 @@ int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch
 		memset(&why, 0, sizeof(why));
 		ret = retry_constrained(req, sp, &why, err);
 		if (ret && ret != -EXDEV && !why.msg[0])
-			return ret; /* propose() failed: err says why */
+			return ret; /* suggest_propose() failed: err says why */
 		if (ret == -EXDEV && why.msg[0])
 			snprintf(sp->why, sizeof(sp->why), "%s", why.msg);
 	}

@@ -494,8 +494,8 @@ static void propose_align(struct proposer *pr)
 	free(order);
 }
 
-int propose(const struct type *t, const struct struct_profile *p, const struct propose_opts *opts,
-	    struct proposer **out, struct c2c_err *err)
+int suggest_propose(const struct type *t, const struct struct_profile *p,
+		    const struct propose_opts *opts, struct proposer **out, struct c2c_err *err)
 {
 	struct proposer *pr;
 	size_t pairs;
@@ -545,7 +545,7 @@ const struct proposal *proposer_get(const struct proposer *pr, uint32_t i)
 	return i < pr->nr_proposals ? &pr->proposals[i] : NULL;
 }
 
-const char *proposal_kind_name(enum proposal_kind kind)
+const char *propose_kind_name(enum proposal_kind kind)
 {
 	switch (kind) {
 	case PROPOSAL_REORDER:
@@ -572,7 +572,7 @@ const struct proposal *proposer_choose(const struct proposer *pr, const char *ch
 
 	if (choose) {
 		for (i = 0; i < pr->nr_proposals; i++)
-			if (!strcmp(choose, proposal_kind_name(pr->proposals[i].kind)))
+			if (!strcmp(choose, propose_kind_name(pr->proposals[i].kind)))
 				return &pr->proposals[i];
 		return NULL;
 	}

@@ -305,7 +305,7 @@ static json_t *proposal_json(const struct type *t, const struct proposal *p)
 {
 	return json_pack(
 		"{s:s, s:s?, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
-		"option", proposal_kind_name(p->kind), "note", p->note, "align", (int)p->align_to,
+		"option", propose_kind_name(p->kind), "note", p->note, "align", (int)p->align_to,
 		"old_size", (json_int_t)p->old_size, "new_size", (json_int_t)p->new_size,
 		"old_cachelines", (json_int_t)p->old_lines, "new_cachelines",
 		(json_int_t)p->new_lines, "conflicts_before", (json_int_t)p->conflicts_before,
@@ -346,7 +346,7 @@ int propose_format_json(struct strbuf *sb, const struct type *t, const struct st
 			"struct", t->name ? t->name : "", "size", (json_int_t)t->size,
 			"cacheline_size", (int)pr->cl, "profile", p->origin, "fields",
 			fields_json(p), "options", options, "default",
-			proposal_kind_name(proposer_choose(pr, NULL)->kind), "between_hitm",
+			propose_kind_name(proposer_choose(pr, NULL)->kind), "between_hitm",
 			(json_int_t)pr->between_hitm);
 	return layout_json_emit(sb, doc, err);
 }

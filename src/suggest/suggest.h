@@ -107,8 +107,8 @@ struct proposer;
  * re-laid (a union, offsets that do not follow the alignment rules, a
  * pinned name that is not a member).
  */
-int propose(const struct type *t, const struct struct_profile *p, const struct propose_opts *opts,
-	    struct proposer **out, struct c2c_err *err);
+int suggest_propose(const struct type *t, const struct struct_profile *p,
+		    const struct propose_opts *opts, struct proposer **out, struct c2c_err *err);
 uint32_t proposer_nr(const struct proposer *pr);
 const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
 /*
@@ -120,7 +120,7 @@ const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
  */
 const struct proposal *proposer_choose(const struct proposer *pr, const char *choose);
 /* The option's name for --choose: "reorder", "isolate" or "align". */
-const char *proposal_kind_name(enum proposal_kind kind);
+const char *propose_kind_name(enum proposal_kind kind);
 /* HITMs between objects in the profile the proposer read (0: none seen). */
 uint64_t proposer_between_hitm(const struct proposer *pr);
 /* Conflicts (weighted) of the input layout. */
