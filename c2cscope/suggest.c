@@ -180,14 +180,20 @@ static int run_patch(const struct suggest_args *a, const struct type *t,
 	return ret;
 }
 
-static void print_verdict(const struct proposer *pr)
+static void print_verdict(const struct proposer *pr, const struct struct_profile *prof,
+			  const char *pr_name)
 {
 	static const char *const label[] = { "reorder only", "isolate", "align the element" };
 	const struct proposal *best = proposer_choose(pr, NULL);
 	uint32_t i;
 
-	if (!proposer_conflicts(pr))
+	if (!proposer_conflicts(pr)) {
+		if (propose_true_sharing_hitm(prof))
+			printf("\nverdict: no re-layout helps struct %s: its HITMs are true sharing "
+			       "(remedies above)\n",
+			       pr_name);
 		return;
+	}
 	printf("\nverdict:");
 	for (i = 0; i < proposer_nr(pr); i++) {
 		const struct proposal *p = proposer_get(pr, i);
@@ -242,7 +248,7 @@ static int run_propose(const struct suggest_args *a, const struct profiled *in,
 			      cmd_report_err(CMD, &err) :
 			      0;
 	if (!ret && !a->json)
-		print_verdict(pr);
+		print_verdict(pr, in->profile, a->struct_name);
 	return ret;
 }
 

@@ -443,6 +443,7 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 			continue;
 		fp->loads += f->loads;
 		fp->stores += f->stores + f->locked; /* locked RMWs write */
+		fp->locked += f->locked;
 		fp->hitm_local += f->lcl_hitm;
 		fp->hitm_remote += f->rmt_hitm;
 		if (f->object_writers > fp->object_writers)

@@ -30,6 +30,7 @@ struct field_profile {
 	const char *name; /* top-level member's name, see profile_field() (owned) */
 	enum field_class cls;
 	uint64_t loads, stores;
+	uint64_t locked; /* of stores, locked read-modify-writes (measured profiles) */
 	uint64_t hitm_local, hitm_remote;
 	uint64_t readers, writers; /* context masks */
 	char *reader_funcs, *writer_funcs; /* "a, b" or NULL */

@@ -80,4 +80,11 @@ void propose_build_blocks(struct proposer *pr);
 void propose_build_groups(struct proposer *pr, const struct propose_range *groups, uint32_t n);
 bool propose_groups_ok(const struct proposer *pr, const uint32_t *order, uint32_t *pos);
 
+/* --- True sharing (propose_advice.c) ---------------------------------- */
+
+/* "  true sharing: F is written by N cpus ... Remedies:" and one line each. */
+void propose_format_true_sharing(struct strbuf *sb, const struct struct_profile *p);
+/* The same as a JSON array (a json_t *, for propose_print.c). */
+void *propose_true_sharing_json(const struct struct_profile *p);
+
 #endif

@@ -179,6 +179,7 @@ void propose_format_text(struct strbuf *sb, const struct type *t, const struct s
 		    (unsigned long long)((t->size + pr->cl - 1) / pr->cl), pr->cl,
 		    p->origin ? p->origin : "counts");
 	describe_sharing(sb, t, p, pr);
+	propose_format_true_sharing(sb, p);
 	for (i = 0; i < pr->nr_proposals; i++)
 		format_option(sb, &pr->proposals[i], p, pr->cl, i);
 }
@@ -348,6 +349,7 @@ int propose_format_json(struct strbuf *sb, const struct type *t, const struct st
 			fields_json(p), "options", options, "default",
 			propose_kind_name(proposer_choose(pr, NULL)->kind), "between_hitm",
 			(json_int_t)pr->between_hitm);
+	json_object_set_new(doc, "true_sharing", propose_true_sharing_json(p));
 	return layout_json_emit(sb, doc, err);
 }
 #else

@@ -121,6 +121,12 @@ const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
 const struct proposal *proposer_choose(const struct proposer *pr, const char *choose);
 /* The option's name for --choose: "reorder", "isolate" or "align". */
 const char *propose_kind_name(enum proposal_kind kind);
+/*
+ * HITMs on truly shared fields of P (written by several cpus): no layout
+ * removes them; nonzero (at least one per field) for a hotness file's
+ * field that many contexts write.
+ */
+uint64_t propose_true_sharing_hitm(const struct struct_profile *p);
 /* HITMs between objects in the profile the proposer read (0: none seen). */
 uint64_t proposer_between_hitm(const struct proposer *pr);
 /* Conflicts (weighted) of the input layout. */
