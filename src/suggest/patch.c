@@ -120,7 +120,7 @@ static void emit_decl(struct emit *e, uint32_t k)
 	int32_t block = -1;
 
 	if (n->mfirst >= 0 && e->p->isolated && e->p->isolated[n->mfirst])
-		block = (int32_t)e->p->blocks[n->mfirst];
+		block = (int32_t)e->p->wrappers[n->mfirst];
 	if (block != e->wrap_block)
 		close_wrap(e, ind, ilen);
 	for (int32_t m = n->mfirst; m >= 0 && m <= n->mlast; m++) {
@@ -128,7 +128,7 @@ static void emit_decl(struct emit *e, uint32_t k)
 
 		e->wrapped[m] = block >= 0;
 		if (e->wrap_bad < 0 &&
-		    (iso != (block >= 0) || (iso && e->p->blocks[m] != (uint32_t)block))) {
+		    (iso != (block >= 0) || (iso && e->p->wrappers[m] != (uint32_t)block))) {
 			e->wrap_bad = m; /* "int a, b;" where the option isolates a alone */
 			e->wrap_bad_node = k;
 		}

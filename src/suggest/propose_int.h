@@ -49,6 +49,13 @@ struct proposer {
 	uint32_t nr_glue;
 	struct propose_range *groups; /* block ranges that stay contiguous */
 	uint32_t nr_groups;
+	/*
+	 * Isolate's wrappers: per block, the first block of the wrapper it
+	 * goes in (write-hot blocks with the same writers and readers share
+	 * one), UINT32_MAX for none. propose_place reads it for isolated
+	 * blocks that follow a block of the same wrapper.
+	 */
+	uint32_t *wrap_with;
 	const struct struct_profile *profile;
 	const struct field_profile *fields; /* the profile's fields */
 	uint32_t nr_fields;
@@ -69,6 +76,8 @@ struct proposer {
 uint32_t propose_count_moves(const uint32_t *order, uint32_t n);
 void propose_evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
 		      struct score *sc, struct placement *pl);
+bool propose_joins_wrapper(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+			   uint32_t k);
 uint64_t propose_place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
 		       struct placement *pl);
 void propose_member_span(const struct proposer *pr, const struct placement *pl, uint32_t i,

@@ -45,6 +45,18 @@ static void setup_between(struct proposer *pr, const struct struct_profile *p)
 	}
 }
 
+/*
+ * Fields the same contexts write and the same contexts read (Huron's
+ * grouping): one line for both moves no more than each moves alone, so
+ * the pair is no conflict. Two locks taken by the same two threads share
+ * a line; their readers' fields go on another.
+ */
+static bool same_contexts(const struct field_profile *a, const struct field_profile *b)
+{
+	return a->cls == FIELD_WRITE_HOT && b->cls == FIELD_WRITE_HOT && a->writers == b->writers &&
+	       a->readers == b->readers;
+}
+
 static void setup_weights(struct proposer *pr)
 {
 	uint32_t a, b, n = pr->nr_fields;
@@ -54,7 +66,8 @@ static void setup_weights(struct proposer *pr)
 		for (b = 0; b < n; b++) {
 			uint64_t h = profile_hitm_inside(pr->profile, &pr->fields[b]);
 
-			if (!profile_field_conflict(&pr->fields[a], &pr->fields[b]))
+			if (!profile_field_conflict(&pr->fields[a], &pr->fields[b]) ||
+			    same_contexts(&pr->fields[a], &pr->fields[b]))
 				continue;
 			if (pr->between_hitm && !h)
 				continue; /* one writer per object: a pair only by HITMs */
@@ -302,6 +315,52 @@ static void copy_members(const struct proposer *pr, struct type_member *dst, uin
 	}
 }
 
+/* How many blocks from position K of ORDER go in the wrapper K opens. */
+static uint32_t wrapper_span(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+			     uint32_t k)
+{
+	uint32_t n = 1;
+
+	while (k + n < pr->nr_blocks && isolated[order[k + n]] &&
+	       propose_joins_wrapper(pr, order, isolated, k + n))
+		n++;
+	return n;
+}
+
+/* MEM: the anonymous aligned struct holding the SPAN blocks at ORDER. */
+static void add_wrapper(struct proposer *pr, struct type_member *mem, const uint32_t *order,
+			uint32_t span, const struct placement *pl)
+{
+	struct type *w = type_db_add(pr->db, TYPE_STRUCT, NULL);
+	uint64_t at = pl->boff[order[0]], s, e, end = 0;
+	struct type_member *dst;
+	uint32_t k, i, cnt = 0;
+
+	for (k = 0; k < span; k++) {
+		const struct block *b = &pr->blocks[order[k]];
+
+		cnt += b->last - b->first + 1;
+		for (i = b->first; i <= b->last; i++) {
+			propose_member_span(pr, pl, i, &s, &e);
+			if (e > end)
+				end = e;
+		}
+	}
+	w->size = (end - at + pr->cl - 1) / pr->cl * pr->cl;
+	w->alignment = pr->cl;
+	dst = type_db_add_members(pr->db, w, cnt);
+	for (k = 0; k < span; k++) {
+		const struct block *b = &pr->blocks[order[k]];
+
+		copy_members(pr, dst, b->first, b->last, pl, at);
+		dst += b->last - b->first + 1;
+	}
+	mem->type = w;
+	mem->offset = at;
+	mem->bit_offset = at * 8;
+	mem->alignment = pr->cl;
+}
+
 /* The proposed struct as a model type, so the printer and the gate read it. */
 static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 				     const bool *isolated, const struct placement *pl,
@@ -310,46 +369,32 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 	const struct type *t = pr->t;
 	struct type *nt = type_db_add(pr->db, t->kind, t->name);
 	struct type_member *mem;
-	uint32_t k, n = 0;
+	uint32_t k, n = 0, span;
 
 	nt->size = size;
 	nt->alignment = align_to > t->alignment ? align_to : t->alignment;
 	nt->packed = t->packed;
 	nt->decl_file = t->decl_file ? type_db_intern(pr->db, t->decl_file) : NULL;
 	nt->decl_line = t->decl_line;
-	for (k = 0; k < pr->nr_blocks; k++) {
+	for (k = 0; k < pr->nr_blocks; k += span) {
 		const struct block *b = &pr->blocks[order[k]];
+		bool iso = isolated && isolated[order[k]];
 
-		n += isolated && isolated[order[k]] ? 1 : b->last - b->first + 1;
+		span = iso ? wrapper_span(pr, order, isolated, k) : 1;
+		n += iso ? 1 : b->last - b->first + 1;
 	}
 	mem = type_db_add_members(pr->db, nt, n);
-	for (k = 0; k < pr->nr_blocks; k++) {
+	for (k = 0; k < pr->nr_blocks; k += span) {
 		const struct block *b = &pr->blocks[order[k]];
-		uint32_t cnt = b->last - b->first + 1;
-		uint64_t at = pl->boff[order[k]];
-		uint64_t s, e, end = 0;
-		uint32_t i;
-		struct type *w;
 
+		span = 1;
 		if (!isolated || !isolated[order[k]]) {
 			copy_members(pr, mem, b->first, b->last, pl, 0);
-			mem += cnt;
+			mem += b->last - b->first + 1;
 			continue;
 		}
-		w = type_db_add(pr->db, TYPE_STRUCT, NULL);
-		for (i = b->first; i <= b->last; i++) {
-			propose_member_span(pr, pl, i, &s, &e);
-			if (e > end)
-				end = e;
-		}
-		w->size = (end - at + pr->cl - 1) / pr->cl * pr->cl;
-		w->alignment = pr->cl;
-		copy_members(pr, type_db_add_members(pr->db, w, cnt), b->first, b->last, pl, at);
-		mem->type = w;
-		mem->offset = at;
-		mem->bit_offset = at * 8;
-		mem->alignment = pr->cl;
-		mem++;
+		span = wrapper_span(pr, order, isolated, k);
+		add_wrapper(pr, mem++, order + k, span, pl);
 	}
 	return nt;
 }
@@ -394,6 +439,7 @@ static void finish_proposal(struct proposer *pr, struct proposal *p, const uint3
 	p->nr_order = pr->t->nr_members;
 	p->order = xcalloc(pr->t->nr_members + 1, sizeof(*p->order));
 	p->isolated = xcalloc(pr->t->nr_members + 1, sizeof(*p->isolated));
+	p->wrappers = xcalloc(pr->t->nr_members + 1, sizeof(*p->wrappers));
 	p->offsets = xcalloc(pr->t->nr_members + 1, sizeof(*p->offsets));
 	p->blocks = xcalloc(pr->t->nr_members + 1, sizeof(*p->blocks));
 	for (k = 0; k < pr->nr_blocks; k++) {
@@ -402,6 +448,8 @@ static void finish_proposal(struct proposer *pr, struct proposal *p, const uint3
 		for (m = b->first; m <= b->last; m++) {
 			p->order[pos++] = m;
 			p->isolated[m] = isolated && isolated[order[k]];
+			p->wrappers[m] = pr->wrap_with && p->isolated[m] ? pr->wrap_with[order[k]] :
+									   pr->members[m].block;
 			p->offsets[m] = pl->mbit[m] / 8;
 			p->blocks[m] = pr->members[m].block;
 		}
@@ -431,6 +479,51 @@ static void propose_reorder(struct proposer *pr)
 	free(order);
 }
 
+/* The profile field of block b's first profiled member, or NULL. */
+static const struct field_profile *block_field(const struct proposer *pr, uint32_t b)
+{
+	uint32_t i;
+
+	for (i = pr->blocks[b].first; i <= pr->blocks[b].last; i++)
+		if (pr->members[i].field >= 0)
+			return &pr->fields[pr->members[i].field];
+	return NULL;
+}
+
+/*
+ * One wrapper for the isolated blocks whose fields the same contexts
+ * write and read (pr->wrap_with), the later ones moved up behind the
+ * first in ORDER; every other block keeps its place.
+ */
+static void group_wrappers(struct proposer *pr, const bool *iso, uint32_t *order)
+{
+	uint32_t n = pr->nr_blocks, b, l, k = 0;
+	bool *placed = xcalloc(n + 1, sizeof(*placed));
+
+	pr->wrap_with = xmalloc((n + 1) * sizeof(*pr->wrap_with));
+	for (b = 0; b < n; b++) {
+		pr->wrap_with[b] = iso[b] ? b : UINT32_MAX;
+		for (l = 0; iso[b] && l < b; l++)
+			if (pr->wrap_with[l] == l && block_field(pr, l) && block_field(pr, b) &&
+			    same_contexts(block_field(pr, l), block_field(pr, b))) {
+				pr->wrap_with[b] = l;
+				break;
+			}
+	}
+	for (b = 0; b < n; b++) {
+		if (placed[b])
+			continue;
+		order[k++] = b;
+		placed[b] = true;
+		for (l = b + 1; pr->wrap_with[b] == b && l < n; l++)
+			if (pr->wrap_with[l] == b) {
+				order[k++] = l;
+				placed[l] = true;
+			}
+	}
+	free(placed);
+}
+
 static void propose_isolate(struct proposer *pr)
 {
 	struct proposal *p = &pr->proposals[pr->nr_proposals++];
@@ -457,6 +550,7 @@ static void propose_isolate(struct proposer *pr)
 			}
 		}
 	}
+	group_wrappers(pr, iso, order);
 	p->kind = PROPOSAL_ISOLATE;
 	p->title = "isolate with alignment";
 	finish_proposal(pr, p, order, iso);
@@ -619,10 +713,12 @@ void proposer_free(struct proposer *pr)
 		free(pr->proposals[i].lines_after);
 		free(pr->proposals[i].order);
 		free(pr->proposals[i].isolated);
+		free(pr->proposals[i].wrappers);
 		free(pr->proposals[i].offsets);
 		free(pr->proposals[i].blocks);
 	}
 	free(pr->members);
+	free(pr->wrap_with);
 	free(pr->blocks);
 	free(pr->groups);
 	free(pr->weight);

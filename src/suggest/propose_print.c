@@ -291,9 +291,10 @@ static json_t *order_json(const struct type *t, const struct proposal *p)
 	for (i = 0; i < p->nr_order; i++) {
 		const struct type_member *m = &t->members[p->order[i]];
 
-		json_array_append_new(arr, json_pack("{s:s?, s:i, s:i, s:I, s:I, s:i, s:b}",
+		json_array_append_new(arr, json_pack("{s:s?, s:i, s:i, s:i, s:I, s:I, s:i, s:b}",
 						     "member", m->name, "index", (int)p->order[i],
 						     "block", (int)p->blocks[p->order[i]],
+						     "wrapper", (int)p->wrappers[p->order[i]],
 						     "old_offset", (json_int_t)m->offset, "offset",
 						     (json_int_t)p->offsets[p->order[i]],
 						     "bit_size", (int)m->bit_size, "isolated",

@@ -74,6 +74,11 @@ struct proposal {
 	uint64_t *offsets;
 	/* Members wrapped in an aligned anonymous struct (isolate). */
 	bool *isolated; /* indexed by original member index */
+	/*
+	 * The wrapper of each isolated member (indexed by original member
+	 * index): members with the same writers and readers share one.
+	 */
+	uint32_t *wrappers;
 	/* align: the alignment the struct gets (its cache-line size), else 0. */
 	uint32_t align_to;
 };

@@ -10,6 +10,10 @@
 #     isolating each written field costs).
 #   histogram: per-thread histograms in one array (a header and 8 bins,
 #     40 bytes): the same fix, 64 bytes.
+#   locks: two locks the same two threads take, between two fields two
+#     other threads read (32 bytes): the locks share one aligned wrapper
+#     and the readers' fields the next line, 128 bytes (isolating each lock
+#     costs 192); the readers' HITMs go, the locks' true sharing stays.
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/sim/common.sh"
 sim_require
@@ -18,7 +22,7 @@ command -v patch >/dev/null || skip "patch(1) is not installed"
 command -v python3 >/dev/null || skip "python3 (sums perf script's HITMs) is missing"
 N=3000
 
-mkdir -p "$TMP/perthread" "$TMP/histogram"
+mkdir -p "$TMP/perthread" "$TMP/histogram" "$TMP/locks"
 cat >"$TMP/perthread/perthread.c" <<'C'
 #include <pthread.h>
 #include <stdio.h>
@@ -182,6 +186,127 @@ pattern() {
 	echo "$name: HITMs on the array's lines $before -> $after, sizeof $3 -> $4"
 }
 
+cat >"$TMP/locks/locks.c" <<'C'
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct pool {
+	int lock_a;
+	long limit;
+	int lock_b;
+	long scale;
+};
+
+static struct pool pool = { .limit = 100, .scale = 3 };
+static long iterations, updates;
+
+static void lock(int *l)
+{
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		;
+}
+
+static void unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+static void *writer(void *arg)
+{
+	long i;
+
+	for (i = 0; i < iterations; i++) {
+		lock(&pool.lock_a);
+		updates++;
+		unlock(&pool.lock_a);
+		lock(&pool.lock_b);
+		unlock(&pool.lock_b);
+	}
+	return arg;
+}
+
+static void *reader(void *arg)
+{
+	volatile struct pool *p = &pool;
+	long i, sum = 0;
+
+	for (i = 0; i < iterations; i++)
+		sum += p->limit * p->scale;
+	return (void *)sum;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t[4];
+	int i;
+
+	iterations = argc > 1 ? atol(argv[1]) : 1000;
+	for (i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, i < 2 ? writer : reader, NULL);
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	printf("pool=%p size=%zu count=%ld\n", (void *)&pool, sizeof(struct pool), updates);
+	return 0;
+}
+C
+
+# struct_hitms DATA OUT SYMBOL: HITMs from SYMBOL's code on the pool's lines
+struct_hitms() {
+	local base size
+	base=$(printed pool "$2")
+	size=$(sed -n 's/.* size=\([0-9]*\).*/\1/p' "$2")
+	hitm_lines "$1" "$3" | {
+		local line n sum=0
+		while read -r line n; do
+			[ $((line)) -ge $((base >> 6 << 6)) ] && [ $((line)) -lt $((base + size)) ] &&
+				sum=$((sum + n))
+		done
+		echo $sum
+	}
+}
+
+# locks: the grouping round trip
+locks_pattern() {
+	local d=$TMP/locks before after
+	cp -r "$d" "$d.fixed"
+	(cd "$d" && ${CC:-gcc} -g -O2 -pthread -o locks locks.c) || {
+		fail "locks: build"
+		return
+	}
+	sim_record "$TMP/locks.0.data" "$TMP/locks.0.err" --sim-cpus 4 -- "$d/locks" $N
+	cp "$TMP/stdout" "$TMP/locks.0.out"
+	expect_contains "locks: counts" "size=32 count=$((2 * N))" "$TMP/locks.0.out"
+	before=$(struct_hitms "$TMP/locks.0.data" "$TMP/locks.0.out" reader)
+	[ "$before" -ge "$N" ] && ok || fail "locks: readers' HITMs before the fix: $before < $N"
+	run_c2c 0 "$TMP/locks.sug" "$TMP/locks.sug.err" suggest --profile "$TMP/locks.0.data" \
+		-C pool "$d/locks"
+	expect_contains "locks: isolate is the default" \
+		"default (--patch, --emit-rules, --html): isolate" "$TMP/locks.sug"
+	expect_contains "locks: one wrapper for both locks" "size 32 -> 128 (+96 bytes)" "$TMP/locks.sug"
+	run_c2c 0 "$TMP/locks.patch" "$TMP/locks.patch.err" suggest --patch --source-dir "$d" \
+		--profile "$TMP/locks.0.data" -C pool "$d/locks"
+	expect_eq "locks: the patch opens one wrapper" 1 "$(grep -c '^+	struct {$' "$TMP/locks.patch")"
+	(cd "$d.fixed" && patch -p1 -s --fuzz=0 <"$TMP/locks.patch") || {
+		fail "locks: the patch does not apply"
+		return
+	}
+	(cd "$d.fixed" && ${CC:-gcc} -g -O2 -pthread -o locks locks.c) || {
+		fail "locks: the patched source does not build"
+		return
+	}
+	sim_record "$TMP/locks.1.data" "$TMP/locks.1.err" --sim-cpus 4 -- "$d.fixed/locks" $N
+	cp "$TMP/stdout" "$TMP/locks.1.out"
+	expect_contains "locks: sizeof after the fix" "size=128 count=$((2 * N))" "$TMP/locks.1.out"
+	after=$(struct_hitms "$TMP/locks.1.data" "$TMP/locks.1.out" reader)
+	[ $((after * 100)) -le "$before" ] && ok ||
+		fail "locks: readers' HITMs $before -> $after: less than a 99% fall"
+	[ "$(struct_hitms "$TMP/locks.1.data" "$TMP/locks.1.out" writer)" -gt 0 ] && ok ||
+		fail "locks: the writers' true sharing on the locks is not seen"
+	echo "locks: readers' HITMs on the pool's lines $before -> $after, sizeof 32 -> 128"
+}
+
 pattern perthread worker 24 64 "id, sum, count"
 pattern histogram hist 40 64 "id, bins"
+locks_pattern
 finish
