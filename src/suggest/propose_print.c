@@ -132,7 +132,8 @@ static void format_lines(struct strbuf *sb, const struct proposal *p)
 }
 
 static void format_option(struct strbuf *sb, const struct proposal *p,
-			  const struct struct_profile *prof, unsigned int cl, uint32_t idx)
+			  const struct struct_profile *prof, unsigned int cl, uint32_t idx,
+			  bool between)
 {
 	struct layout_print_opts o = { .cacheline_size = cl,
 				       .annotate = annotate_heat,
@@ -159,10 +160,12 @@ static void format_option(struct strbuf *sb, const struct proposal *p,
 		    (unsigned long long)p->conflicts_before,
 		    (unsigned long long)p->conflicts_after);
 	if (p->hitm_before)
-		strbuf_addf(sb,
-			    "; HITMs %llu -> %llu (HITMs on a field several contexts write "
-			    "stay: that is true sharing)",
-			    (unsigned long long)p->hitm_before, (unsigned long long)p->hitm_after);
+		strbuf_addf(sb, "; HITMs %llu -> %llu (%s)", (unsigned long long)p->hitm_before,
+			    (unsigned long long)p->hitm_after,
+			    between && p->type->alignment < cl ?
+				    "objects still share lines: the HITMs between them stay" :
+				    "HITMs on a field several contexts write stay: that is true "
+				    "sharing");
 	strbuf_addch(sb, '\n');
 	format_lines(sb, p);
 	strbuf_addch(sb, '\n');
@@ -181,7 +184,7 @@ void propose_format_text(struct strbuf *sb, const struct type *t, const struct s
 	describe_sharing(sb, t, p, pr);
 	propose_format_true_sharing(sb, p);
 	for (i = 0; i < pr->nr_proposals; i++)
-		format_option(sb, &pr->proposals[i], p, pr->cl, i);
+		format_option(sb, &pr->proposals[i], p, pr->cl, i, pr->between_hitm != 0);
 }
 
 /* Byte range of member NAME in T, looking inside anonymous members too. */
