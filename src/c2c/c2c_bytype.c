@@ -459,18 +459,19 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 	return p;
 }
 
-/*
- * The row's top-level member of ST, a key for that member of its object,
- * and a key for the whole object (every member's writers together).
- */
+/* Keys for what a row touched: its element (the member, unless an array), member, object. */
+struct row_keys {
+	uint64_t elem, member, object;
+};
+
+/* The row's top-level member of ST, and the keys of what it touched in its object. */
 static const struct type_member *row_member(const struct type *st, const struct struct_profile *p,
 					    const struct c2c_row *r,
-					    const struct c2c_row_attrib *ra, uint64_t *key,
-					    uint64_t *obj_key)
+					    const struct c2c_row_attrib *ra, struct row_keys *k)
 {
-	uint64_t base;
-
 	const struct type_member *m;
+	const struct type *mt;
+	uint64_t base, esize;
 
 	if (!ra->res || ra->reason != ATTRIB_OK || !ra->res->outer_name ||
 	    strcmp(ra->res->outer_name, st->name))
@@ -479,8 +480,14 @@ static const struct type_member *row_member(const struct type *st, const struct 
 	if (!m || !profile_member_field(p, m))
 		return NULL;
 	base = hash_u64(r->line->addr + r->offset - ra->res->outer_offset) * 31;
-	*key = base + (uint64_t)(m - st->members);
-	*obj_key = base + st->nr_members; /* no member has that index */
+	k->member = base + (uint64_t)(m - st->members);
+	k->object = base + st->nr_members; /* no member has that index */
+	k->elem = k->member;
+	mt = type_strip(m->type);
+	esize = mt && mt->kind == TYPE_ARRAY ? type_size(type_array_elem(mt)) : 0;
+	if (esize && ra->res->outer_offset >= m->offset)
+		k->elem =
+			hash_u64(k->member) * 31 + (ra->res->outer_offset - m->offset) / esize + 1;
 	return m;
 }
 
@@ -520,23 +527,29 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 /*
  * Sort one row's HITMs by what moved the line. A load HITM needs a store
  * by another cpu since this one's last access, so the stores other cpus
- * made bound each cause: to the same field of the same object (true
- * sharing: no layout removes it), then to the object's other fields
- * (false sharing inside the object); the rest came from outside the
- * object (a neighbouring object, as in an array of per-thread structs).
- * The bound takes loads and stores as sampled alike: the simulator writes
- * every one; a PMU's periods may differ.
+ * made bound each cause: to the same field (or array element) of the same
+ * object (true sharing: no layout removes it), then to the field's other
+ * elements, then to the object's other fields (false sharing inside the
+ * object); the rest came from outside the object (a neighbouring object,
+ * as in an array of per-thread structs). The bound takes loads and stores
+ * as sampled alike: the simulator writes every one; a PMU's periods may
+ * differ.
  */
-static void sort_row_hitms(struct field_profile *fp, const struct hashmap *stores, uint64_t key,
-			   uint64_t obj_key, uint64_t cpus, uint64_t hitm)
+static void sort_row_hitms(struct field_profile *fp, const struct hashmap *stores,
+			   const struct row_keys *k, uint64_t cpus, uint64_t hitm)
 {
-	uint64_t field = stores_by_others(stores, key, cpus);
-	uint64_t object = stores_by_others(stores, obj_key, cpus);
-	uint64_t t = min_u64(hitm, field);
-	uint64_t inside = min_u64(hitm - t, object > field ? object - field : 0);
+	uint64_t elem = stores_by_others(stores, k->elem, cpus);
+	uint64_t member = stores_by_others(stores, k->member, cpus);
+	uint64_t object = stores_by_others(stores, k->object, cpus);
+	uint64_t t = min_u64(hitm, elem), e, inside;
 
+	if (k->elem == k->member)
+		member = elem;
+	e = min_u64(hitm - t, member > elem ? member - elem : 0);
+	inside = min_u64(hitm - t - e, object > member ? object - member : 0);
 	fp->hitm_true += t;
-	fp->hitm_between += hitm - t - inside;
+	fp->hitm_elements += e;
+	fp->hitm_between += hitm - t - e - inside;
 }
 
 /*
@@ -561,20 +574,22 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 				const struct c2c_row_attrib *ra = c2c_attrib_row(ca, r);
 				const struct c2c_stats *sts = &r->g.stats;
 				const struct type_member *mb;
-				uint64_t key, obj_key, cpus, n = sts->store + sts->locks;
+				uint64_t cpus, n = sts->store + sts->locks;
+				struct row_keys k;
 
-				mb = row_member(st, p, r, ra, &key, &obj_key);
+				mb = row_member(st, p, r, ra, &k);
 				if (!mb)
 					continue;
 				cpus = fold64(r->g.cpuset, words);
 				if (pass == 0 && n) {
-					add_stores(&stores, key, cpus, n);
-					add_stores(&stores, obj_key, cpus, n);
+					if (k.elem != k.member)
+						add_stores(&stores, k.elem, cpus, n);
+					add_stores(&stores, k.member, cpus, n);
+					add_stores(&stores, k.object, cpus, n);
 				} else if (pass == 1 && sts->lcl_hitm + sts->rmt_hitm) {
 					sort_row_hitms(
 						(struct field_profile *)profile_member_field(p, mb),
-						&stores, key, obj_key, cpus,
-						sts->lcl_hitm + sts->rmt_hitm);
+						&stores, &k, cpus, sts->lcl_hitm + sts->rmt_hitm);
 				}
 			}
 	hashmap_release(&stores);

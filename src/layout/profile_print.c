@@ -125,6 +125,8 @@ static void find_false_sharing(struct profile_findings *out, const struct type *
 /* Several contexts write the field: of one object when that is known. */
 static bool truly_shared(const struct field_profile *f)
 {
+	if (f->hitm_true_known && f->hitm_elements && !f->hitm_true)
+		return false; /* cpus write different elements of an array */
 	return f->object_writers ? f->object_writers > 1 : several(f->writers);
 }
 
@@ -214,6 +216,12 @@ void layout_profile_verdicts(struct strbuf *out, const struct struct_profile *p,
 			    " HITMs from outside each object: neighbouring objects share cache "
 			    "lines)\n",
 			    p->nr_objects, fs->between_hitm);
+	for (i = 0; i < p->nr_fields; i++)
+		if (fld[i].hitm_elements)
+			strbuf_addf(out,
+				    "false sharing between elements: %s (%" PRIu64
+				    " HITMs from cpus writing neighbouring elements)\n",
+				    fld[i].name, fld[i].hitm_elements);
 	for (i = 0; i < p->nr_fields; i++) {
 		if (!fs->true_sharing[i])
 			continue;

@@ -184,7 +184,8 @@ bool profile_objects_share_lines(const struct struct_profile *p)
 
 uint64_t profile_hitm_inside(const struct struct_profile *p, const struct field_profile *f)
 {
-	uint64_t h = f->hitm_local + f->hitm_remote, known = f->hitm_true + f->hitm_between;
+	uint64_t h = f->hitm_local + f->hitm_remote,
+		 known = f->hitm_true + f->hitm_between + f->hitm_elements;
 
 	if (!f->hitm_true_known || !profile_objects_share_lines(p))
 		return h;

@@ -56,6 +56,12 @@ struct field_profile {
 	 * order of its members does. Known when hitm_true_known.
 	 */
 	uint64_t hitm_between;
+	/*
+	 * Measured profiles, an array member: the HITMs that other cpus'
+	 * stores to its other elements explain (per-thread counters side by
+	 * side). Giving each element a line of its own removes them.
+	 */
+	uint64_t hitm_elements;
 };
 
 struct struct_profile {

@@ -141,6 +141,38 @@ void propose_format_true_sharing(struct strbuf *sb, const struct struct_profile 
 			format_field(sb, &sf);
 }
 
+/*
+ * An array member whose elements different cpus write (per-thread
+ * counters side by side): no member order helps; each element needs a
+ * line of its own.
+ */
+void propose_format_elements(struct strbuf *sb, const struct type *t,
+			     const struct struct_profile *p, unsigned int cl)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+		const struct field_profile *f = profile_member_field(p, m);
+		const struct type *at = type_strip(m->type);
+		uint64_t esize, n;
+
+		if (!f || !f->hitm_elements || !at || at->kind != TYPE_ARRAY)
+			continue;
+		esize = type_size(type_array_elem(at));
+		n = esize ? type_size(at) / esize : 0;
+		strbuf_addf(
+			sb,
+			"  elements of %s share lines: %llu HITMs from cpus writing neighbouring "
+			"elements; no order of the members removes them. Give each element a "
+			"line of its own: %s[%llu] as an array of struct { ... } "
+			"__attribute__((aligned(%u))) (%llu -> %llu bytes), or per-cpu data\n",
+			f->name, (unsigned long long)f->hitm_elements, f->name,
+			(unsigned long long)n, cl, (unsigned long long)type_size(at),
+			(unsigned long long)(n * ((esize + cl - 1) / cl * cl)));
+	}
+}
+
 uint64_t propose_true_sharing_hitm(const struct struct_profile *p)
 {
 	struct shared_field sf;

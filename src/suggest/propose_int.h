@@ -93,6 +93,9 @@ bool propose_groups_ok(const struct proposer *pr, const uint32_t *order, uint32_
 
 /* "  true sharing: F is written by N cpus ... Remedies:" and one line each. */
 void propose_format_true_sharing(struct strbuf *sb, const struct struct_profile *p);
+/* "  elements of F share lines: ..." for array members cpus write per element. */
+void propose_format_elements(struct strbuf *sb, const struct type *t,
+			     const struct struct_profile *p, unsigned int cl);
 /* The same as a JSON array (a json_t *, for propose_print.c). */
 void *propose_true_sharing_json(const struct struct_profile *p);
 

@@ -459,14 +459,22 @@ static void finish_proposal(struct proposer *pr, struct proposal *p, const uint3
 	propose_placement_free(orig);
 }
 
-static void propose_reorder(struct proposer *pr)
+/* The best block order that keeps the size (the caller frees it). */
+static uint32_t *best_order(struct proposer *pr)
 {
-	struct proposal *p = &pr->proposals[pr->nr_proposals++];
 	uint32_t *order = xcalloc(pr->nr_blocks + 1, sizeof(*order)), i;
 
 	for (i = 0; i < pr->nr_blocks; i++)
 		order[i] = i;
 	propose_search_reorder(pr, order, pr->t->size);
+	return order;
+}
+
+static void propose_reorder(struct proposer *pr)
+{
+	struct proposal *p = &pr->proposals[pr->nr_proposals++];
+	uint32_t *order = best_order(pr);
+
 	p->kind = PROPOSAL_REORDER;
 	p->title = "reorder only";
 	finish_proposal(pr, p, order, NULL);
@@ -573,11 +581,8 @@ static void propose_isolate(struct proposer *pr)
 static void propose_align(struct proposer *pr)
 {
 	struct proposal *p = &pr->proposals[pr->nr_proposals++];
-	uint32_t *order = xcalloc(pr->nr_blocks + 1, sizeof(*order)), i;
+	uint32_t *order = best_order(pr);
 
-	for (i = 0; i < pr->nr_blocks; i++)
-		order[i] = i;
-	propose_search_reorder(pr, order, pr->t->size);
 	p->kind = PROPOSAL_ALIGN;
 	p->title = "align the element";
 	p->align_to = pr->cl;

@@ -182,6 +182,7 @@ void propose_format_text(struct strbuf *sb, const struct type *t, const struct s
 		    (unsigned long long)((t->size + pr->cl - 1) / pr->cl), pr->cl,
 		    p->origin ? p->origin : "counts");
 	describe_sharing(sb, t, p, pr);
+	propose_format_elements(sb, t, p, pr->cl);
 	propose_format_true_sharing(sb, p);
 	for (i = 0; i < pr->nr_proposals; i++)
 		format_option(sb, &pr->proposals[i], p, pr->cl, i, pr->between_hitm != 0);

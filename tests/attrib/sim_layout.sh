@@ -98,6 +98,9 @@ b = fd["between_objects"]
 if b:
     print("false sharing between objects: %s (%d objects, %d HITMs from outside each object: "
           "neighbouring objects share cache lines)" % (", ".join(b["fields"]), b["objects"], b["hitm"]))
+for e in fd["between_elements"]:
+    print("false sharing between elements: %s (%d HITMs from cpus writing neighbouring elements)"
+          % (e["field"], e["hitm"]))
 for t in fd["true_sharing"]:
     print("true sharing: %s (written by cpus %s)" % (t["field"], cpus(t["writers"])))
 PY

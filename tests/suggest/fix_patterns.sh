@@ -111,19 +111,41 @@ int main(int argc, char **argv)
 }
 C
 
-# array_hitms DATA OUT: HITMs on the 4-element array's lines, OUT being the
-# program's output (array=ADDR size=SIZE)
-array_hitms() {
+# hitms_in DATA OUT NAME COUNT [SYMBOL]: HITMs (from SYMBOL's code) on the
+# lines of COUNT objects at NAME, OUT being the program's output
+# (NAME=ADDR size=SIZE)
+hitms_in() {
 	local base size
-	base=$(printed array "$2")
+	base=$(printed "$3" "$2")
 	size=$(sed -n 's/.* size=\([0-9]*\).*/\1/p' "$2")
-	hitm_lines "$1" | {
+	hitm_lines "$1" ${5:+"$5"} | {
 		local line n sum=0
 		while read -r line n; do
-			[ $((line)) -ge $((base >> 6 << 6)) ] && [ $((line)) -lt $((base + 4 * size)) ] &&
+			[ $((line)) -ge $((base >> 6 << 6)) ] && [ $((line)) -lt $((base + $4 * size)) ] &&
 				sum=$((sum + n))
 		done
 		echo $sum
+	}
+}
+
+# build NAME: $TMP/NAME/NAME, and a copy of the source in $TMP/NAME.fixed
+build() {
+	cp -r "$TMP/$1" "$TMP/$1.fixed"
+	(cd "$TMP/$1" && ${CC:-gcc} -g -O2 -pthread -o "$1" "$1.c") || {
+		fail "$1: build"
+		return 1
+	}
+}
+
+# apply_fix NAME: apply $TMP/NAME.patch to $TMP/NAME.fixed and build it there
+apply_fix() {
+	(cd "$TMP/$1.fixed" && patch -p1 -s --fuzz=0 <"$TMP/$1.patch") || {
+		fail "$1: the patch does not apply"
+		return 1
+	}
+	(cd "$TMP/$1.fixed" && ${CC:-gcc} -g -O2 -pthread -o "$1" "$1.c") || {
+		fail "$1: the patched source does not build"
+		return 1
 	}
 }
 
@@ -131,15 +153,11 @@ array_hitms() {
 # FIELDS: what layout --profile names as shared between objects
 pattern() {
 	local name=$1 st=$2 d=$TMP/$1 before after
-	cp -r "$d" "$d.fixed"
-	(cd "$d" && ${CC:-gcc} -g -O2 -pthread -o "$name" "$name.c") || {
-		fail "$name: build"
-		return
-	}
+	build "$name" || return
 	sim_record "$TMP/$name.0.data" "$TMP/$name.0.err" --sim-cpus 4 -- "$d/$name" $N
 	cp "$TMP/stdout" "$TMP/$name.0.out"
 	expect_contains "$name: counts" "size=$3 count=$((4 * N))" "$TMP/$name.0.out"
-	before=$(array_hitms "$TMP/$name.0.data" "$TMP/$name.0.out")
+	before=$(hitms_in "$TMP/$name.0.data" "$TMP/$name.0.out" array 4)
 	[ "$before" -ge "$N" ] && ok || fail "$name: HITMs on the array before the fix: $before < $N"
 
 	# layout --profile blames the neighbours, not a pair of fields one thread writes
@@ -168,19 +186,12 @@ pattern() {
 	expect_contains "$name: the patch aligns the type" \
 		"+} __attribute__((aligned(64)));" "$TMP/$name.patch"
 	expect_contains "$name: the patch's size" "size $3 -> $4 bytes" "$TMP/$name.patch"
-	(cd "$d.fixed" && patch -p1 -s --fuzz=0 <"$TMP/$name.patch") || {
-		fail "$name: the patch does not apply"
-		return
-	}
-	(cd "$d.fixed" && ${CC:-gcc} -g -O2 -pthread -o "$name" "$name.c") || {
-		fail "$name: the patched source does not build"
-		return
-	}
+	apply_fix "$name" || return
 	sim_record "$TMP/$name.1.data" "$TMP/$name.1.err" --sim-cpus 4 -- "$d.fixed/$name" $N
 	cp "$TMP/stdout" "$TMP/$name.1.out"
 	# sizeof from the compiler: the smallest size with one element per line
 	expect_contains "$name: sizeof after the fix" "size=$4 count=$((4 * N))" "$TMP/$name.1.out"
-	after=$(array_hitms "$TMP/$name.1.data" "$TMP/$name.1.out")
+	after=$(hitms_in "$TMP/$name.1.data" "$TMP/$name.1.out" array 4)
 	[ $((after * 100)) -le "$before" ] && ok ||
 		fail "$name: HITMs on the array $before -> $after: less than a 99% fall"
 	echo "$name: HITMs on the array's lines $before -> $after, sizeof $3 -> $4"
@@ -251,33 +262,14 @@ int main(int argc, char **argv)
 }
 C
 
-# struct_hitms DATA OUT SYMBOL: HITMs from SYMBOL's code on the pool's lines
-struct_hitms() {
-	local base size
-	base=$(printed pool "$2")
-	size=$(sed -n 's/.* size=\([0-9]*\).*/\1/p' "$2")
-	hitm_lines "$1" "$3" | {
-		local line n sum=0
-		while read -r line n; do
-			[ $((line)) -ge $((base >> 6 << 6)) ] && [ $((line)) -lt $((base + size)) ] &&
-				sum=$((sum + n))
-		done
-		echo $sum
-	}
-}
-
 # locks: the grouping round trip
 locks_pattern() {
 	local d=$TMP/locks before after
-	cp -r "$d" "$d.fixed"
-	(cd "$d" && ${CC:-gcc} -g -O2 -pthread -o locks locks.c) || {
-		fail "locks: build"
-		return
-	}
+	build locks || return
 	sim_record "$TMP/locks.0.data" "$TMP/locks.0.err" --sim-cpus 4 -- "$d/locks" $N
 	cp "$TMP/stdout" "$TMP/locks.0.out"
 	expect_contains "locks: counts" "size=32 count=$((2 * N))" "$TMP/locks.0.out"
-	before=$(struct_hitms "$TMP/locks.0.data" "$TMP/locks.0.out" reader)
+	before=$(hitms_in "$TMP/locks.0.data" "$TMP/locks.0.out" pool 1 reader)
 	[ "$before" -ge "$N" ] && ok || fail "locks: readers' HITMs before the fix: $before < $N"
 	run_c2c 0 "$TMP/locks.sug" "$TMP/locks.sug.err" suggest --profile "$TMP/locks.0.data" \
 		-C pool "$d/locks"
@@ -287,21 +279,14 @@ locks_pattern() {
 	run_c2c 0 "$TMP/locks.patch" "$TMP/locks.patch.err" suggest --patch --source-dir "$d" \
 		--profile "$TMP/locks.0.data" -C pool "$d/locks"
 	expect_eq "locks: the patch opens one wrapper" 1 "$(grep -c '^+	struct {$' "$TMP/locks.patch")"
-	(cd "$d.fixed" && patch -p1 -s --fuzz=0 <"$TMP/locks.patch") || {
-		fail "locks: the patch does not apply"
-		return
-	}
-	(cd "$d.fixed" && ${CC:-gcc} -g -O2 -pthread -o locks locks.c) || {
-		fail "locks: the patched source does not build"
-		return
-	}
+	apply_fix locks || return
 	sim_record "$TMP/locks.1.data" "$TMP/locks.1.err" --sim-cpus 4 -- "$d.fixed/locks" $N
 	cp "$TMP/stdout" "$TMP/locks.1.out"
 	expect_contains "locks: sizeof after the fix" "size=128 count=$((2 * N))" "$TMP/locks.1.out"
-	after=$(struct_hitms "$TMP/locks.1.data" "$TMP/locks.1.out" reader)
+	after=$(hitms_in "$TMP/locks.1.data" "$TMP/locks.1.out" pool 1 reader)
 	[ $((after * 100)) -le "$before" ] && ok ||
 		fail "locks: readers' HITMs $before -> $after: less than a 99% fall"
-	[ "$(struct_hitms "$TMP/locks.1.data" "$TMP/locks.1.out" writer)" -gt 0 ] && ok ||
+	[ "$(hitms_in "$TMP/locks.1.data" "$TMP/locks.1.out" pool 1 writer)" -gt 0 ] && ok ||
 		fail "locks: the writers' true sharing on the locks is not seen"
 	echo "locks: readers' HITMs on the pool's lines $before -> $after, sizeof 32 -> 128"
 }

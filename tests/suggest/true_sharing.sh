@@ -4,7 +4,10 @@
 # now and then while all read it (on its own line, so no field pair shares
 # one). suggest says no re-layout helps, names the remedies for each field
 # and, from the measured counts (checked against perf script's samples),
-# which are worth doing; --patch changes nothing.
+# which are worth doing; --patch changes nothing. What only looks like true
+# sharing, per-thread counters side by side in one array member, is false
+# sharing between elements: no true-sharing advice, and the elements are
+# told to take a line each.
 source "$TOP_SRCDIR/tests/lib.sh"
 source "$TOP_SRCDIR/tests/sim/common.sh"
 sim_require
@@ -107,4 +110,55 @@ run_c2c 0 "$TMP/patch" "$TMP/perr" suggest --patch --source-dir "$TMP/src" --pro
 	-C stats "$TMP/src/shared"
 expect_contains "--patch changes nothing" "nothing to change" "$TMP/perr"
 expect_eq "--patch prints no diff" "" "$(cat "$TMP/patch")"
+
+cat >"$TMP/src/elems.c" <<'C'
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct counters {
+	long per_thread[4];
+};
+
+static struct counters counters;
+static long iterations;
+
+static void *work(void *arg)
+{
+	volatile long *mine = &counters.per_thread[(long)arg];
+	long i;
+
+	for (i = 0; i < iterations; i++)
+		(*mine)++;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t t[4];
+	long i, total = 0;
+
+	iterations = argc > 1 ? atol(argv[1]) : 1000;
+	for (i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, work, (void *)i);
+	for (i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < 4; i++)
+		total += counters.per_thread[i];
+	printf("total=%ld\n", total);
+	return 0;
+}
+C
+(cd "$TMP/src" && ${CC:-gcc} -g -O2 -pthread -o elems elems.c) || { fail "build elems"; finish; }
+sim_record "$TMP/e.data" "$TMP/e.err" --sim-cpus 4 -- "$TMP/src/elems" $N
+expect_contains "elems: counts" "total=$((4 * N))" "$TMP/stdout"
+run_c2c 0 "$TMP/elay" "$TMP/err" layout --profile "$TMP/e.data" -C counters "$TMP/src/elems"
+grep -qE '^false sharing between elements: per_thread \([1-9][0-9]* HITMs' "$TMP/elay" && ok ||
+	fail "elems: layout does not see the elements' false sharing"
+expect_not_contains "elems: not true sharing" "true sharing: per_thread" "$TMP/elay"
+run_c2c 0 "$TMP/eout" "$TMP/err" suggest --profile "$TMP/e.data" -C counters "$TMP/src/elems"
+expect_contains "elems: each element a line" \
+	"per_thread[4] as an array of struct { ... } __attribute__((aligned(64))) (32 -> 256 bytes)" \
+	"$TMP/eout"
+expect_not_contains "elems: no true-sharing advice" "true sharing: per_thread" "$TMP/eout"
 finish
