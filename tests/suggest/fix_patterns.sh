@@ -137,18 +137,6 @@ build() {
 	}
 }
 
-# apply_fix NAME: apply $TMP/NAME.patch to $TMP/NAME.fixed and build it there
-apply_fix() {
-	(cd "$TMP/$1.fixed" && patch -p1 -s --fuzz=0 <"$TMP/$1.patch") || {
-		fail "$1: the patch does not apply"
-		return 1
-	}
-	(cd "$TMP/$1.fixed" && ${CC:-gcc} -g -O2 -pthread -o "$1" "$1.c") || {
-		fail "$1: the patched source does not build"
-		return 1
-	}
-}
-
 # pattern NAME STRUCT SIZE_BEFORE SIZE_AFTER FIELDS: the whole round trip;
 # FIELDS: what layout --profile names as shared between objects
 pattern() {
@@ -186,7 +174,7 @@ pattern() {
 	expect_contains "$name: the patch aligns the type" \
 		"+} __attribute__((aligned(64)));" "$TMP/$name.patch"
 	expect_contains "$name: the patch's size" "size $3 -> $4 bytes" "$TMP/$name.patch"
-	apply_fix "$name" || return
+	patch_and_build "$d.fixed" "$TMP/$name.patch" "$name" || return
 	sim_record "$TMP/$name.1.data" "$TMP/$name.1.err" --sim-cpus 4 -- "$d.fixed/$name" $N
 	cp "$TMP/stdout" "$TMP/$name.1.out"
 	# sizeof from the compiler: the smallest size with one element per line
@@ -279,7 +267,7 @@ locks_pattern() {
 	run_c2c 0 "$TMP/locks.patch" "$TMP/locks.patch.err" suggest --patch --source-dir "$d" \
 		--profile "$TMP/locks.0.data" -C pool "$d/locks"
 	expect_eq "locks: the patch opens one wrapper" 1 "$(grep -c '^+	struct {$' "$TMP/locks.patch")"
-	apply_fix locks || return
+	patch_and_build "$d.fixed" "$TMP/locks.patch" locks || return
 	sim_record "$TMP/locks.1.data" "$TMP/locks.1.err" --sim-cpus 4 -- "$d.fixed/locks" $N
 	cp "$TMP/stdout" "$TMP/locks.1.out"
 	expect_contains "locks: sizeof after the fix" "size=128 count=$((2 * N))" "$TMP/locks.1.out"
