@@ -532,6 +532,48 @@ static void group_wrappers(struct proposer *pr, const bool *iso, uint32_t *order
 	free(placed);
 }
 
+/* Set the isolation of every block in the wrapper LEAD opens. */
+static void set_wrapper(const struct proposer *pr, bool *iso, uint32_t lead, bool on)
+{
+	uint32_t b;
+
+	for (b = 0; b < pr->nr_blocks; b++)
+		if (pr->wrap_with[b] == lead)
+			iso[b] = on;
+}
+
+/*
+ * Weigh lines added against conflicts removed: drop each wrapper whose
+ * fields, left unwrapped, conflict with nothing more while the struct
+ * gets smaller (a written field beside cold bytes needs no line of its
+ * own). Not where objects share lines: the wrappers' alignment is what
+ * keeps them apart.
+ */
+static void drop_needless_wrappers(struct proposer *pr, bool *iso, const uint32_t *order)
+{
+	struct placement *pl = propose_placement_new(pr);
+	struct score best, sc;
+	uint32_t lead, b;
+
+	propose_evaluate(pr, order, iso, &best, pl);
+	for (lead = 0; lead < pr->nr_blocks && !pr->between_hitm; lead++) {
+		if (!iso[lead] || pr->wrap_with[lead] != lead)
+			continue;
+		set_wrapper(pr, iso, lead, false);
+		propose_evaluate(pr, order, iso, &sc, pl);
+		if (sc.conflicts > best.conflicts || sc.size >= best.size) {
+			set_wrapper(pr, iso, lead, true);
+			continue;
+		}
+		best = sc;
+		for (b = 0; b < pr->nr_blocks; b++)
+			if (b != lead && pr->wrap_with[b] == lead)
+				pr->wrap_with[b] = UINT32_MAX;
+		pr->wrap_with[lead] = UINT32_MAX;
+	}
+	propose_placement_free(pl);
+}
+
 static void propose_isolate(struct proposer *pr)
 {
 	struct proposal *p = &pr->proposals[pr->nr_proposals++];
@@ -559,6 +601,7 @@ static void propose_isolate(struct proposer *pr)
 		}
 	}
 	group_wrappers(pr, iso, order);
+	drop_needless_wrappers(pr, iso, order);
 	p->kind = PROPOSAL_ISOLATE;
 	p->title = "isolate with alignment";
 	finish_proposal(pr, p, order, iso);
