@@ -426,6 +426,7 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 {
 	struct struct_profile *p;
 	const struct type *st = type_strip(t);
+	const char *name = type_aggregate_name(st);
 	size_t i;
 
 	p = profile_new(st);
@@ -435,7 +436,7 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 		const struct type_member *m;
 		struct field_profile *fp;
 
-		if (!st->name || strcmp(f->type_name, st->name))
+		if (!name || strcmp(f->type_name, name))
 			continue;
 		m = top_member(st, f->offset);
 		fp = m ? (struct field_profile *)profile_member_field(p, m) : NULL;
@@ -466,7 +467,7 @@ static const struct type_member *row_member(const struct type *st, const struct 
 	const struct type_member *m;
 
 	if (!ra->res || ra->reason != ATTRIB_OK || !ra->res->outer_name ||
-	    strcmp(ra->res->outer_name, st->name))
+	    strcmp(ra->res->outer_name, type_aggregate_name(st)))
 		return NULL;
 	m = top_member(st, ra->res->outer_offset);
 	if (!m || !profile_member_field(p, m))
@@ -532,7 +533,7 @@ struct struct_profile *c2c_profile_from_session(struct c2c_session *s, const str
 	const struct type *st = type_strip(t);
 
 	c2c_bytype_free(bt);
-	if (st->name)
+	if (type_aggregate_name(st))
 		split_true_hitms(s, ca, st, p);
 	return p;
 }

@@ -214,6 +214,26 @@ static void diff_one(struct layout_diff *d, const char *name, const struct type 
 	d->structs[d->nr++] = s;
 }
 
+/*
+ * -C NAME where NAME is a typedef of an anonymous struct ("typedef struct
+ * {...} NAME;"): the index walk knows tagged structs only.
+ */
+static void diff_typedefs(struct layout_diff *d, const struct type_db *old,
+			  const struct type_db *new, const char *const *only)
+{
+	const struct type *o, *n;
+
+	for (; only && *only; only++) {
+		if (type_name_is_glob(*only) || type_db_find(old, *only) ||
+		    type_db_find(new, *only))
+			continue;
+		o = type_db_find_aggregate(old, *only);
+		n = type_db_find_aggregate(new, *only);
+		if (o || n)
+			diff_one(d, *only, o, n);
+	}
+}
+
 int gate_diff_compute(const struct type_db *old, const struct type_db *new,
 		      const struct layout_diff_opts *opts, struct layout_diff *out,
 		      struct c2c_err *err)
@@ -243,6 +263,7 @@ int gate_diff_compute(const struct type_db *old, const struct type_db *new,
 			while (j < nn && !strcmp(type_db_struct(new, j)->name, name))
 				j++;
 	}
+	diff_typedefs(out, old, new, only);
 	return 0;
 }
 

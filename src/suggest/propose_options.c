@@ -62,8 +62,9 @@ static int setup_members(struct proposer *pr, const struct struct_profile *p,
 			if (t->members[i].name && !strcmp(t->members[i].name, *pinned))
 				break;
 		if (i == t->nr_members)
-			return c2c_err_set(err, EINVAL, "--pin %s: struct %s has no such member",
-					   *pinned, t->name ? t->name : "(anonymous)");
+			return c2c_err_set(
+				err, EINVAL, "--pin %s: struct %s has no such member", *pinned,
+				type_aggregate_name(t) ? type_aggregate_name(t) : "(anonymous)");
 		pr->blocks[pr->members[i].block].pinned = true;
 	}
 	return 0;
@@ -79,7 +80,7 @@ static int check_identity(struct proposer *pr, struct c2c_err *err)
 {
 	uint32_t *order = xmalloc((pr->nr_blocks + 1) * sizeof(*order));
 	struct placement *pl = propose_placement_new(pr);
-	const char *sname = pr->t->name ? pr->t->name : "(anonymous)";
+	const char *sname = type_aggregate_name(pr->t) ? type_aggregate_name(pr->t) : "(anonymous)";
 	struct score sc;
 	uint32_t i;
 	int ret = 0;

@@ -148,8 +148,9 @@ void propose_format_text(struct strbuf *sb, const struct type *t, const struct s
 {
 	uint32_t i;
 
-	strbuf_addf(sb, "struct %s: %llu bytes, %llu cache lines of %u bytes; profile: %s\n",
-		    t->name ? t->name : "(anonymous)", (unsigned long long)t->size,
+	type_format_aggregate(sb, t);
+	strbuf_addf(sb, ": %llu bytes, %llu cache lines of %u bytes; profile: %s\n",
+		    (unsigned long long)t->size,
 		    (unsigned long long)((t->size + pr->cl - 1) / pr->cl), pr->cl,
 		    p->origin ? p->origin : "counts");
 	describe_sharing(sb, t, p, pr->cl);
@@ -204,7 +205,7 @@ void propose_format_rules(struct strbuf *sb, const struct type *t, const struct 
 
 	strbuf_addf(sb, "# Written by c2cscope suggest (%s) from %s.\n", chosen->title,
 		    p->origin ? p->origin : "a profile");
-	strbuf_addf(sb, "struct %s {\n", t->name);
+	strbuf_addf(sb, "struct %s {\n", type_aggregate_name(t));
 	for (i = 0; i < p->nr_fields; i++) {
 		const struct field_profile *w = &p->fields[i];
 		bool first = true;
