@@ -89,8 +89,9 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		OPT_STRING_LIST(0, "pin", &a->pins, "FIELD",
 				"keep FIELD at its offset (repeatable)"),
 		OPT_CALLBACK(0, "choose", "reorder|isolate",
-			     "the option --emit-rules and --patch lock in (default:\n"
-			     "reorder when it separates everything, else isolate)",
+			     "the option --emit-rules, --patch and --html lock in\n"
+			     "(default: the verdict's: reorder when it separates\n"
+			     "everything, else isolate)",
 			     opt_choose),
 		OPT_STRING(0, "emit-rules", &a->emit_rules, "FILE",
 			   "write c2cscope check rules that lock the fix in"),
@@ -152,7 +153,7 @@ static int run_patch(const struct suggest_args *a, const struct type *t,
 		.opts = popts,
 		.source_dir = a->source_dir,
 		.cacheline_size = a->cacheline_size,
-		.isolate = a->choose && !strcmp(a->choose, "isolate"),
+		.choose = a->choose, /* NULL: the verdict's option */
 	};
 	struct strbuf before = STRBUF_INIT, out = STRBUF_INIT, after = STRBUF_INIT;
 	struct suggest_patch sp;

@@ -13,9 +13,16 @@
 #include <errno.h>
 #include <string.h>
 
-static const struct proposal *pick(const struct proposer *pr, bool isolate)
+/* The option of pr made the way chosen (an option of made) was. */
+static const struct proposal *same_option(const struct proposer *pr, const struct proposer *made,
+					  const struct proposal *chosen)
 {
-	return proposer_get(pr, isolate ? 1 : 0);
+	uint32_t i;
+
+	for (i = 0; proposer_get(made, i); i++)
+		if (proposer_get(made, i) == chosen)
+			return proposer_get(pr, i) ? proposer_get(pr, i) : proposer_get(pr, 0);
+	return proposer_get(pr, 0);
 }
 
 static bool as_good(const struct proposal *c, const struct proposal *u)
@@ -39,7 +46,7 @@ static int retry_constrained(const struct suggest_patch_req *req, struct suggest
 	ret = propose(req->t, req->prof, &opts, &sp->constrained_pr, err);
 	if (ret)
 		return ret;
-	cp = pick(sp->constrained_pr, req->isolate);
+	cp = same_option(sp->constrained_pr, req->pr, sp->chosen);
 	sp->best_constrained = cp;
 	if (!as_good(cp, sp->chosen))
 		return -EXDEV;
@@ -60,7 +67,7 @@ int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch
 	ret = suggest_src_load(req->t, req->source_dir, &sp->src, err);
 	if (ret)
 		return ret;
-	sp->chosen = pick(req->pr, req->isolate);
+	sp->chosen = proposer_choose(req->pr, req->choose);
 	if (!sp->chosen->nr_moves) {
 		sp->status = SUGGEST_PATCH_NOTHING;
 		return 0;

@@ -184,7 +184,11 @@ struct suggest_patch_req {
 	const struct propose_opts *opts; /* the options pr was made with */
 	const char *source_dir; /* NULL: the current directory */
 	unsigned int cacheline_size;
-	bool isolate; /* patch the isolate option, not reorder */
+	/*
+	 * The option to patch, as --choose names it ("reorder", "isolate");
+	 * NULL: the one the verdict recommends (proposer_choose's default).
+	 */
+	const char *choose;
 };
 
 enum suggest_patch_status {

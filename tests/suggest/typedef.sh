@@ -69,10 +69,20 @@ expect_eq "suggest: header names args_t, sizeof" "args_t: $size bytes" \
 expect_contains "suggest: sum is write-hot" "sum (write-hot)" "$TMP/sg.txt"
 expect_not_contains "suggest: nothing anonymous" "(anonymous)" "$TMP/sg.txt"
 
+# --patch without --choose patches the option the verdict recommends:
+# reorder cannot separate three fields of one 24-byte struct, so isolate
+expect_contains "verdict: reorder leaves sharing" "verdict: reorder only leaves sharing" \
+	"$TMP/sg.txt"
+run_c2c 0 "$TMP/ro.diff" "$TMP/ro.err" suggest --profile "$TMP/args.data" -C args_t \
+	--choose reorder --patch "$TMP/src/args"
+expect_eq "--choose reorder: no diff" "" "$(cat "$TMP/ro.diff")"
+expect_contains "--choose reorder: says so" "nothing to change: option 'reorder only' keeps args_t" \
+	"$TMP/ro.err"
 # the patch edits the typedef's body; the fixed build keeps the rules
 run_c2c 0 "$TMP/fix.diff" "$TMP/fix.err" suggest --profile "$TMP/args.data" -C args_t \
-	--choose isolate --patch --emit-rules "$TMP/rules" "$TMP/src/args"
-expect_contains "the patch names the typedef" "suggest --patch: args_t," "$TMP/fix.diff"
+	--patch --emit-rules "$TMP/rules" "$TMP/src/args"
+expect_contains "the patch names the typedef and the verdict's option" \
+	"suggest --patch: args_t, option 'isolate with alignment'" "$TMP/fix.diff"
 patch -p1 -s <"$TMP/fix.diff" && ok || fail "the patch does not apply"
 expect_contains "the typedef keeps its name" "} args_t;" "$TMP/src/typedef_args.c"
 compile "$TMP/src/fixed" typedef_args.c -g -O1 -pthread || finish
