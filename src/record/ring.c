@@ -19,7 +19,7 @@
 /* TID, TIME, CPU, IDENTIFIER: the sample_id_all trailer every event asks for */
 #define TRAILER_SIZE 32
 
-int session_map_rings(struct record_session *s, struct c2c_err *err)
+int record_session_map_rings(struct record_session *s, struct c2c_err *err)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
 
@@ -55,7 +55,7 @@ int session_map_rings(struct record_session *s, struct c2c_err *err)
 	return 0;
 }
 
-void session_unmap_rings(struct record_session *s)
+void record_session_unmap_rings(struct record_session *s)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
 
@@ -65,7 +65,7 @@ void session_unmap_rings(struct record_session *s)
 	s->nr_rings = 0;
 }
 
-int session_event_of_id(const struct record_session *s, uint64_t id)
+int record_session_event_of_id(const struct record_session *s, uint64_t id)
 {
 	uintptr_t v = (uintptr_t)hashmap_get(&s->ids, id);
 
@@ -126,7 +126,7 @@ static int on_sample(struct record_session *s, const struct perf_event_header *h
 	struct perf_sample smp = { 0 };
 	uint64_t st;
 	uint32_t res;
-	int ev = session_event_of_id(s, take_u64(c));
+	int ev = record_session_event_of_id(s, take_u64(c));
 
 	if (ev < 0)
 		return 0;
@@ -185,7 +185,7 @@ static int on_mmap2(struct record_session *s, const struct perf_event_header *h,
 	if (!keep_pid(s, m.pid))
 		return 0;
 	m.filename = name;
-	session_note_dso(s, name);
+	record_session_note_dso(s, name);
 	s->st.mmaps++;
 	return perf_writer_mmap2(s->w, &m, time);
 }
@@ -222,7 +222,7 @@ static int on_task(struct record_session *s, const struct perf_event_header *h, 
 
 static int on_lost(struct record_session *s, struct cursor *c, uint64_t time)
 {
-	int ev = session_event_of_id(s, take_u64(c));
+	int ev = record_session_event_of_id(s, take_u64(c));
 	uint64_t lost = take_u64(c);
 
 	if (c->short_read)
@@ -312,7 +312,7 @@ static ssize_t drain_ring(struct record_session *s, struct ring *r, struct c2c_e
 	return (ssize_t)(head - start);
 }
 
-ssize_t session_drain(struct record_session *s, struct c2c_err *err)
+ssize_t record_session_drain(struct record_session *s, struct c2c_err *err)
 {
 	ssize_t total = 0, n;
 	size_t i;
