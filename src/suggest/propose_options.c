@@ -278,6 +278,8 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 	nt->packed = t->packed;
 	nt->decl_file = t->decl_file ? type_db_intern(pr->db, t->decl_file) : NULL;
 	nt->decl_line = t->decl_line;
+	if (t->typedef_name) /* "typedef struct {...} args_t;" stays args_t */
+		nt->typedef_name = type_db_intern(pr->db, t->typedef_name);
 	for (k = 0; k < pr->nr_blocks; k++) {
 		const struct block *b = &pr->blocks[order[k]];
 

@@ -104,6 +104,21 @@ print(sum(f["lcl_hitm"] + f["rmt_hitm"] for t in json.load(open(sys.argv[1]))["b
           if t["type"] == "args_t" for f in t["fields"]))' "$1"
 }
 before=$(hitms "$TMP/bt.json") after=$(hitms "$TMP/bt2.json")
+# after c2cscope's own isolate patch each field sits in an anonymous
+# wrapper: layout --profile still finds it, with by-type's counts
+cp "$TMP/bt2.json" "$TMP/bt.json"
+want_sum=$(counts sum)
+run_c2c 0 "$TMP/lay2.txt" "$TMP/lay2.err" layout --profile "$TMP/fixed.data" -C args_t \
+	"$TMP/src/fixed"
+got=$(sed -n 's/^\t} .*\/\*  *64  *64 \*\/ \(hitm [0-9/]* ld [0-9]* st [0-9]*\).*/\1/p' "$TMP/lay2.txt")
+expect_eq "layout --profile after the patch: sum's wrapper has by-type's counts" "$want_sum" "$got"
+run_c2c 0 "$TMP/sg2.txt" "$TMP/sg2.err" suggest --profile "$TMP/fixed.data" -C args_t "$TMP/src/fixed"
+expect_eq "suggest after the patch: still args_t, 192 bytes" "args_t: 192 bytes" \
+	"$(head -1 "$TMP/sg2.txt" | cut -d, -f1)"
+expect_contains "suggest after the patch: nothing left to separate" \
+	"no line holds a write-hot field with a field other contexts touch" "$TMP/sg2.txt"
+expect_contains "suggest's proposed layout is the typedef" "} args_t __attribute__" "$TMP/sg2.txt"
+
 [ "$before" -gt 0 ] && [ $((after * 100)) -le "$before" ] && ok ||
 	fail "HITMs on args_t: $before -> $after (want a 99% drop)"
 finish
