@@ -23,7 +23,7 @@ struct funcs {
 struct field_sum {
 	const char *type_name, *field;
 	uint64_t offset; /* of the field's first access seen */
-	uint64_t lcl_hitm, rmt_hitm, loads, stores, locked, records;
+	uint64_t lcl_hitm, rmt_hitm, loads, stores, locked, writes, records;
 	uint64_t type_hitm, type_records; /* of all the type's fields: the order */
 	uint64_t *cpus, *rcpus, *wcpus; /* nr_cpus bits */
 	struct funcs readers, writers;
@@ -123,7 +123,7 @@ static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c
 	const struct sym_info *si = sym_resolve(s->symbols, r->imap, r->iaddr);
 	const char *func = ra->res->func ? ra->res->func : si->symbol;
 	struct field_sum *f = sum_of(bt, type_name, ra->outer_field);
-	bool writes = st->store || st->locks; /* a locked RMW writes too */
+	bool writes = c2c_writes(st) != 0;
 	size_t w;
 
 	if (!f->records)
@@ -133,6 +133,7 @@ static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c
 	f->loads += st->load;
 	f->stores += st->store;
 	f->locked += st->locks;
+	f->writes += c2c_writes(st);
 	f->records += st->nr_entries;
 	for (w = 0; w < bt->words; w++) {
 		f->cpus[w] |= r->g.cpuset[w];
@@ -343,6 +344,7 @@ json_t *c2c_bytype_json(const struct c2c_bytype *bt)
 		json_object_set_new(o, "loads", json_integer((json_int_t)f->loads));
 		json_object_set_new(o, "stores", json_integer((json_int_t)f->stores));
 		json_object_set_new(o, "locked", json_integer((json_int_t)f->locked));
+		json_object_set_new(o, "writes", json_integer((json_int_t)f->writes));
 		json_object_set_new(o, "records", json_integer((json_int_t)f->records));
 		json_object_set_new(o, "cpu_count",
 				    json_integer((json_int_t)popcount(f->cpus, bt->words)));
@@ -443,7 +445,7 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 		if (!fp)
 			continue;
 		fp->loads += f->loads;
-		fp->stores += f->stores + f->locked; /* locked RMWs write */
+		fp->stores += f->writes;
 		fp->hitm_local += f->lcl_hitm;
 		fp->hitm_remote += f->rmt_hitm;
 		if (f->object_writers > fp->object_writers)
@@ -511,7 +513,7 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 				cpus = fold64(r->g.cpuset, words);
 				w = (uint64_t)(uintptr_t)hashmap_get(&writers, key);
 				if (pass == 0) {
-					if (sts->store || sts->locks)
+					if (c2c_writes(sts))
 						hashmap_put(&writers, key,
 							    (void *)(uintptr_t)(w | cpus |
 										1ULL << 63));

@@ -58,8 +58,9 @@ void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, st
 
 /*
  * Who writes and who reads a line, over all its rows: the sampled cpus and
- * the functions (with iaddr rows) of the rows that store and of those that
- * load, functions in row order, each once.
+ * the functions (with iaddr rows) of the rows that write (c2c_writes:
+ * locked RMWs included) and of those that load, functions in row order,
+ * each once. stores counts the writes.
  */
 struct c2c_line_access {
 	uint64_t *writer_cpus, *reader_cpus; /* nr_cpus bits each */

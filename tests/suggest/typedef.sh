@@ -27,7 +27,7 @@ for t in d["by_type"]:
     for f in t["fields"]:
         if t["type"] == "args_t" and f["field"] == sys.argv[2]:
             print("hitm %d/%d ld %d st %d" % (f["lcl_hitm"], f["rmt_hitm"], f["loads"],
-                  f["stores"] + f["locked"]))
+                  f["writes"]))
 PY
 }
 want_sum=$(counts sum)
