@@ -38,6 +38,11 @@ sys.exit(any(not t["type"] or "anonymous" in t["type"]
              for t in json.load(open(sys.argv[1]))["by_type"]))
 PY
 
+# the Field column names an object only a pointer reaches by its typedef
+run_c2c 0 "$TMP/r.txt" "$TMP/r.err" report -i "$TMP/args.data" --stdio
+grep -qE ' totals_t\.done$' "$TMP/r.txt" && ok || fail "report: no row's Field is totals_t.done"
+expect_not_contains "report: no anonymous Field" "(anonymous)" "$TMP/r.txt"
+
 # layout --profile -C args_t: the typedef's body, with by-type's counts
 check_layout() { # WHAT FILE [--btf]
 	local what=$1 file=$2
