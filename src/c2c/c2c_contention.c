@@ -99,19 +99,15 @@ void c2c_store_line_fields(const struct c2c_session *s, const struct c2c_line *l
 
 struct table *c2c_view_store_table(struct c2c_session *s, const struct c2c_store_line *v, size_t n)
 {
+	static const char *const columns[] = { "Num",	"Address", "Writes",  "L1Miss",
+					       "Loads", "Cpus",	   "Writers", "Fields" };
 	struct table *t = table_new();
 	struct strbuf sb = STRBUF_INIT;
 	struct c2c_line_access a;
 	size_t i, w;
 
-	table_add_column(t, NULL, "Num", TABLE_RIGHT);
-	table_add_column(t, NULL, "Address", TABLE_RIGHT);
-	table_add_column(t, NULL, "Writes", TABLE_RIGHT);
-	table_add_column(t, NULL, "L1Miss", TABLE_RIGHT);
-	table_add_column(t, NULL, "Loads", TABLE_RIGHT);
-	table_add_column(t, NULL, "Cpus", TABLE_LEFT);
-	table_add_column(t, NULL, "Writers", TABLE_LEFT);
-	table_add_column(t, NULL, "Fields", TABLE_LEFT);
+	for (i = 0; i < ARRAY_SIZE(columns); i++)
+		table_add_column(t, NULL, columns[i], i < 5 ? TABLE_RIGHT : TABLE_LEFT);
 	for (i = 0; i < n; i++) {
 		table_add_row(t);
 		table_set(t, 0, "%zu", i);
