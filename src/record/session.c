@@ -73,7 +73,6 @@ static void session_free(struct record_session *s)
 	free(s->rings);
 	free(s->cpus);
 	free(s->tasks);
-	free(s->copy);
 	strbuf_release(&s->tracing_data);
 	free(s->path);
 	free(s);

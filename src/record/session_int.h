@@ -10,8 +10,7 @@
 #include "util/hashmap.h"
 
 struct ring {
-	void *base; /* the control page; data follows */
-	size_t data_size; /* a power of 2 */
+	struct perf_ring ring;
 	int fd;
 };
 
@@ -46,8 +45,6 @@ struct record_session {
 	struct record_stats st;
 	struct hashmap ids; /* kernel event id -> event index + 1 */
 	struct hashmap dsos; /* hash of mmap file names seen -> name, for build ids */
-	uint8_t *copy; /* a record that wraps the ring's end */
-	size_t copy_size;
 	unsigned int mmap_pages;
 	struct progress *progress;
 	struct strbuf tracing_data; /* TRACING_DATA feature; empty without tracepoints */
