@@ -318,9 +318,9 @@ int propose_format_json(struct strbuf *sb, const struct type *t, const struct st
 	for (i = 0; i < pr->nr_proposals; i++)
 		json_array_append_new(options, proposal_json(t, &pr->proposals[i]));
 	doc = json_pack("{s:i, s:s, s:I, s:i, s:s?, s:o, s:o}", "c2cscope_suggest", 1, "struct",
-			t->name ? t->name : "", "size", (json_int_t)t->size, "cacheline_size",
-			(int)pr->cl, "profile", p->origin, "fields", fields_json(p), "options",
-			options);
+			type_aggregate_name(t) ? type_aggregate_name(t) : "", "size",
+			(json_int_t)t->size, "cacheline_size", (int)pr->cl, "profile", p->origin,
+			"fields", fields_json(p), "options", options);
 	return layout_json_emit(sb, doc, err);
 }
 #else

@@ -55,6 +55,15 @@ check_layout() { # WHAT FILE [--btf]
 	expect_eq "$what: sum has by-type's counts" "$want_sum" "$got"
 }
 check_layout "layout --profile (DWARF)" "$TMP/src/args"
+# and in JSON: the struct and the suggestion are args_t
+run_c2c 0 "$TMP/lj.json" "$TMP/lj.err" layout --profile "$TMP/args.data" -C args_t --format json \
+	"$TMP/src/args"
+run_c2c 0 "$TMP/sj.json" "$TMP/sj.err" suggest --profile "$TMP/args.data" -C args_t --format json \
+	"$TMP/src/args"
+expect_eq "JSON names args_t" "args_t args_t" "$(python3 -c '
+import json, sys
+print(json.load(open(sys.argv[1]))["struct"]["name"], json.load(open(sys.argv[2]))["struct"])' \
+	"$TMP/lj.json" "$TMP/sj.json")"
 if command -v pahole >/dev/null && cp "$TMP/src/args" "$TMP/args.btf" &&
 	pahole -J "$TMP/args.btf" 2>/dev/null; then
 	check_layout "layout --profile --btf" "$TMP/args.btf" --btf
