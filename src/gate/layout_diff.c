@@ -216,7 +216,7 @@ static void diff_one(struct layout_diff *d, const char *name, const struct type 
 
 /*
  * -C NAME where NAME is a typedef of an anonymous struct ("typedef struct
- * {...} NAME;"): the index walk knows tagged structs only.
+ * {...} NAME;") on both sides: the index walk knows tagged structs only.
  */
 static void diff_typedefs(struct layout_diff *d, const struct type_db *old,
 			  const struct type_db *new, const char *const *only)
@@ -253,8 +253,10 @@ int gate_diff_compute(const struct type_db *old, const struct type_db *new,
 		int c = !o ? 1 : !n ? -1 : strcmp(o->name, n->name);
 		const char *name = c <= 0 ? o->name : n->name;
 
+		/* one side's NAME may be the other's "typedef struct {...} NAME;" */
 		if (type_name_wanted(only, name))
-			diff_one(out, name, c <= 0 ? o : NULL, c >= 0 ? n : NULL);
+			diff_one(out, name, c <= 0 ? o : type_db_find_aggregate(old, name),
+				 c >= 0 ? n : type_db_find_aggregate(new, name));
 		/* skip further definitions of the same name */
 		if (c <= 0)
 			while (i < no && !strcmp(type_db_struct(old, i)->name, name))

@@ -107,6 +107,13 @@ run_c2c 1 "$TMP/ck0.txt" "$TMP/ck0.err" check -r "$TMP/rules" "$TMP/src/args"
 run_c2c 0 "$TMP/ck1.txt" "$TMP/ck1.err" check -r "$TMP/rules" "$TMP/src/fixed"
 run_c2c 0 "$TMP/df.txt" "$TMP/df.err" diff -C args_t "$TMP/src/args" "$TMP/src/fixed"
 expect_contains "diff -C args_t" "struct args_t: size $size -> 192" "$TMP/df.txt"
+# a saved layout (JSON, where the struct is named args_t) against a build
+run_c2c 0 "$TMP/base.json" "$TMP/base.err" layout -C args_t --format json "$TMP/src/args"
+run_c2c 0 "$TMP/dfj.txt" "$TMP/dfj.err" diff -C args_t "$TMP/base.json" "$TMP/src/fixed"
+expect_contains "diff baseline -> build" "struct args_t: size $size -> 192" "$TMP/dfj.txt"
+run_c2c 0 "$TMP/dfk.txt" "$TMP/dfk.err" diff -C args_t "$TMP/src/fixed" "$TMP/base.json"
+expect_contains "diff build -> baseline" "struct args_t: size 192 -> $size" "$TMP/dfk.txt"
+run_c2c 1 "$TMP/ck2.txt" "$TMP/ck2.err" check -r "$TMP/rules" "$TMP/base.json"
 
 # re-recorded, the fixed build has no HITMs on args_t left
 sim_record "$TMP/fixed.data" "$TMP/rec2.err" --sim-cpus 4 -- "$TMP/src/fixed" 2000
