@@ -70,8 +70,8 @@ static const char *type_name_of(const struct type *container, const struct type 
 {
 	int depth;
 
-	if (!container || container->name)
-		return container ? container->name : NULL;
+	if (!container || type_aggregate_name(container))
+		return type_aggregate_name(container);
 	for (depth = 0; t && depth < 16; depth++, t = t->target) {
 		if (t->kind == TYPE_TYPEDEF && type_strip(t) == container)
 			return t->name;
