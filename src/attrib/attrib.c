@@ -91,6 +91,7 @@ void attrib_close(struct attrib *a)
 	if (a->own_types)
 		type_db_free(a->types);
 	attrib_decoder_close(a->dec);
+	attrib_cfi_release(a);
 	attrib_image_close(&a->img);
 	free(a);
 }

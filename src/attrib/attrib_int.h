@@ -52,6 +52,7 @@ enum insn_op {
 	INSN_OTHER,
 	INSN_MOV_REG, /* dst = src (full width) */
 	INSN_LOAD, /* dst = 8 bytes at the memory operand */
+	INSN_STORE, /* 8 bytes at the memory operand = src */
 	INSN_LEA, /* dst = address of the memory operand */
 	INSN_ADD_IMM, /* dst += imm (in disp) */
 	INSN_SCALE_IMM, /* dst = src * imm (in disp): shl, imul */
@@ -112,6 +113,24 @@ struct var_loc {
 	const struct type *type; /* the variable's type (a pointer, we hope) */
 };
 
+/*
+ * One (pc range, memory slot) where a variable lives in memory: at reg +
+ * off, or, with reg REG_FRAME_BASE, at the function's frame base + off
+ * (DW_OP_fbreg). An -O0 build keeps every local there.
+ */
+#define REG_FRAME_BASE (-2)
+struct var_slot {
+	uint64_t lo, hi;
+	int reg;
+	int64_t off;
+	uint32_t depth;
+	const char *name;
+	const struct type *type; /* the variable's type: what the slot holds */
+};
+
+/* DW_AT_frame_base: the CFA (from the call frame information) or reg + off. */
+enum frame_base_kind { FRAME_BASE_NONE, FRAME_BASE_CFA, FRAME_BASE_REG };
+
 /* A function: one contiguous code range of a DWARF subprogram. */
 struct func {
 	uint64_t lo, hi;
@@ -121,6 +140,13 @@ struct func {
 	bool *leader; /* per insn: starts a basic block */
 	struct var_loc *locs;
 	size_t nr_locs;
+	struct var_slot *slots;
+	size_t nr_slots;
+	struct {
+		enum frame_base_kind kind;
+		int reg;
+		int64_t off;
+	} frame_base;
 	struct {
 		int reg;
 		const struct type *type;
@@ -186,6 +212,9 @@ struct attrib {
 	bool own_types;
 	struct type_db *extra; /* types the model lacks (type_dwarf_type_at) */
 	struct decoder *dec;
+	/* Call frame information, opened on first use (cfi_eh: dwarf_cfi_end). */
+	Dwarf_CFI *cfi_debug, *cfi_eh;
+	bool cfi_opened;
 
 	struct global_var *globals; /* sorted by addr */
 	size_t nr_globals;
@@ -216,6 +245,9 @@ struct func *attrib_func_get(struct attrib *a, uint64_t pc);
 /* f's code bytes (*len of them, at most its size), or NULL: none, or no decoder. */
 const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len);
 void attrib_func_free(struct func *f);
+/* The CFA at pc as reg + *off (from .debug_frame or .eh_frame): 0, or -ENOENT. */
+int attrib_cfa_at(struct attrib *a, uint64_t pc, int *reg, int64_t *off);
+void attrib_cfi_release(struct attrib *a);
 
 /* track.c: the type a register holds before the instruction at index i. */
 struct reg_type {

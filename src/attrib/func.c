@@ -16,7 +16,7 @@
 
 struct loc_list {
 	struct func *f;
-	size_t alloc;
+	size_t alloc, alloc_slots;
 };
 
 /* reg + bias when the expression computes a register's value plus a constant. */
@@ -46,23 +46,60 @@ static bool expr_reg(const Dwarf_Op *e, size_t n, int *reg, int64_t *bias)
 	return false;
 }
 
-static void add_loc(struct loc_list *l, uint64_t lo, uint64_t hi, int reg, int64_t bias,
+/* A memory location: DW_OP_fbreg N, or DW_OP_bregR N (an address, no stack value). */
+static bool expr_slot(const Dwarf_Op *e, size_t n, int *reg, int64_t *off)
+{
+	if (n != 1)
+		return false;
+	if (e[0].atom == DW_OP_fbreg) {
+		*reg = REG_FRAME_BASE;
+		*off = (int64_t)e[0].number;
+	} else if (e[0].atom >= DW_OP_breg0 && e[0].atom <= DW_OP_breg31) {
+		*reg = e[0].atom - DW_OP_breg0;
+		*off = (int64_t)e[0].number;
+	} else if (e[0].atom == DW_OP_bregx) {
+		*reg = (int)e[0].number;
+		*off = (int64_t)e[0].number2;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* One location of a variable: its value in a register (+ bias), or its slot. */
+struct where {
+	bool slot;
+	int reg;
+	int64_t off;
+};
+
+static void add_loc(struct loc_list *l, uint64_t lo, uint64_t hi, const struct where *w,
 		    uint32_t depth, const char *name, const struct type *type)
 {
 	struct func *f = l->f;
-	struct var_loc *v;
 
-	if (hi <= f->lo || lo >= f->hi || reg < 0 || reg >= NR_DWARF_REGS)
+	if (hi <= f->lo || lo >= f->hi || w->reg >= NR_DWARF_REGS ||
+	    (w->reg < 0 && !(w->slot && w->reg == REG_FRAME_BASE)))
 		return;
+	if (w->slot) {
+		f->slots = xgrow(f->slots, &l->alloc_slots, f->nr_slots + 1, sizeof(*f->slots));
+		f->slots[f->nr_slots++] = (struct var_slot){ .lo = lo,
+							     .hi = hi,
+							     .reg = w->reg,
+							     .off = w->off,
+							     .depth = depth,
+							     .name = name,
+							     .type = type };
+		return;
+	}
 	f->locs = xgrow(f->locs, &l->alloc, f->nr_locs + 1, sizeof(*f->locs));
-	v = &f->locs[f->nr_locs++];
-	*v = (struct var_loc){ .lo = lo,
-			       .hi = hi,
-			       .reg = reg,
-			       .bias = bias,
-			       .depth = depth,
-			       .name = name,
-			       .type = type };
+	f->locs[f->nr_locs++] = (struct var_loc){ .lo = lo,
+						  .hi = hi,
+						  .reg = w->reg,
+						  .bias = w->off,
+						  .depth = depth,
+						  .name = name,
+						  .type = type };
 }
 
 static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf_Die *scope,
@@ -82,10 +119,10 @@ static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf
 	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0) {
 		Dwarf_Addr lo, hi;
 		ptrdiff_t roff = 0;
-		int64_t bias;
-		int reg;
+		struct where w = { 0 };
 
-		if (!expr_reg(expr, len, &reg, &bias))
+		if (!expr_reg(expr, len, &w.reg, &w.off) &&
+		    !(w.slot = expr_slot(expr, len, &w.reg, &w.off)))
 			continue;
 		if (!typed) {
 			type = attrib_die_type(a, var);
@@ -93,12 +130,12 @@ static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf
 			typed = true;
 		}
 		if (start != 0 || end != (Dwarf_Addr)-1) {
-			add_loc(l, start, end, reg, bias, depth, name, type);
+			add_loc(l, start, end, &w, depth, name, type);
 			continue;
 		}
 		/* A single location: valid wherever its scope is. */
 		while ((roff = dwarf_ranges(scope, roff, &base, &lo, &hi)) > 0)
-			add_loc(l, lo, hi, reg, bias, depth, name, type);
+			add_loc(l, lo, hi, &w, depth, name, type);
 	}
 }
 
@@ -272,6 +309,28 @@ static void entry_args(struct attrib *a, struct func *f, Dwarf_Die *sub)
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
+/* DW_AT_frame_base, what DW_OP_fbreg counts from: the CFA, or a register. */
+static void frame_base(struct func *f, Dwarf_Die *sub)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *e;
+	size_t n;
+
+	if (!dwarf_attr(sub, DW_AT_frame_base, &attr) || dwarf_getlocation(&attr, &e, &n) != 0 ||
+	    n != 1)
+		return;
+	if (e[0].atom == DW_OP_call_frame_cfa) {
+		f->frame_base.kind = FRAME_BASE_CFA;
+	} else if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31) {
+		f->frame_base.kind = FRAME_BASE_REG;
+		f->frame_base.reg = e[0].atom - DW_OP_reg0;
+	} else if (e[0].atom >= DW_OP_breg0 && e[0].atom <= DW_OP_breg31) {
+		f->frame_base.kind = FRAME_BASE_REG;
+		f->frame_base.reg = e[0].atom - DW_OP_breg0;
+		f->frame_base.off = (int64_t)e[0].number;
+	}
+}
+
 static struct func *func_build(struct attrib *a, uint64_t pc)
 {
 	Dwarf_Die cu, sub;
@@ -295,6 +354,7 @@ static struct func *func_build(struct attrib *a, uint64_t pc)
 		return NULL;
 	}
 	f->name = attrib_die_name(a, &sub);
+	frame_base(f, &sub);
 	func_decode(a, f);
 	l = (struct loc_list){ .f = f };
 	scope_locs(a, &l, &sub, 0);
@@ -309,6 +369,7 @@ void attrib_func_free(struct func *f)
 	free(f->insns);
 	free(f->leader);
 	free(f->locs);
+	free(f->slots);
 	free(f);
 }
 

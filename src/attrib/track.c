@@ -140,6 +140,115 @@ static const struct type *type_at(const struct type *t, uint64_t off)
 	return NULL;
 }
 
+/* The CFA at one pc, looked up once for all the slots of a query. */
+struct cfa_cache {
+	bool looked, have;
+	int reg;
+	int64_t off;
+};
+
+/* Where slot s lives at pc: reg + *off; false when its frame base is unknown. */
+static bool slot_address(struct attrib *a, const struct func *f, const struct var_slot *s,
+			 uint64_t pc, struct cfa_cache *cfa, int *reg, int64_t *off)
+{
+	if (s->reg != REG_FRAME_BASE) {
+		*reg = s->reg;
+		*off = s->off;
+		return true;
+	}
+	if (f->frame_base.kind == FRAME_BASE_REG) {
+		*reg = f->frame_base.reg;
+		*off = f->frame_base.off + s->off;
+		return true;
+	}
+	if (f->frame_base.kind != FRAME_BASE_CFA)
+		return false;
+	if (!cfa->looked) {
+		cfa->looked = true;
+		cfa->have = attrib_cfa_at(a, pc, &cfa->reg, &cfa->off) == 0;
+	}
+	*reg = cfa->reg;
+	*off = cfa->off + s->off;
+	return cfa->have;
+}
+
+/*
+ * The variable whose stack slot holds the bytes at base + disp before
+ * instruction k (the innermost scope wins), as the object base points into.
+ */
+static int slot_var(struct attrib *a, struct func *f, size_t k, int base, int64_t disp,
+		    struct reg_type *out)
+{
+	const struct var_slot *best = NULL;
+	struct cfa_cache cfa = { 0 };
+	uint64_t pc = f->insns[k].pc;
+	int64_t start = 0, off;
+	size_t i;
+	int reg;
+
+	for (i = 0; i < f->nr_slots; i++) {
+		const struct var_slot *v = &f->slots[i];
+
+		if (pc < v->lo || pc >= v->hi || !v->type ||
+		    !slot_address(a, f, v, pc, &cfa, &reg, &off) || reg != base || disp < off ||
+		    (uint64_t)(disp - off) >= type_size(v->type))
+			continue;
+		if (!best || v->depth > best->depth) {
+			best = v;
+			start = off;
+		}
+	}
+	if (!best)
+		return -ENOENT;
+	*out = (struct reg_type){ .type = best->type, .offset = -start, .var = best->name };
+	return 0;
+}
+
+/*
+ * A reload of what the block stored at [base + disp] earlier (a spill the
+ * debug info names no variable for): the stored register's value there.
+ * Any write of base, a call or a block boundary in between ends the search.
+ */
+static int reload(struct attrib *a, struct func *f, size_t k, struct reg_type *out, int depth)
+{
+	const struct insn *ld = &f->insns[k];
+	size_t j;
+
+	for (j = k; j > 0 && !f->leader[j]; j--) {
+		const struct insn *in = &f->insns[j - 1];
+
+		if ((in->writes & (1ULL << ld->base)) || in->op == INSN_CALL)
+			return -ENOENT;
+		if (!(in->mem_rw & INSN_MEM_WRITE) || in->base != ld->base ||
+		    in->index != REG_NONE || in->disp + in->mem_size <= ld->disp ||
+		    ld->disp + 8 <= in->disp)
+			continue;
+		if (in->op != INSN_STORE || in->disp != ld->disp || in->src == REG_NONE)
+			return -ENOENT;
+		return attrib_track_reg(a, f, j - 1, in->src, 0, out, depth + 1);
+	}
+	return -ENOENT;
+}
+
+/* What the load at k reads from: the register's object, or a stack slot's variable. */
+static int load_object(struct attrib *a, struct func *f, size_t k, struct reg_type *obj, int depth)
+{
+	const struct insn *in = &f->insns[k];
+	int ret;
+
+	if (in->pc_relative)
+		return global_at(a, in->disp, obj);
+	if (in->index == REG_NONE && !slot_var(a, f, k, in->base, in->disp, obj) &&
+	    pointee(type_at(obj->type, obj->offset + in->disp))) {
+		obj->offset += in->disp;
+		return 0;
+	}
+	ret = attrib_track_reg(a, f, k, in->base, in->disp, obj, depth + 1);
+	if (!ret)
+		obj->offset += in->disp;
+	return ret;
+}
+
 /* The type loaded by a load from a typed object's member. */
 static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type *out, int depth)
 {
@@ -147,14 +256,12 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 	struct reg_type obj;
 	int ret;
 
-	if (in->pc_relative)
-		ret = global_at(a, in->disp, &obj);
-	else
-		ret = attrib_track_reg(a, f, k, in->base, in->disp, &obj, depth + 1);
+	ret = load_object(a, f, k, &obj, depth);
+	if (ret && in->index == REG_NONE && !in->pc_relative && in->base != REG_NONE &&
+	    !reload(a, f, k, out, depth))
+		return 0;
 	if (ret)
 		return ret;
-	if (!in->pc_relative)
-		obj.offset += in->disp;
 	if (obj.offset < 0)
 		return -ENOENT;
 	if (in->index != REG_NONE || obj.index_scale) {
