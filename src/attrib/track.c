@@ -231,7 +231,8 @@ static int reload(struct attrib *a, struct func *f, size_t k, struct reg_type *o
 }
 
 /* What the load at k reads from: the register's object, or a stack slot's variable. */
-static int load_object(struct attrib *a, struct func *f, size_t k, struct reg_type *obj, int depth)
+static int load_object(struct attrib *a, struct func *f, size_t k, struct reg_type *obj, bool *slot,
+		       int depth)
 {
 	const struct insn *in = &f->insns[k];
 	int ret;
@@ -241,6 +242,7 @@ static int load_object(struct attrib *a, struct func *f, size_t k, struct reg_ty
 	if (in->index == REG_NONE && !slot_var(a, f, k, in->base, in->disp, obj) &&
 	    pointee(type_at(obj->type, obj->offset + in->disp))) {
 		obj->offset += in->disp;
+		*slot = true;
 		return 0;
 	}
 	ret = attrib_track_reg(a, f, k, in->base, in->disp, obj, depth + 1);
@@ -254,9 +256,10 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 {
 	const struct insn *in = &f->insns[k];
 	struct reg_type obj;
+	bool slot = false;
 	int ret;
 
-	ret = load_object(a, f, k, &obj, depth);
+	ret = load_object(a, f, k, &obj, &slot, depth);
 	if (ret && in->index == REG_NONE && !in->pc_relative && in->base != REG_NONE &&
 	    !reload(a, f, k, out, depth))
 		return 0;
@@ -275,6 +278,9 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 			obj.offset %= size;
 	}
 	*out = (struct reg_type){ .type = pointee(type_at(obj.type, obj.offset)) };
+	/* A pointer variable reloaded whole from its slot still names what it points to. */
+	if (slot && !obj.offset && stripped_kind(obj.type) == TYPE_POINTER)
+		out->var = obj.var;
 	return out->type ? 0 : -EINVAL;
 }
 
