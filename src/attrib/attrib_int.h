@@ -271,7 +271,11 @@ static inline uint64_t gcd_u64(uint64_t x, uint64_t y)
 	}
 	return x;
 }
-/* The factor an index register is known to be a multiple of (shl, imul), or 1. */
-uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg);
+/*
+ * The factor an index register is known to be a multiple of (shl, imul), or
+ * 1; *bias (when not NULL): the constant added to it after (add imm, lea),
+ * so that index = stride * x + *bias (only a positive one; else 0).
+ */
+uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg, int64_t *bias);
 
 #endif

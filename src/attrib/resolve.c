@@ -216,6 +216,8 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 	struct attrib_result *r;
 	const struct insn *in;
 	struct reg_type rt;
+	uint64_t stride = 1;
+	int64_t bias = 0;
 	struct insn op;
 	ptrdiff_t i;
 	int ret;
@@ -250,9 +252,10 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 			r->reason = ATTRIB_STACK;
 		return r;
 	}
-	walk_object(a, r, rt.type, rt.offset + op.disp, rt.var, !rt.global, &op,
-		    op.index != REG_NONE ? attrib_track_index_stride(f, i, op.index) : 1,
-		    rt.index_scale);
+	if (op.index != REG_NONE)
+		stride = attrib_track_index_stride(f, i, op.index, &bias);
+	walk_object(a, r, rt.type, rt.offset + op.disp + (int64_t)op.scale * bias, rt.var,
+		    !rt.global, &op, stride, rt.index_scale);
 	return r;
 }
 

@@ -269,10 +269,14 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 		return -ENOENT;
 	if (in->index != REG_NONE || obj.index_scale) {
 		/* p[i] of a T *p: any element; arrays inside T are walked by type_at. */
-		uint64_t size = type_size(obj.type);
-		uint64_t stride = in->index != REG_NONE ?
-					  in->scale * attrib_track_index_stride(f, k, in->index) :
-					  obj.index_scale;
+		uint64_t size = type_size(obj.type), stride = obj.index_scale;
+		int64_t bias = 0;
+
+		if (in->index != REG_NONE)
+			stride = in->scale * attrib_track_index_stride(f, k, in->index, &bias);
+		obj.offset += (int64_t)in->scale * bias;
+		if (obj.offset < 0)
+			return -ENOENT;
 
 		if (size && stride % size == 0)
 			obj.offset %= size;
@@ -309,7 +313,11 @@ static int def_type(struct attrib *a, struct func *f, size_t k, int reg, int64_t
 			out->offset += in->disp;
 		if (!ret && in->index != REG_NONE) {
 			/* &p->arr[i]: somewhere in p, at a multiple of the stride. */
-			uint64_t scale = in->scale * attrib_track_index_stride(f, k, in->index);
+			int64_t bias;
+			uint64_t scale =
+				in->scale * attrib_track_index_stride(f, k, in->index, &bias);
+
+			out->offset += (int64_t)in->scale * bias;
 
 			out->index_scale = out->index_scale ? gcd_u64(out->index_scale, scale) :
 							      scale;
@@ -444,20 +452,44 @@ int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_
 	}
 }
 
-uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg)
+uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg, int64_t *bias)
 {
 	uint64_t stride = 1;
+	int64_t b = 0;
 	size_t j;
 
+	/* index = stride * (the earliest value reached) + b */
 	for (j = i; j > 0 && !f->leader[j] && reg >= 0 && reg < NR_DWARF_REGS; j--) {
 		const struct insn *prev = &f->insns[j - 1];
 
 		if (!(prev->writes & (1ULL << reg)))
 			continue;
-		if (prev->op != INSN_SCALE_IMM || prev->dst != reg || stride > (1ULL << 32))
+		if (prev->dst != reg || stride > (1ULL << 32))
+			break;
+		if (prev->op == INSN_ADD_IMM && prev->disp > -(1LL << 32) &&
+		    prev->disp < (1LL << 32)) {
+			/* (i & 3) + 8: a member array's start folded into the index */
+			b += (int64_t)stride * prev->disp;
+			continue;
+		}
+		if (prev->op == INSN_LEA && prev->base != REG_NONE && prev->index == REG_NONE &&
+		    !prev->pc_relative && prev->disp > -(1LL << 32) && prev->disp < (1LL << 32)) {
+			/* lea 0x8(%rax),%rcx: the same, into another register */
+			b += (int64_t)stride * prev->disp;
+			reg = prev->base;
+			continue;
+		}
+		if (prev->op != INSN_SCALE_IMM)
 			break;
 		stride *= prev->disp;
 		reg = prev->src;
 	}
+	/*
+	 * Only a bias forward counts: index 0 of a[i - 1] is before the array,
+	 * and its walk would leave it; of w->bins[i] folded into (i + 8) * 4, it
+	 * is where the array starts.
+	 */
+	if (bias)
+		*bias = b > 0 ? b : 0;
 	return stride;
 }
