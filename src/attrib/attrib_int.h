@@ -77,7 +77,7 @@ struct insn {
 	bool unconditional; /* INSN_JUMP only */
 	int64_t disp;
 	uint64_t writes; /* bitmask of DWARF registers written */
-	uint64_t target;
+	uint64_t target; /* a direct jump or call */
 };
 
 struct decoder;
@@ -131,6 +131,12 @@ struct var_slot {
 /* DW_AT_frame_base: the CFA (from the call frame information) or reg + off. */
 enum frame_base_kind { FRAME_BASE_NONE, FRAME_BASE_CFA, FRAME_BASE_REG };
 
+/* A direct call: instruction insn of func calls the function. */
+struct call_site {
+	struct func *func;
+	size_t insn;
+};
+
 /* A function: one contiguous code range of a DWARF subprogram. */
 struct func {
 	uint64_t lo, hi;
@@ -155,6 +161,18 @@ struct func {
 	size_t nr_args;
 	bool indirect_jumps; /* a jump table: block predecessors are unknown */
 	unsigned int budget; /* tracking steps spent on the current query */
+	/*
+	 * A static function's clone (foo.isra.0, foo.constprop.0): its DWARF
+	 * parameters no longer say what arrives in which register, its
+	 * callers, all in its unit, do.
+	 */
+	bool local_clone;
+	uint64_t cu_offset; /* its unit's DIE */
+	struct call_site *callers; /* found on first use (callers_found) */
+	size_t nr_callers;
+	bool callers_found;
+	uint64_t clobbers; /* registers a call of it may change (clobbers_found) */
+	bool clobbers_found;
 };
 
 /* ---- the attrib object ------------------------------------------------- */
@@ -242,6 +260,13 @@ const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die);
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
 ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc);
 struct func *attrib_func_get(struct attrib *a, uint64_t pc);
+/*
+ * The registers instruction k of f writes: for a direct call, only those
+ * the callee's code (and its callees') can change, not the whole ABI set.
+ */
+uint64_t attrib_insn_writes(struct attrib *a, const struct func *f, size_t k);
+/* The direct calls of f in its unit (a local clone's callers), f->callers. */
+void attrib_func_callers(struct attrib *a, struct func *f);
 /* f's code bytes (*len of them, at most its size), or NULL: none, or no decoder. */
 const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len);
 void attrib_func_free(struct func *f);

@@ -354,6 +354,9 @@ static struct func *func_build(struct attrib *a, uint64_t pc)
 		return NULL;
 	}
 	f->name = attrib_die_name(a, &sub);
+	f->cu_offset = dwarf_dieoffset(&cu);
+	f->local_clone = dwarf_hasattr(&sub, DW_AT_abstract_origin) &&
+			 !dwarf_hasattr_integrate(&sub, DW_AT_external);
 	frame_base(f, &sub);
 	func_decode(a, f);
 	l = (struct loc_list){ .f = f };
@@ -370,6 +373,7 @@ void attrib_func_free(struct func *f)
 	free(f->leader);
 	free(f->locs);
 	free(f->slots);
+	free(f->callers);
 	free(f);
 }
 
@@ -397,4 +401,87 @@ struct func *attrib_func_get(struct attrib *a, uint64_t pc)
 	a->funcs[lo] = f;
 	a->nr_funcs++;
 	return f;
+}
+
+/* The direct calls of target in g, added to target's callers. */
+static void calls_in(struct func *g, struct func *target, size_t *alloc)
+{
+	size_t i;
+
+	for (i = 0; g != target && i < g->nr_insns; i++) {
+		if (g->insns[i].op != INSN_CALL || g->insns[i].target != target->lo)
+			continue;
+		target->callers = xgrow(target->callers, alloc, target->nr_callers + 1,
+					sizeof(*target->callers));
+		target->callers[target->nr_callers++] = (struct call_site){ .func = g, .insn = i };
+	}
+}
+
+void attrib_func_callers(struct attrib *a, struct func *f)
+{
+	Dwarf_Die cu, child;
+	size_t alloc = 0;
+
+	if (f->callers_found)
+		return;
+	f->callers_found = true;
+	if (!dwarf_offdie(a->img.dwarf, f->cu_offset, &cu) || dwarf_child(&cu, &child) != 0)
+		return;
+	do {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+
+		if (dwarf_tag(&child) != DW_TAG_subprogram)
+			continue;
+		while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+			struct func *g = attrib_func_get(a, lo);
+
+			if (g && g->lo == lo)
+				calls_in(g, f, &alloc);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static uint64_t call_writes(struct attrib *a, const struct insn *in, int depth);
+
+/* Every register f's code writes, calls included (depth bounds the chain). */
+static uint64_t clobbers(struct attrib *a, struct func *f, int depth)
+{
+	uint64_t mask = 0;
+	size_t i;
+
+	if (f->clobbers_found)
+		return f->clobbers;
+	for (i = 0; i < f->nr_insns; i++) {
+		const struct insn *in = &f->insns[i];
+		bool leaves = in->op == INSN_JUMP && (in->target < f->lo || in->target >= f->hi);
+
+		/* a call, or a tail call: what the callee writes */
+		mask |= in->op == INSN_CALL || leaves ? call_writes(a, in, depth + 1) : in->writes;
+	}
+	f->clobbers = mask;
+	f->clobbers_found = true;
+	return mask;
+}
+
+static uint64_t call_writes(struct attrib *a, const struct insn *in, int depth)
+{
+	/* what the decoder added to a call's own writes: the ABI's caller-saved set */
+	const uint64_t abi = a->img.machine == EM_AARCH64 ? 0x7ffffULL : 0x0f37ULL;
+	struct func *g;
+
+	if (!in->target || depth > 4 || !a->dec)
+		return in->writes | abi;
+	g = attrib_func_get(a, in->target);
+	if (!g || g->lo != in->target || !g->nr_insns || g->indirect_jumps)
+		return in->writes | abi;
+	/* the call's own effects (the stack pointer, the link register), the callee's */
+	return (in->writes & ~abi) | clobbers(a, g, depth);
+}
+
+uint64_t attrib_insn_writes(struct attrib *a, const struct func *f, size_t k)
+{
+	const struct insn *in = &f->insns[k];
+
+	return in->op == INSN_CALL ? call_writes(a, in, 0) : in->writes;
 }

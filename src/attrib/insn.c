@@ -230,6 +230,8 @@ static void x86_classify(struct decoder *d, struct insn *out)
 		out->op = INSN_CALL;
 		/* The System V ABI's caller-saved registers. */
 		out->writes |= 0x0f37; /* rax rdx rcx rsi rdi r8-r11 */
+		if (op0 && op0->type == X86_OP_IMM)
+			out->target = op0->imm; /* a direct call */
 	} else if (cs_insn_group(d->cs, d->insn, CS_GRP_RET)) {
 		out->op = INSN_RET;
 	} else if (cs_insn_group(d->cs, d->insn, CS_GRP_JUMP)) {
@@ -301,6 +303,8 @@ static void arm64_classify(struct decoder *d, struct insn *out)
 	if (cs_insn_group(d->cs, d->insn, CS_GRP_CALL)) {
 		out->op = INSN_CALL;
 		out->writes |= 0x7ffff; /* x0-x18 */
+		if (op0 && op0->type == ARM64_OP_IMM)
+			out->target = op0->imm; /* bl: a direct call */
 	} else if (cs_insn_group(d->cs, d->insn, CS_GRP_RET)) {
 		out->op = INSN_RET;
 	} else if (cs_insn_group(d->cs, d->insn, CS_GRP_JUMP)) {

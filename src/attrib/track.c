@@ -346,11 +346,52 @@ static int entry_arg(const struct func *f, int reg, int64_t disp, struct reg_typ
 	return -ENOENT;
 }
 
+static bool same_object(const struct reg_type *x, const struct reg_type *y)
+{
+	return x->type == y->type && x->offset == y->offset && x->global == y->global;
+}
+
+/*
+ * At a local clone's entry: what every direct caller passes in reg (they
+ * must agree on the object; there must be at least one).
+ */
+static int callers_arg(struct attrib *a, struct func *f, int reg, int64_t disp,
+		       struct reg_type *out, int depth)
+{
+	struct reg_type got, first = { 0 };
+	size_t i;
+
+	attrib_func_callers(a, f);
+	for (i = 0; i < f->nr_callers; i++) {
+		struct func *g = f->callers[i].func;
+		unsigned int saved = g->budget;
+		int ret;
+
+		/* one budget for the query, whichever function spends it */
+		g->budget = f->budget;
+		ret = attrib_track_reg(a, g, f->callers[i].insn, reg, disp, &got, depth + 1);
+		f->budget = g->budget;
+		g->budget = saved;
+		if (ret)
+			return ret;
+		if (i && !same_object(&first, &got))
+			return -ENOENT;
+		if (i && first.var != got.var)
+			first.var = NULL;
+		if (!i)
+			first = got;
+	}
+	if (!f->nr_callers)
+		return -ENOENT;
+	*out = first;
+	return 0;
+}
+
 /* The value of reg as instruction p hands it on (p executed). */
 static int value_after(struct attrib *a, struct func *f, size_t p, int reg, int64_t disp,
 		       struct reg_type *out, int depth)
 {
-	if (f->insns[p].writes & (1ULL << reg))
+	if (attrib_insn_writes(a, f, p) & (1ULL << reg))
 		return def_type(a, f, p, reg, disp, out, depth);
 	return attrib_track_reg(a, f, p, reg, disp, out, depth + 1);
 }
@@ -377,9 +418,19 @@ static int64_t loop_step(const struct func *f, size_t j, size_t p, int reg)
 	return step < 0 ? -step : step;
 }
 
-static bool same_object(const struct reg_type *x, const struct reg_type *y)
+/*
+ * Whether p, falling through into the next block, is reachable code: not
+ * the nop padding after an unconditional jump or a return.
+ */
+static bool falls_from_code(const struct func *f, size_t p, bool falls)
 {
-	return x->type == y->type && x->offset == y->offset && x->global == y->global;
+	while (falls && f->insns[p].nop && p > 0) {
+		const struct insn *in = &f->insns[--p];
+
+		if (in->op == INSN_RET || (in->op == INSN_JUMP && in->unconditional))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -404,13 +455,20 @@ static int merge_preds(struct attrib *a, struct func *f, size_t j, int reg, int6
 
 		if (!falls && !(in->op == INSN_JUMP && in->target == pc))
 			continue;
+		if (!falls_from_code(f, p, falls))
+			continue;
 		if (p >= j) {
 			int64_t s = loop_step(f, j, p, reg);
 
-			if (s < 0)
-				return -ENOENT;
-			step = step ? gcd_u64(step, s) : (uint64_t)s;
-			continue;
+			/*
+			 * Set anew inside the loop (gcc -O2 loads a call's
+			 * argument at the end of the body, for the next round):
+			 * the back edge's own value, as for any predecessor.
+			 */
+			if (s >= 0) {
+				step = step ? gcd_u64(step, s) : (uint64_t)s;
+				continue;
+			}
 		}
 		ret = value_after(a, f, p, reg, disp, &got, depth + 1);
 		if (ret)
@@ -443,11 +501,13 @@ int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_
 		ret = var_in_reg(f, f->insns[j].pc, reg, disp, out);
 		if (ret != -ENOENT)
 			return ret;
+		if (j == 0 && f->local_clone && !f->nr_args)
+			return callers_arg(a, f, reg, disp, out, depth);
 		if (j == 0)
 			return entry_arg(f, reg, disp, out);
 		if (f->leader[j])
 			return merge_preds(a, f, j, reg, disp, out, depth);
-		if (f->insns[j - 1].writes & (1ULL << reg))
+		if (attrib_insn_writes(a, f, j - 1) & (1ULL << reg))
 			return def_type(a, f, j - 1, reg, disp, out, depth);
 	}
 }
