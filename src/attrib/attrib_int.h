@@ -162,11 +162,12 @@ struct func {
 	bool indirect_jumps; /* a jump table: block predecessors are unknown */
 	unsigned int budget; /* tracking steps spent on the current query */
 	/*
-	 * A static function's clone (foo.isra.0, foo.constprop.0): its DWARF
-	 * parameters no longer say what arrives in which register, its
-	 * callers, all in its unit, do.
+	 * A static function (DW_AT_external absent): all its direct callers
+	 * are in its unit, and the compiler may have changed its signature
+	 * (foo.isra.0, or clang passing p->member for p with the same name),
+	 * so what arrives in a register is what the callers pass.
 	 */
-	bool local_clone;
+	bool local;
 	uint64_t cu_offset; /* its unit's DIE */
 	struct call_site *callers; /* found on first use (callers_found) */
 	size_t nr_callers;
@@ -265,7 +266,7 @@ struct func *attrib_func_get(struct attrib *a, uint64_t pc);
  * the callee's code (and its callees') can change, not the whole ABI set.
  */
 uint64_t attrib_insn_writes(struct attrib *a, const struct func *f, size_t k);
-/* The direct calls of f in its unit (a local clone's callers), f->callers. */
+/* The direct calls of f in its unit (a static function's callers), f->callers. */
 void attrib_func_callers(struct attrib *a, struct func *f);
 /* f's code bytes (*len of them, at most its size), or NULL: none, or no decoder. */
 const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len);

@@ -355,8 +355,7 @@ static struct func *func_build(struct attrib *a, uint64_t pc)
 	}
 	f->name = attrib_die_name(a, &sub);
 	f->cu_offset = dwarf_dieoffset(&cu);
-	f->local_clone = dwarf_hasattr(&sub, DW_AT_abstract_origin) &&
-			 !dwarf_hasattr_integrate(&sub, DW_AT_external);
+	f->local = !dwarf_hasattr_integrate(&sub, DW_AT_external);
 	frame_base(f, &sub);
 	func_decode(a, f);
 	l = (struct loc_list){ .f = f };

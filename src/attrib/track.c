@@ -352,8 +352,8 @@ static bool same_object(const struct reg_type *x, const struct reg_type *y)
 }
 
 /*
- * At a local clone's entry: what every direct caller passes in reg (they
- * must agree on the object; there must be at least one).
+ * At a static function's entry: what every direct caller passes in reg
+ * (they must agree on the object; there must be at least one).
  */
 static int callers_arg(struct attrib *a, struct func *f, int reg, int64_t disp,
 		       struct reg_type *out, int depth)
@@ -385,6 +385,24 @@ static int callers_arg(struct attrib *a, struct func *f, int reg, int64_t disp,
 		return -ENOENT;
 	*out = first;
 	return 0;
+}
+
+/*
+ * reg at the function's entry: for a static function what its callers
+ * pass, when they agree (the signature may not be the declared one), else
+ * the parameter the ABI passes there.
+ */
+static int entry_value(struct attrib *a, struct func *f, int reg, int64_t disp,
+		       struct reg_type *out, int depth)
+{
+	int ret;
+
+	if (f->local) {
+		ret = callers_arg(a, f, reg, disp, out, depth);
+		if (!ret || !f->nr_args)
+			return ret;
+	}
+	return entry_arg(f, reg, disp, out);
 }
 
 /* The value of reg as instruction p hands it on (p executed). */
@@ -501,10 +519,8 @@ int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_
 		ret = var_in_reg(f, f->insns[j].pc, reg, disp, out);
 		if (ret != -ENOENT)
 			return ret;
-		if (j == 0 && f->local_clone && !f->nr_args)
-			return callers_arg(a, f, reg, disp, out, depth);
 		if (j == 0)
-			return entry_arg(f, reg, disp, out);
+			return entry_value(a, f, reg, disp, out, depth);
 		if (f->leader[j])
 			return merge_preds(a, f, j, reg, disp, out, depth);
 		if (attrib_insn_writes(a, f, j - 1) & (1ULL << reg))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The optimisation-level corpus (tests/attrib/levels.sh builds it at -O0,
- * -Og and -O2 with gcc and clang and records it under record --sim): four
+ * -Og, -O1, -O2 and -O3 with gcc and clang and records it under record --sim): four
  * threads reach heap structs only through pointers, in the ways code does
  * at every level:
  *   - a per-thread element of a calloc'd array, from the thread's void *
@@ -96,12 +96,12 @@ static void *work(void *p)
 	return (void *)got;
 }
 
-#define FIELD(type, path)                                                                       \
-	printf("field %s %s %zu %zu\n", #type, #path, offsetof(struct type, path),              \
+#define FIELD(type, path)                                                          \
+	printf("field %s %s %zu %zu\n", #type, #path, offsetof(struct type, path), \
 	       sizeof(((struct type *)0)->path))
 /* An array member: its element size too. */
-#define ARRAY_FIELD(type, path)                                                                 \
-	printf("field %s %s %zu %zu %zu\n", #type, #path, offsetof(struct type, path),         \
+#define ARRAY_FIELD(type, path)                                                        \
+	printf("field %s %s %zu %zu %zu\n", #type, #path, offsetof(struct type, path), \
 	       sizeof(((struct type *)0)->path), sizeof(((struct type *)0)->path[0]))
 
 static void truth(const struct worker *w, const struct shared *s)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The optimisation-level corpus: tests/attrib/levels.c built at -O0, -Og and
-# -O2 with gcc and clang, recorded under record --sim, reported. Every
+# The optimisation-level corpus: tests/attrib/levels.c built at -O0, -Og,
+# -O1, -O2 and -O3 with gcc and clang, recorded under record --sim, reported. Every
 # sample on the program's heap structs is scored against the compiler's
 # own offsetof/sizeof, which the program prints (tests/attrib/levels_truth.py):
 # at every level >= 95% of the samples are named to the right field, none
@@ -16,10 +16,14 @@ command -v python3 >/dev/null || skip "python3 (reads the report's JSON) is miss
 declare -A pin=(
 	[gcc-O0]="samples 34843 34843 0 0|sites 13 13 0 0"
 	[gcc-Og]="samples 36114 36114 0 0|sites 14 14 0 0"
+	[gcc-O1]="samples 33869 33869 0 0|sites 13 13 0 0"
 	[gcc-O2]="samples 36085 36085 0 0|sites 13 13 0 0"
+	[gcc-O3]="samples 35080 35080 0 0|sites 12 12 0 0"
 	[clang-O0]="samples 41257 41257 0 0|sites 12 12 0 0"
 	[clang-Og]="samples 39363 39363 0 0|sites 10 10 0 0"
+	[clang-O1]="samples 39363 39363 0 0|sites 10 10 0 0"
 	[clang-O2]="samples 37387 37387 0 0|sites 10 10 0 0"
+	[clang-O3]="samples 31980 31980 0 0|sites 8 8 0 0"
 )
 
 # level CC OPT: build, record, report, score one build
@@ -46,7 +50,7 @@ level() {
 }
 
 for cc in gcc clang; do
-	for opt in -O0 -Og -O2; do
+	for opt in -O0 -Og -O1 -O2 -O3; do
 		level "$cc" "$opt"
 	done
 done
