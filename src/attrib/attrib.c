@@ -37,6 +37,7 @@ int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib 
 
 	hashmap_init(&a->by_pc);
 	hashmap_init(&a->by_addr);
+	hashmap_init(&a->no_func);
 	ret = attrib_image_open(&a->img, path, opts ? opts->debug_dir : NULL, err);
 	if (ret)
 		goto out_free;
@@ -85,6 +86,7 @@ void attrib_close(struct attrib *a)
 	for (i = 0; i < a->nr_funcs; i++)
 		attrib_func_free(a->funcs[i]);
 	free(a->funcs);
+	hashmap_release(&a->no_func);
 	free(a->globals);
 	if (a->extra)
 		type_db_free(a->extra);

@@ -239,6 +239,7 @@ struct attrib {
 	size_t nr_globals;
 
 	struct func **funcs; /* sorted by lo */
+	struct hashmap no_func; /* pcs no DWARF subprogram holds (value: a) */
 	size_t nr_funcs, alloc_funcs;
 	struct hashmap by_pc; /* pc → struct attrib_result (pointer path) */
 	struct hashmap by_addr; /* data address → struct attrib_result (globals) */

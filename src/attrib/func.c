@@ -331,18 +331,16 @@ static void frame_base(struct func *f, Dwarf_Die *sub)
 	}
 }
 
-static struct func *func_build(struct attrib *a, uint64_t pc)
+/* The function of subprogram sub (in unit cu) whose code range holds pc. */
+static struct func *func_from_die(struct attrib *a, Dwarf_Die *cu, Dwarf_Die *sub, uint64_t pc)
 {
-	Dwarf_Die cu, sub;
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 	struct loc_list l;
 	struct func *f;
 
-	if (!find_cu(a, pc, &cu) || !find_subprogram(&cu, pc, &sub, 0))
-		return NULL;
 	f = xcalloc(1, sizeof(*f));
-	while ((off = dwarf_ranges(&sub, off, &base, &lo, &hi)) > 0) {
+	while ((off = dwarf_ranges(sub, off, &base, &lo, &hi)) > 0) {
 		if (pc >= lo && pc < hi) {
 			f->lo = lo;
 			f->hi = hi;
@@ -353,15 +351,24 @@ static struct func *func_build(struct attrib *a, uint64_t pc)
 		free(f);
 		return NULL;
 	}
-	f->name = attrib_die_name(a, &sub);
-	f->cu_offset = dwarf_dieoffset(&cu);
-	f->local = !dwarf_hasattr_integrate(&sub, DW_AT_external);
-	frame_base(f, &sub);
+	f->name = attrib_die_name(a, sub);
+	f->cu_offset = dwarf_dieoffset(cu);
+	f->local = !dwarf_hasattr_integrate(sub, DW_AT_external);
+	frame_base(f, sub);
 	func_decode(a, f);
 	l = (struct loc_list){ .f = f };
-	scope_locs(a, &l, &sub, 0);
-	entry_args(a, f, &sub);
+	scope_locs(a, &l, sub, 0);
+	entry_args(a, f, sub);
 	return f;
+}
+
+static struct func *func_build(struct attrib *a, uint64_t pc)
+{
+	Dwarf_Die cu, sub;
+
+	if (!find_cu(a, pc, &cu) || !find_subprogram(&cu, pc, &sub, 0))
+		return NULL;
+	return func_from_die(a, &cu, &sub, pc);
 }
 
 void attrib_func_free(struct func *f)
@@ -376,11 +383,10 @@ void attrib_func_free(struct func *f)
 	free(f);
 }
 
-/* Functions are kept sorted by start address for the range search. */
-struct func *attrib_func_get(struct attrib *a, uint64_t pc)
+/* Where pc's function is, or would go, in the sorted a->funcs: *at. */
+static struct func *func_find(const struct attrib *a, uint64_t pc, size_t *at)
 {
 	size_t lo = 0, hi = a->nr_funcs;
-	struct func *f;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -390,16 +396,38 @@ struct func *attrib_func_get(struct attrib *a, uint64_t pc)
 		else
 			hi = mid;
 	}
-	if (lo && pc < a->funcs[lo - 1]->hi)
-		return a->funcs[lo - 1];
-	f = func_build(a, pc);
-	if (!f)
-		return NULL;
+	*at = lo;
+	return lo && pc < a->funcs[lo - 1]->hi ? a->funcs[lo - 1] : NULL;
+}
+
+static struct func *func_insert(struct attrib *a, struct func *f, size_t at)
+{
 	a->funcs = xgrow(a->funcs, &a->alloc_funcs, a->nr_funcs + 1, sizeof(*a->funcs));
-	memmove(&a->funcs[lo + 1], &a->funcs[lo], (a->nr_funcs - lo) * sizeof(*a->funcs));
-	a->funcs[lo] = f;
+	memmove(&a->funcs[at + 1], &a->funcs[at], (a->nr_funcs - at) * sizeof(*a->funcs));
+	a->funcs[at] = f;
 	a->nr_funcs++;
 	return f;
+}
+
+/*
+ * Functions are kept sorted by start address for the range search; a pc
+ * no subprogram holds (assembly, a PLT stub) is remembered: finding that
+ * out means a look at every unit.
+ */
+struct func *attrib_func_get(struct attrib *a, uint64_t pc)
+{
+	struct func *f;
+	size_t at;
+
+	f = func_find(a, pc, &at);
+	if (f || hashmap_get(&a->no_func, pc))
+		return f;
+	f = func_build(a, pc);
+	if (!f) {
+		hashmap_put(&a->no_func, pc, a);
+		return NULL;
+	}
+	return func_insert(a, f, at);
 }
 
 /* The direct calls of target in g, added to target's callers. */
@@ -416,29 +444,52 @@ static void calls_in(struct func *g, struct func *target, size_t *alloc)
 	}
 }
 
-void attrib_func_callers(struct attrib *a, struct func *f)
+/* The calls of target in every subprogram under parent (namespaces, classes too). */
+static void unit_calls(struct attrib *a, Dwarf_Die *cu, Dwarf_Die *parent, struct func *target,
+		       size_t *alloc, int depth)
 {
-	Dwarf_Die cu, child;
-	size_t alloc = 0;
+	Dwarf_Die child;
 
-	if (f->callers_found)
-		return;
-	f->callers_found = true;
-	if (!dwarf_offdie(a->img.dwarf, f->cu_offset, &cu) || dwarf_child(&cu, &child) != 0)
+	if (depth > 16 || dwarf_child(parent, &child) != 0)
 		return;
 	do {
 		Dwarf_Addr base, lo, hi;
 		ptrdiff_t off = 0;
+		struct func *g;
+		size_t at;
 
-		if (dwarf_tag(&child) != DW_TAG_subprogram)
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_namespace:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+			unit_calls(a, cu, &child, target, alloc, depth + 1);
 			continue;
+		case DW_TAG_subprogram:
+			break;
+		default:
+			continue;
+		}
+		/* built from its DIE: no search of the unit for each one */
 		while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
-			struct func *g = attrib_func_get(a, lo);
-
+			g = func_find(a, lo, &at);
+			if (!g && (g = func_from_die(a, cu, &child, lo)))
+				func_insert(a, g, at);
 			if (g && g->lo == lo)
-				calls_in(g, f, &alloc);
+				calls_in(g, target, alloc);
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+void attrib_func_callers(struct attrib *a, struct func *f)
+{
+	size_t alloc = 0;
+	Dwarf_Die cu;
+
+	if (f->callers_found)
+		return;
+	f->callers_found = true;
+	if (dwarf_offdie(a->img.dwarf, f->cu_offset, &cu))
+		unit_calls(a, &cu, &cu, f, &alloc, 0);
 }
 
 static uint64_t call_writes(struct attrib *a, const struct insn *in, int depth);
