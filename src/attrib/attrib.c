@@ -21,6 +21,7 @@ static const char *const reason_names[ATTRIB_NR_REASONS] = {
 	[ATTRIB_NO_TYPE] = "no-type",
 	[ATTRIB_OUTSIDE_TYPE] = "outside-type",
 	[ATTRIB_UNKNOWN_INDEX] = "unknown-index",
+	[ATTRIB_BITFIELDS] = "bitfields",
 };
 
 const char *attrib_reason_name(enum attrib_reason reason)

@@ -41,6 +41,7 @@ enum attrib_reason {
 	ATTRIB_NO_TYPE, /* the variable's type is unknown or not a pointer to data */
 	ATTRIB_OUTSIDE_TYPE, /* the offset falls outside the type (or in padding) */
 	ATTRIB_UNKNOWN_INDEX, /* an index register no array of the type explains */
+	ATTRIB_BITFIELDS, /* the access spans several bitfields: which one is not said */
 	ATTRIB_NR_REASONS,
 };
 

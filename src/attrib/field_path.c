@@ -71,6 +71,27 @@ static const struct type_member *member_at(const struct type *t, uint64_t off, u
 	return best;
 }
 
+/*
+ * Whether the size bytes at off hold more than one bitfield of t: a load or
+ * store of the whole unit (clang -O0 reads a bitfield's 16 or 32 bits, then
+ * shifts), and the instruction alone does not say which field it means.
+ */
+static bool several_bitfields(const struct type *t, uint64_t off, uint32_t size)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < t->nr_members && n < 2; i++) {
+		uint64_t start, end;
+
+		if (!t->members[i].bit_size)
+			continue;
+		type_member_extent(&t->members[i], &start, &end);
+		if (start < off + size && off < end)
+			n++;
+	}
+	return n > 1;
+}
+
 static void add_name(struct field_walk *w, const char *name)
 {
 	struct strbuf *sb = w->sb;
@@ -99,6 +120,8 @@ static int walk_aggregate(struct field_walk *w, const struct type *t, uint64_t o
 	m = member_at(t, off, w->access_size, true);
 	if (!m)
 		return -ERANGE;
+	if (m->bit_size && w->access_size && several_bitfields(t, off, w->access_size))
+		return -EDOM;
 	if (m->name)
 		add_name(w, m->name);
 	return walk(w, m->type, off - m->offset, false);

@@ -141,7 +141,10 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 	}
 	set_outer(r, t, (uint64_t)off);
 	ret = attrib_field_walk(&w, t, off);
-	r->reason = !ret ? ATTRIB_OK : ret == -ENOENT ? ATTRIB_UNKNOWN_INDEX : ATTRIB_OUTSIDE_TYPE;
+	r->reason = !ret	   ? ATTRIB_OK :
+		    ret == -ENOENT ? ATTRIB_UNKNOWN_INDEX :
+		    ret == -EDOM   ? ATTRIB_BITFIELDS :
+				     ATTRIB_OUTSIDE_TYPE;
 	r->type = w.container;
 	r->offset = w.container ? w.container_offset : (uint64_t)off;
 	r->path = attrib_image_intern(&a->img, sb.buf);
