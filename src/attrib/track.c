@@ -352,6 +352,24 @@ static bool same_object(const struct reg_type *x, const struct reg_type *y)
 }
 
 /*
+ * One more path's value of a register where paths meet: all must point at
+ * the same object (-ENOENT if not); the variable's name stays if all agree.
+ */
+static int agree(struct reg_type *first, bool *have, const struct reg_type *got)
+{
+	if (!*have) {
+		*first = *got;
+		*have = true;
+		return 0;
+	}
+	if (!same_object(first, got))
+		return -ENOENT;
+	if (first->var != got->var)
+		first->var = NULL;
+	return 0;
+}
+
+/*
  * At a static function's entry: what every direct caller passes in reg
  * (they must agree on the object; there must be at least one).
  */
@@ -359,6 +377,7 @@ static int callers_arg(struct attrib *a, struct func *f, int reg, int64_t disp,
 		       struct reg_type *out, int depth)
 {
 	struct reg_type got, first = { 0 };
+	bool have = false;
 	size_t i;
 
 	attrib_func_callers(a, f);
@@ -372,16 +391,10 @@ static int callers_arg(struct attrib *a, struct func *f, int reg, int64_t disp,
 		ret = attrib_track_reg(a, g, f->callers[i].insn, reg, disp, &got, depth + 1);
 		f->budget = g->budget;
 		g->budget = saved;
-		if (ret)
+		if (ret || (ret = agree(&first, &have, &got)))
 			return ret;
-		if (i && !same_object(&first, &got))
-			return -ENOENT;
-		if (i && first.var != got.var)
-			first.var = NULL;
-		if (!i)
-			first = got;
 	}
-	if (!f->nr_callers)
+	if (!have)
 		return -ENOENT;
 	*out = first;
 	return 0;
@@ -489,15 +502,8 @@ static int merge_preds(struct attrib *a, struct func *f, size_t j, int reg, int6
 			}
 		}
 		ret = value_after(a, f, p, reg, disp, &got, depth + 1);
-		if (ret)
+		if (ret || (ret = agree(&first, &have, &got)))
 			return ret;
-		if (have && !same_object(&first, &got))
-			return -ENOENT;
-		if (have && first.var != got.var)
-			first.var = NULL;
-		if (!have)
-			first = got;
-		have = true;
 	}
 	if (!have)
 		return -ENOENT;

@@ -10,6 +10,14 @@ source "$TOP_SRCDIR/tests/lib.sh"
 tool=$TOP_BUILDDIR/tests/attrib/attrib_tool
 [ -x "$tool" ] || skip "attrib_tool not built (no capstone)"
 
+# clang_build OUT FLAGS...: the corpus built by clang (0: done)
+clang_build() {
+	local out=$1
+	shift
+	clang -o "$out" "$TOP_SRCDIR/tests/attrib/corpus.c" "$@" -g ||
+		{ fail "clang cannot compile the corpus ($*)"; return 1; }
+}
+
 # check NAME BINARY MIN_PERCENT
 check() {
 	local rc
@@ -42,9 +50,7 @@ check gcc-O2-dwarf4 "$TMP/corpus-dw4" 90
 grep -qE '^right +c_typedef_bits .*field=hi ' "$TMP/out" && ok ||
 	fail "DWARF 4: bits_t.hi not attributed: $(grep c_typedef_bits "$TMP/out")"
 
-if command -v clang >/dev/null; then
-	clang -o "$TMP/corpus-clang" "$TOP_SRCDIR/tests/attrib/corpus.c" -O2 -g ||
-		fail "clang cannot compile the corpus"
+if command -v clang >/dev/null && clang_build "$TMP/corpus-clang" -O2; then
 	check clang-O2 "$TMP/corpus-clang" 90
 fi
 
@@ -55,9 +61,7 @@ compile "$TMP/corpus-O0" "$TOP_SRCDIR/tests/attrib/corpus.c" -O0 -g || finish
 check gcc-O0 "$TMP/corpus-O0" 20
 grep -qE '^right +c_double_ptr .*path=\*pp var=pp' "$TMP/out" && ok ||
 	fail "gcc -O0: *pp, loaded from pp's slot, lost pp's name: $(grep c_double_ptr "$TMP/out")"
-if command -v clang >/dev/null; then
-	clang -o "$TMP/corpus-clang-O0" "$TOP_SRCDIR/tests/attrib/corpus.c" -O0 -g ||
-		fail "clang cannot compile the corpus at -O0"
+if command -v clang >/dev/null && clang_build "$TMP/corpus-clang-O0" -O0; then
 	check clang-O0 "$TMP/corpus-clang-O0" 20
 	# clang -O0 reads o->cnt as the 16 bits it shares with o->flag: which
 	# one is meant is in the shift after it, not in the access
