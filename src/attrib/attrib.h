@@ -16,8 +16,9 @@
  *      parameters living in that register at pc (location lists, inlined
  *      scopes), or tracked back through the basic blocks (register moves,
  *      loads of a typed pointer's member, lea, rip-relative globals, loads
- *      from a variable's stack slot as -O0 code does, a spill's reload,
- *      calls that leave the register alone, a static function's callers);
+ *      from a variable's stack slot as -O0 code does, calls that leave the
+ *      register alone, a call's typed return value, a static function's
+ *      callers);
  *      the pointee type and the displacement name the field
  *      ("p->cfs.period").
  * A query that does not resolve says why (enum attrib_reason); every query

@@ -52,7 +52,6 @@ enum insn_op {
 	INSN_OTHER,
 	INSN_MOV_REG, /* dst = src (full width) */
 	INSN_LOAD, /* dst = 8 bytes at the memory operand */
-	INSN_STORE, /* 8 bytes at the memory operand = src */
 	INSN_LEA, /* dst = address of the memory operand */
 	INSN_ADD_IMM, /* dst += imm (in disp) */
 	INSN_SCALE_IMM, /* dst = src * imm (in disp): shl, imul */
@@ -168,6 +167,7 @@ struct func {
 	 * so what arrives in a register is what the callers pass.
 	 */
 	bool local;
+	const struct type *ret_type; /* DW_AT_type: what it returns, NULL for void */
 	uint64_t cu_offset; /* its unit's DIE */
 	struct call_site *callers; /* found on first use (callers_found) */
 	size_t nr_callers;

@@ -354,6 +354,7 @@ static struct func *func_from_die(struct attrib *a, Dwarf_Die *cu, Dwarf_Die *su
 	f->name = attrib_die_name(a, sub);
 	f->cu_offset = dwarf_dieoffset(cu);
 	f->local = !dwarf_hasattr_integrate(sub, DW_AT_external);
+	f->ret_type = attrib_die_type(a, sub);
 	frame_base(f, sub);
 	func_decode(a, f);
 	l = (struct loc_list){ .f = f };

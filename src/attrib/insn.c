@@ -240,13 +240,6 @@ static void x86_classify(struct decoder *d, struct insn *out)
 		if (op0 && op0->type == X86_OP_IMM)
 			out->target = op0->imm;
 	}
-	if (id == X86_INS_MOV && op0 && op1 && op0->type == X86_OP_MEM && op1->type == X86_OP_REG &&
-	    op1->size == 8) {
-		/* a spill: the reload from the same slot gets the register's value back */
-		out->op = INSN_STORE;
-		out->src = dwarf_reg(d, op1->reg);
-		return;
-	}
 	if (!op0 || !op1 || op0->type != X86_OP_REG || op0->size != 8)
 		return;
 	out->dst = dwarf_reg(d, op0->reg);
@@ -316,12 +309,6 @@ static void arm64_classify(struct decoder *d, struct insn *out)
 	}
 	if (!op0 || !op1 || op0->type != ARM64_OP_REG)
 		return;
-	if (id == ARM64_INS_STR && op1->type == ARM64_OP_MEM && !x->writeback &&
-	    op0->reg >= ARM64_REG_X0 && op0->reg <= ARM64_REG_X28) {
-		out->op = INSN_STORE;
-		out->src = dwarf_reg(d, op0->reg);
-		return;
-	}
 	out->dst = dwarf_reg(d, op0->reg);
 	if (id == ARM64_INS_MOV && op1->type == ARM64_OP_REG) {
 		out->op = INSN_MOV_REG;

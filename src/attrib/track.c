@@ -204,32 +204,6 @@ static int slot_var(struct attrib *a, struct func *f, size_t k, int base, int64_
 	return 0;
 }
 
-/*
- * A reload of what the block stored at [base + disp] earlier (a spill the
- * debug info names no variable for): the stored register's value there.
- * Any write of base, a call or a block boundary in between ends the search.
- */
-static int reload(struct attrib *a, struct func *f, size_t k, struct reg_type *out, int depth)
-{
-	const struct insn *ld = &f->insns[k];
-	size_t j;
-
-	for (j = k; j > 0 && !f->leader[j]; j--) {
-		const struct insn *in = &f->insns[j - 1];
-
-		if ((in->writes & (1ULL << ld->base)) || in->op == INSN_CALL)
-			return -ENOENT;
-		if (!(in->mem_rw & INSN_MEM_WRITE) || in->base != ld->base ||
-		    in->index != REG_NONE || in->disp + in->mem_size <= ld->disp ||
-		    ld->disp + 8 <= in->disp)
-			continue;
-		if (in->op != INSN_STORE || in->disp != ld->disp || in->src == REG_NONE)
-			return -ENOENT;
-		return attrib_track_reg(a, f, j - 1, in->src, 0, out, depth + 1);
-	}
-	return -ENOENT;
-}
-
 /* What the load at k reads from: the register's object, or a stack slot's variable. */
 static int load_object(struct attrib *a, struct func *f, size_t k, struct reg_type *obj, bool *slot,
 		       int depth)
@@ -260,9 +234,6 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 	int ret;
 
 	ret = load_object(a, f, k, &obj, &slot, depth);
-	if (ret && in->index == REG_NONE && !in->pc_relative && in->base != REG_NONE &&
-	    !reload(a, f, k, out, depth))
-		return 0;
 	if (ret)
 		return ret;
 	if (obj.offset < 0)
@@ -288,6 +259,24 @@ static int load_type(struct attrib *a, struct func *f, size_t k, struct reg_type
 	return out->type ? 0 : -EINVAL;
 }
 
+/*
+ * What a direct call leaves in the return register (rax, x0): its callee's
+ * declared return type, when that is a typed data pointer. A clone keeps
+ * the declared type (gcc changes arguments, and drops a return value
+ * nobody uses, but never returns something else in its place).
+ */
+static int returned(struct attrib *a, const struct insn *in, int reg, struct reg_type *out)
+{
+	struct func *g = in->target && reg == 0 ? attrib_func_get(a, in->target) : NULL;
+
+	if (!g || g->lo != in->target)
+		return -ENOENT;
+	if (!pointee(g->ret_type))
+		return g->ret_type ? -EINVAL : -ENOENT;
+	*out = (struct reg_type){ .type = pointee(g->ret_type) };
+	return 0;
+}
+
 /* What instruction k, which writes reg, leaves in it (to be used at disp). */
 static int def_type(struct attrib *a, struct func *f, size_t k, int reg, int64_t disp,
 		    struct reg_type *out, int depth)
@@ -295,6 +284,8 @@ static int def_type(struct attrib *a, struct func *f, size_t k, int reg, int64_t
 	const struct insn *in = &f->insns[k];
 	int ret;
 
+	if (in->op == INSN_CALL)
+		return returned(a, in, reg, out);
 	if (in->dst != reg)
 		return -ENOENT;
 	switch (in->op) {
@@ -477,7 +468,7 @@ static int merge_preds(struct attrib *a, struct func *f, size_t j, int reg, int6
 	size_t p;
 	int ret;
 
-	if (f->indirect_jumps || depth > 6)
+	if (f->indirect_jumps || depth > 10)
 		return -ENOENT;
 	for (p = 0; p < f->nr_insns; p++) {
 		const struct insn *in = &f->insns[p];
@@ -519,7 +510,7 @@ int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_
 	size_t j;
 	int ret;
 
-	if (depth > 12 || reg < 0 || reg >= NR_DWARF_REGS || ++f->budget > 4096)
+	if (depth > 16 || reg < 0 || reg >= NR_DWARF_REGS || ++f->budget > 4096)
 		return -ENOENT;
 	for (j = i;; j--) {
 		ret = var_in_reg(f, f->insns[j].pc, reg, disp, out);

@@ -11,7 +11,8 @@
  *   - a pointer member followed to a shared struct (w->shared->misses);
  *   - an atomic add on a member's address (lock xadd through lea);
  *   - a local struct on the stack holding the pointer (c.s->limit);
- *   - a pointer copied to another local before use.
+ *   - a pointer copied to another local before use;
+ *   - a pointer returned by a call (shared_of(w)->lock).
  * Neighbouring elements share lines (false sharing) and every thread hits
  * the shared struct (true sharing), so every access shows in the report.
  *
@@ -71,6 +72,12 @@ NOINLINE static void miss(struct worker *w)
 	((volatile struct shared *)q->shared)->misses++;
 }
 
+/* A pointer handed back as a call's return value. */
+NOINLINE static struct shared *shared_of(struct worker *w)
+{
+	return w->shared;
+}
+
 /* The pointer kept in a local struct on the stack. */
 NOINLINE static long peek(struct worker *w, long i)
 {
@@ -91,6 +98,8 @@ static void *work(void *p)
 		__atomic_fetch_add(&w->shared->hits, 1, __ATOMIC_RELAXED);
 		if (!(i & 7))
 			miss(w);
+		if (!(i & 15))
+			((volatile struct shared *)shared_of(w))->lock++;
 		got += peek(w, i);
 	}
 	return (void *)got;

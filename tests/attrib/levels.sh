@@ -14,16 +14,16 @@ sim_require
 command -v python3 >/dev/null || skip "python3 (reads the report's JSON) is missing"
 
 declare -A pin=(
-	[gcc-O0]="samples 34843 34843 0 0|sites 13 13 0 0"
-	[gcc-Og]="samples 36114 36114 0 0|sites 14 14 0 0"
-	[gcc-O1]="samples 33869 33869 0 0|sites 13 13 0 0"
-	[gcc-O2]="samples 36085 36085 0 0|sites 13 13 0 0"
-	[gcc-O3]="samples 35080 35080 0 0|sites 12 12 0 0"
-	[clang-O0]="samples 41257 41257 0 0|sites 12 12 0 0"
-	[clang-Og]="samples 39363 39363 0 0|sites 10 10 0 0"
-	[clang-O1]="samples 39363 39363 0 0|sites 10 10 0 0"
-	[clang-O2]="samples 37387 37387 0 0|sites 10 10 0 0"
-	[clang-O3]="samples 31980 31980 0 0|sites 8 8 0 0"
+	[gcc-O0]="samples 40533 40533 0 0|sites 16 16 0 0"
+	[gcc-Og]="samples 37236 37236 0 0|sites 18 18 0 0"
+	[gcc-O1]="samples 34392 34392 0 0|sites 16 16 0 0"
+	[gcc-O2]="samples 31680 31680 0 0|sites 14 14 0 0"
+	[gcc-O3]="samples 31680 31680 0 0|sites 14 14 0 0"
+	[clang-O0]="samples 40276 40276 0 0|sites 14 14 0 0"
+	[clang-Og]="samples 40151 40151 0 0|sites 11 11 0 0"
+	[clang-O1]="samples 40151 40151 0 0|sites 11 11 0 0"
+	[clang-O2]="samples 41885 41885 0 0|sites 11 11 0 0"
+	[clang-O3]="samples 43839 43839 0 0|sites 12 12 0 0"
 )
 
 # level CC OPT: build, record, report, score one build
