@@ -31,6 +31,7 @@ static inline enum base_encoding stripped_encoding(const struct type *t)
 struct field_walk {
 	struct strbuf *sb;
 	uint32_t access_size; /* 0: unknown; picks between union members */
+	uint64_t access_bits; /* the bits of the access it touches (0: all), for bitfields */
 	/* An index register scales by this (0: none): its array shows "[]". */
 	uint64_t index_scale;
 	/* Out: the innermost named struct/union crossed and where its field starts. */
@@ -77,6 +78,8 @@ struct insn {
 	int64_t disp;
 	uint64_t writes; /* bitmask of DWARF registers written */
 	uint64_t target; /* a direct jump or call */
+	/* The memory operand's bits an immediate picks (test, or, and, bt): 0 for all. */
+	uint64_t bits;
 };
 
 struct decoder;

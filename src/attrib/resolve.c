@@ -123,6 +123,7 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 	r->var = var;
 	if (in) {
 		w.access_size = in->mem_size;
+		w.access_bits = in->bits;
 		w.index_scale = in->index != REG_NONE ? in->scale * index_stride : 0;
 	}
 	if (known_modulo)
