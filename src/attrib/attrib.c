@@ -89,6 +89,7 @@ void attrib_close(struct attrib *a)
 	free(a->funcs);
 	hashmap_release(&a->no_func);
 	free(a->globals);
+	attrib_func_syms_free(a);
 	if (a->extra)
 		type_db_free(a->extra);
 	if (a->own_types)

@@ -5,6 +5,7 @@
  * made binary-relative through the mapping's load bias, one query per row.
  */
 #include "c2c/c2c_attrib.h"
+#include "c2c/c2c_kernel.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -31,6 +32,7 @@ struct c2c_attrib {
 	size_t nr_objects, alloc_objects;
 	size_t nr_opened;
 	struct strbuf missing;
+	struct c2c_kernel *kernel; /* the kernel's debug files */
 	uint64_t counts[C2C_ATTRIB_NR_REASONS];
 	struct c2c_row_attrib reason_only[C2C_ATTRIB_NR_REASONS]; /* nothing but the reason */
 	bool any;
@@ -38,8 +40,12 @@ struct c2c_attrib {
 
 static const char *const extra_names[] = {
 	[C2C_ATTRIB_UNMAPPED - ATTRIB_NR_REASONS] = "unmapped",
-	[C2C_ATTRIB_KERNEL - ATTRIB_NR_REASONS] = "kernel",
+	[C2C_ATTRIB_KERNEL - ATTRIB_NR_REASONS] = "kernel-no-debuginfo",
 	[C2C_ATTRIB_NO_DEBUGINFO - ATTRIB_NR_REASONS] = "no-debuginfo",
+	[C2C_ATTRIB_KERNEL_NO_SYMBOL - ATTRIB_NR_REASONS] = "kernel-no-symbol",
+	[C2C_ATTRIB_KERNEL_NOT_IN_DEBUGINFO - ATTRIB_NR_REASONS] = "kernel-not-in-debuginfo",
+	[C2C_ATTRIB_KERNEL_MISMATCH - ATTRIB_NR_REASONS] = "kernel-mismatch",
+	[C2C_ATTRIB_KERNEL_UNVERIFIED - ATTRIB_NR_REASONS] = "kernel-unverified",
 };
 
 const char *c2c_attrib_reason_name(int reason)
@@ -168,6 +174,23 @@ static void query(struct c2c_attrib *ca, const struct c2c_row *r, struct attrib 
 		set_label(ca, ra);
 }
 
+/* Kernel code: the same function at the same offset in a kernel debug file. */
+static void kernel_query(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
+			 struct c2c_row_attrib *ra)
+{
+	struct attrib *a = NULL;
+	uint64_t pc = 0, addr = 0;
+
+	ra->reason = r->imap->kernel ? c2c_kernel_locate(ca->kernel, s, r, &a, &pc, &addr) :
+				       C2C_ATTRIB_KERNEL;
+	if (ra->reason != ATTRIB_OK)
+		return;
+	ra->res = attrib_resolve(a, pc, addr);
+	ra->reason = (int)ra->res->reason;
+	if (ra->reason == ATTRIB_OK)
+		set_label(ca, ra);
+}
+
 static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
 			  bool shown, struct c2c_row_attrib *ra)
 {
@@ -179,7 +202,7 @@ static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const st
 	if (!r->imap)
 		ra->reason = C2C_ATTRIB_UNMAPPED;
 	else if (r->imap->kernel || r->cpumode == AS_CPUMODE_KERNEL)
-		ra->reason = C2C_ATTRIB_KERNEL;
+		kernel_query(ca, s, r, ra);
 	else if (!(o = object_of(ca, s, r->imap))->a)
 		ra->reason = C2C_ATTRIB_NO_DEBUGINFO;
 	else
@@ -277,6 +300,7 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 	strpool_init(&ca->strings);
 	hashmap_init(&ca->entries);
 	strbuf_init(&ca->missing, 0);
+	ca->kernel = c2c_kernel_new(s);
 	for (i = 0; i < C2C_ATTRIB_NR_REASONS; i++)
 		ca->reason_only[i] = (struct c2c_row_attrib){
 			.label = "", .object = "", .outer_field = "", .reason = (int)i
@@ -316,6 +340,7 @@ void c2c_attrib_free(struct c2c_attrib *ca)
 	strpool_release(&ca->strings);
 	hashmap_release(&ca->entries);
 	strbuf_release(&ca->missing);
+	c2c_kernel_free(ca->kernel);
 	free(ca);
 }
 
@@ -348,7 +373,12 @@ void c2c_attrib_counts(const struct c2c_attrib *ca, uint64_t counts[C2C_ATTRIB_N
 
 size_t c2c_attrib_nr_objects(const struct c2c_attrib *ca)
 {
-	return ca->nr_opened;
+	return ca->nr_opened + c2c_kernel_nr_opened(ca->kernel);
+}
+
+const char *c2c_attrib_kernel_problems(const struct c2c_attrib *ca)
+{
+	return c2c_kernel_problems(ca->kernel);
 }
 
 const char *c2c_attrib_missing(const struct c2c_attrib *ca)
@@ -397,7 +427,7 @@ void c2c_attrib_render_stats(const struct c2c_attrib *ca, uint64_t nr_samples, s
 		strbuf_addf(out, "  %-34s: %10" PRIu64 "\n", c2c_attrib_reason_name(i),
 			    ca->counts[i]);
 	}
-	strbuf_addf(out, "  %-34s: %10zu\n", "Objects with debug info", ca->nr_opened);
+	strbuf_addf(out, "  %-34s: %10zu\n", "Objects with debug info", c2c_attrib_nr_objects(ca));
 }
 
 const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char *name)
