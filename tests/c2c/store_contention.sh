@@ -44,6 +44,22 @@ writes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["store_
 row=$(sed -n '/Store Contention (c2cscope)/,$p' "$TMP/r.txt" | grep -E "^ +0 +$line " | tr -s ' ')
 expect_eq "text: the section's first row" " 0 $line $writes $writes 0 0-1 store_a, store_b pair.a, pair.b" \
 	"$row"
+# the HTML page has the section too, with the text's row
+run_c2c 0 "$TMP/h.out" "$TMP/h.err" report -i "$TMP/st.data" --html "$TMP/r.html"
+got=$(python3 - "$TMP/r.html" "$line" <<'PY'
+import re, sys
+page, line = open(sys.argv[1]).read(), sys.argv[2]
+sec = page.split('id="stores"', 1)
+if len(sec) < 2:
+    print("no Store Contention section")
+else:
+    rows = re.findall(r"<tr>(.*?)</tr>", sec[1].split("</table>", 1)[0], re.S)
+    cells = [re.sub(r"<[^>]*>", "", c).strip() for r in rows for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)
+             if line in r]
+    print(" ".join(cells))
+PY
+)
+expect_eq "HTML: the section's row is the text's" "$(echo "$row" | sed 's/^ //')" "$got"
 run_c2c 0 "$TMP/p.txt" "$TMP/p.err" report -i "$TMP/st.data" --stdio --no-attrib
 expect_not_contains "--no-attrib: perf's report, no section of ours" "Store Contention" "$TMP/p.txt"
 expect_not_contains "--no-attrib: no note of ours" "(empty:" "$TMP/p.txt"
