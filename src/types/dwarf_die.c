@@ -76,6 +76,31 @@ static const struct type *die_target(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, b
  */
 static pthread_mutex_t srclines_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * DW_AT_decl_file's name, under srclines_lock. libdw (0.188) takes index 0
+ * as "no file", as DWARF 4 meant it, but in DWARF 5 it is the unit's
+ * primary file, which clang names that way: read it from the unit's file
+ * table then.
+ */
+static const char *decl_file(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	Dwarf_Half version = 0;
+	size_t nfiles;
+	uint64_t idx;
+	const char *file;
+
+	pthread_mutex_lock(&srclines_lock);
+	file = dwarf_decl_file(die);
+	if (!file && attr_udata(die, DW_AT_decl_file, &idx) && idx == 0 &&
+	    dwarf_cu_info(die->cu, &version, NULL, &cu, NULL, NULL, NULL, NULL) == 0 &&
+	    version >= 5 && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 && nfiles)
+		file = dwarf_filesrc(files, 0, NULL, NULL);
+	pthread_mutex_unlock(&srclines_lock);
+	return file;
+}
+
 /* Returns libdw's own string for the file, so members can compare pointers. */
 static const char *die_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
 {
@@ -84,9 +109,7 @@ static const char *die_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct typ
 
 	if (!ctx->want_decl)
 		return NULL;
-	pthread_mutex_lock(&srclines_lock);
-	file = dwarf_decl_file(die);
-	pthread_mutex_unlock(&srclines_lock);
+	file = decl_file(die);
 	if (file)
 		t->decl_file = type_db_intern(ctx->db, file);
 	if (attr_udata(die, DW_AT_decl_line, &line))
@@ -108,9 +131,7 @@ static void member_decl(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, const struct t
 	if (!ctx->want_decl || !attr_udata(die, DW_AT_decl_line, &line))
 		return;
 	m->decl_line = (uint32_t)line;
-	pthread_mutex_lock(&srclines_lock);
-	file = dwarf_decl_file(die);
-	pthread_mutex_unlock(&srclines_lock);
+	file = decl_file(die);
 	if (file && file == parent_raw)
 		m->decl_file = parent->decl_file;
 	else if (file)
