@@ -84,7 +84,7 @@ static bool falsely_shared(const struct struct_profile *p, const struct field_pr
 	if (a == b || !a->writers || !(field_accessors(b) & ~a->writers))
 		return false;
 	/* masks that mix objects: only HITMs inside one object tell */
-	return !profile_objects_share_lines(p) || profile_hitm_inside(p, b);
+	return profile_pairs_inside(p, b);
 }
 
 static bool share_line(uint64_t as, uint64_t ae, uint64_t bs, uint64_t be, unsigned int cl)

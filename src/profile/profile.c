@@ -192,6 +192,15 @@ uint64_t profile_hitm_inside(const struct struct_profile *p, const struct field_
 	return h > known ? h - known : 0;
 }
 
+bool profile_pairs_inside(const struct struct_profile *p, const struct field_profile *f)
+{
+	uint64_t inside = profile_hitm_inside(p, f);
+
+	if (!profile_objects_share_lines(p))
+		return true;
+	return inside && inside * 100 >= f->hitm_local + f->hitm_remote;
+}
+
 /* --- hotness files ------------------------------------------------------ */
 
 struct hot_parser {

@@ -143,5 +143,12 @@ bool profile_objects_share_lines(const struct struct_profile *p);
  * them, unless p sorted them (neither true sharing nor between objects).
  */
 uint64_t profile_hitm_inside(const struct struct_profile *p, const struct field_profile *f);
+/*
+ * Whether f can be half of a falsely shared pair inside one object: yes,
+ * unless objects share lines (profile_objects_share_lines) and the HITMs
+ * its own object explains are none or under 1% of f's (one init store by
+ * main before the threads start explains one). Layout and suggest ask this.
+ */
+bool profile_pairs_inside(const struct struct_profile *p, const struct field_profile *f);
 
 #endif

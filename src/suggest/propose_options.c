@@ -69,7 +69,7 @@ static void setup_weights(struct proposer *pr)
 			if (!profile_field_conflict(&pr->fields[a], &pr->fields[b]) ||
 			    same_contexts(&pr->fields[a], &pr->fields[b]))
 				continue;
-			if (pr->between_hitm && !h)
+			if (pr->between_hitm && !profile_pairs_inside(pr->profile, &pr->fields[b]))
 				continue; /* one writer per object: a pair only by HITMs */
 			pr->weight[a * n + b] = 1 + h;
 		}
@@ -206,8 +206,15 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 				lines[line].nr_conflicts++;
 		}
 		if (stays && line < nr_lines) {
-			lines[line].hitm += field_hitm(f);
-			*hitm_total += field_hitm(f);
+			/* the HITMs from other objects go once objects are apart */
+			uint64_t h =
+				field_hitm(f) -
+				(apart && f->hitm_true_known && f->hitm_between <= field_hitm(f) ?
+					 f->hitm_between :
+					 0);
+
+			lines[line].hitm += h;
+			*hitm_total += h;
 		} else if (f->hitm_true_known && line < nr_lines) {
 			/* objects that share lines keep the HITMs between them */
 			uint64_t h = f->hitm_true + (apart ? 0 : f->hitm_between);

@@ -254,7 +254,9 @@ void propose_format_rules(struct strbuf *sb, const struct type *t, const struct 
 		if (!first)
 			strbuf_addch(sb, '\n');
 	}
-	strbuf_addf(sb, "\tsize <= %llu\n}\n", (unsigned long long)chosen->new_size);
+	/* an aligned element separates objects only at its full size */
+	strbuf_addf(sb, "\tsize %s %llu\n}\n", chosen->align_to ? "==" : "<=",
+		    (unsigned long long)chosen->new_size);
 }
 
 #ifdef HAVE_JANSSON

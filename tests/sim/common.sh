@@ -87,13 +87,14 @@ c2c_hitm() {
 }
 
 # patch_and_build DIR PATCH NAME: apply PATCH in DIR (patch -p1, no fuzz)
-# and build DIR/NAME from NAME.c there; fails (returns 1) saying which step
+# and build DIR/NAME from NAME.c there (${CC:-gcc} ${FIX_CFLAGS:--O2});
+# fails (returns 1) saying which step
 patch_and_build() {
 	(cd "$1" && patch -p1 -s --fuzz=0 <"$2") || {
 		fail "$3: the patch does not apply"
 		return 1
 	}
-	(cd "$1" && ${CC:-gcc} -g -O2 -pthread -o "$3" "$3.c") || {
+	(cd "$1" && ${CC:-gcc} -g ${FIX_CFLAGS:--O2} -pthread -o "$3" "$3.c") || {
 		fail "$3: the patched source does not build"
 		return 1
 	}

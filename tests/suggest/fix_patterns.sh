@@ -112,26 +112,30 @@ int main(int argc, char **argv)
 C
 
 # hitms_in DATA OUT NAME COUNT [SYMBOL]: HITMs (from SYMBOL's code) on the
-# lines of COUNT objects at NAME, OUT being the program's output
-# (NAME=ADDR size=SIZE)
+# bytes of COUNT objects at NAME, OUT being the program's output
+# (NAME=ADDR size=SIZE): the objects' own, not a neighbour's on their
+# first or last line (clang -O0 puts a global before the array)
 hitms_in() {
 	local base size
 	base=$(printed "$3" "$2")
 	size=$(sed -n 's/.* size=\([0-9]*\).*/\1/p' "$2")
-	hitm_lines "$1" ${5:+"$5"} | {
-		local line n sum=0
-		while read -r line n; do
-			[ $((line)) -ge $((base >> 6 << 6)) ] && [ $((line)) -lt $((base + $4 * size)) ] &&
-				sum=$((sum + n))
-		done
-		echo $sum
-	}
+	perf script -i "$1" -F ip,sym,addr,data_src 2>/dev/null | python3 -c '
+import sys
+lo, hi, sym = int(sys.argv[1], 0), int(sys.argv[1], 0) + int(sys.argv[2]), sys.argv[3:]
+n = 0
+for l in sys.stdin:
+    f = l.split()  # addr data_src |decoded| ip sym
+    if len(f) >= 4 and "HitM" in l and (not sym or f[-1] == sym[0]) and lo <= int(f[0], 16) < hi:
+        n += 1
+print(n)' "$base" $(($4 * size)) ${5:+"$5"}
 }
 
-# build NAME: $TMP/NAME/NAME, and a copy of the source in $TMP/NAME.fixed
+# build NAME: $W/NAME/NAME (with $CC $FIX_CFLAGS), and a copy of the
+# source in $W/NAME.fixed
+W=$TMP
 build() {
-	cp -r "$TMP/$1" "$TMP/$1.fixed"
-	(cd "$TMP/$1" && ${CC:-gcc} -g -O2 -pthread -o "$1" "$1.c") || {
+	cp -r "$W/$1" "$W/$1.fixed"
+	(cd "$W/$1" && ${CC:-gcc} -g ${FIX_CFLAGS:--O2} -pthread -o "$1" "$1.c") || {
 		fail "$1: build"
 		return 1
 	}
@@ -140,49 +144,51 @@ build() {
 # pattern NAME STRUCT SIZE_BEFORE SIZE_AFTER FIELDS: the whole round trip;
 # FIELDS: what layout --profile names as shared between objects
 pattern() {
-	local name=$1 st=$2 d=$TMP/$1 before after
+	local name=$1 st=$2 d=$W/$1 before after
 	build "$name" || return
-	sim_record "$TMP/$name.0.data" "$TMP/$name.0.err" --sim-cpus 4 -- "$d/$name" $N
-	cp "$TMP/stdout" "$TMP/$name.0.out"
-	expect_contains "$name: counts" "size=$3 count=$((4 * N))" "$TMP/$name.0.out"
-	before=$(hitms_in "$TMP/$name.0.data" "$TMP/$name.0.out" array 4)
+	sim_record "$W/$name.0.data" "$W/$name.0.err" --sim-cpus 4 -- "$d/$name" $N
+	cp "$TMP/stdout" "$W/$name.0.out"
+	expect_contains "$name: counts" "size=$3 count=$((4 * N))" "$W/$name.0.out"
+	before=$(hitms_in "$W/$name.0.data" "$W/$name.0.out" array 4)
 	[ "$before" -ge "$N" ] && ok || fail "$name: HITMs on the array before the fix: $before < $N"
 
 	# layout --profile blames the neighbours, not a pair of fields one thread writes
-	run_c2c 0 "$TMP/$name.lay" "$TMP/$name.lay.err" layout --profile "$TMP/$name.0.data" \
+	run_c2c 0 "$W/$name.lay" "$W/$name.lay.err" layout --profile "$W/$name.0.data" \
 		-C "$st" "$d/$name"
 	expect_contains "$name: layout says between objects" "false sharing between objects: $5 (4 objects" \
-		"$TMP/$name.lay"
-	expect_not_contains "$name: layout blames no field pair" "false sharing: line" "$TMP/$name.lay"
+		"$W/$name.lay"
+	expect_not_contains "$name: layout blames no field pair" "false sharing: line" "$W/$name.lay"
 
-	run_c2c 0 "$TMP/$name.sug" "$TMP/$name.sug.err" suggest --profile "$TMP/$name.0.data" \
+	run_c2c 0 "$W/$name.sug" "$W/$name.sug.err" suggest --profile "$W/$name.0.data" \
 		-C "$st" "$d/$name"
-	expect_contains "$name: objects share lines" "objects share lines: 4 objects" "$TMP/$name.sug"
+	expect_contains "$name: objects share lines" "objects share lines: 4 objects" "$W/$name.sug"
 	expect_contains "$name: align is the default" "default (--patch, --emit-rules, --html): align" \
-		"$TMP/$name.sug"
-	sed -n '/^option 3: align the element$/,/^struct/p' "$TMP/$name.sug" >"$TMP/$name.align"
-	expect_contains "$name: align's cost" "size $3 -> $4 (+$(($4 - $3)) bytes)" "$TMP/$name.align"
+		"$W/$name.sug"
+	sed -n '/^option 3: align the element$/,/^struct/p' "$W/$name.sug" >"$W/$name.align"
+	expect_contains "$name: align's cost" "size $3 -> $4 (+$(($4 - $3)) bytes)" "$W/$name.align"
 	# the prediction: from the HITMs perf counts on the array, to under 1% of them
-	read -r pb pa < <(sed -n 's/.*; HITMs \([0-9]*\) -> \([0-9]*\) .*/\1 \2/p' "$TMP/$name.align")
-	expect_eq "$name: predicted HITMs before = perf's on the array" "$before" "${pb:-}"
+	read -r pb pa < <(sed -n 's/.*; HITMs \([0-9]*\) -> \([0-9]*\) .*/\1 \2/p' "$W/$name.align")
+	# (within 1%: a sample the attribution cannot name is not predicted)
+	[ -n "${pb:-}" ] && [ $(((pb > before ? pb - before : before - pb) * 100)) -le "$before" ] &&
+		ok || fail "$name: predicted HITMs before '${pb:-}', perf's on the array $before"
 	[ -n "${pa:-}" ] && [ $((pa * 100)) -le "$before" ] && ok ||
 		fail "$name: predicted HITMs after align: '${pa:-}' of $before"
-	grep -q "^option 2: isolate" "$TMP/$name.sug" && ok || fail "$name: isolate not shown"
+	grep -q "^option 2: isolate" "$W/$name.sug" && ok || fail "$name: isolate not shown"
 
-	run_c2c 0 "$TMP/$name.patch" "$TMP/$name.patch.err" suggest --patch --source-dir "$d" \
-		--profile "$TMP/$name.0.data" -C "$st" "$d/$name"
+	run_c2c 0 "$W/$name.patch" "$W/$name.patch.err" suggest --patch --source-dir "$d" \
+		--profile "$W/$name.0.data" -C "$st" "$d/$name"
 	expect_contains "$name: the patch aligns the type" \
-		"+} __attribute__((aligned(64)));" "$TMP/$name.patch"
-	expect_contains "$name: the patch's size" "size $3 -> $4 bytes" "$TMP/$name.patch"
-	patch_and_build "$d.fixed" "$TMP/$name.patch" "$name" || return
-	sim_record "$TMP/$name.1.data" "$TMP/$name.1.err" --sim-cpus 4 -- "$d.fixed/$name" $N
-	cp "$TMP/stdout" "$TMP/$name.1.out"
+		"+} __attribute__((aligned(64)));" "$W/$name.patch"
+	expect_contains "$name: the patch's size" "size $3 -> $4 bytes" "$W/$name.patch"
+	patch_and_build "$d.fixed" "$W/$name.patch" "$name" || return
+	sim_record "$W/$name.1.data" "$W/$name.1.err" --sim-cpus 4 -- "$d.fixed/$name" $N
+	cp "$TMP/stdout" "$W/$name.1.out"
 	# sizeof from the compiler: the smallest size with one element per line
-	expect_contains "$name: sizeof after the fix" "size=$4 count=$((4 * N))" "$TMP/$name.1.out"
-	after=$(hitms_in "$TMP/$name.1.data" "$TMP/$name.1.out" array 4)
+	expect_contains "$name: sizeof after the fix" "size=$4 count=$((4 * N))" "$W/$name.1.out"
+	after=$(hitms_in "$W/$name.1.data" "$W/$name.1.out" array 4)
 	[ $((after * 100)) -le "$before" ] && ok ||
 		fail "$name: HITMs on the array $before -> $after: less than a 99% fall"
-	echo "$name: HITMs on the array's lines $before -> $after, sizeof $3 -> $4"
+	echo "$name: HITMs on the array $before -> $after, sizeof $3 -> $4"
 }
 
 cat >"$TMP/locks/locks.c" <<'C'
@@ -282,4 +288,17 @@ locks_pattern() {
 pattern perthread worker 24 64 "id, sum, count"
 pattern histogram hist 40 64 "id, bins"
 locks_pattern
+
+# the array of per-thread structs again at the other end of the levels
+# and with the other compiler: clang -O0 and gcc -Og
+# (clang -O0's load of count hits L1: sum's store just took the line)
+for cfg in "clang -O0:id, sum" "gcc -Og:id, sum, count"; do
+	cc=${cfg%% *} flags=${cfg#* } fields=${cfg#*:}
+	flags=${flags%%:*}
+	command -v "$cc" >/dev/null || { echo "note: no $cc, $cc $flags not run" >&2; continue; }
+	W=$TMP/$cc$flags
+	mkdir -p "$W/perthread"
+	cp "$TMP/perthread/perthread.c" "$W/perthread/"
+	CC=$cc FIX_CFLAGS=$flags pattern perthread worker 24 64 "$fields"
+done
 finish
