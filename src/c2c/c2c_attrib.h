@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "attrib/attrib.h"
+#include "c2c/c2c_heap.h"
 #include "c2c/c2c_session.h"
 #include "profile/profile.h"
 
@@ -41,6 +42,12 @@ struct c2c_row_attrib {
 	const char *outer_field;
 	uint64_t bias; /* of the code's object, when biased */
 	bool biased;
+	/*
+	 * The heap block holding the data address (record --sim), when the
+	 * label names the address through it: the instruction did not say
+	 * (or said only a pointer to a scalar, "bins[]"). NULL otherwise.
+	 */
+	const struct c2c_heap_ref *heap;
 };
 
 struct c2c_attrib;

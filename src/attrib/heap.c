@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a heap block holds, from its allocation site: the pointer variable
+ * the allocator's result is stored in right after the call, and that
+ * variable's pointee type. `args = calloc(n, sizeof(*args))` with
+ * `struct worker_arg *args` makes the block an array of struct worker_arg.
+ *
+ * Optimised code keeps the result in a register: a variable whose DWARF
+ * location is the return register (or a register it is copied to within
+ * a few instructions) at that pc. At -O0 the first instruction after the
+ * call stores the result in the variable's stack slot: a variable whose
+ * location is DW_OP_fbreg at that slot, with the frame base rbp (clang)
+ * or the CFA, rbp + 16 after the standard prologue (gcc).
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrib/attrib_int.h"
+
+#define SITE_SCAN_INSNS 6 /* instructions after the call where the result may move */
+#define X86_RAX 0 /* DWARF register numbers (x86-64 psABI) */
+#define X86_RBP 6
+#define ARM64_X0 0
+
+/* The pointee of a pointer type, or NULL. */
+static const struct type *pointee(const struct type *t)
+{
+	t = t ? type_strip(t) : NULL;
+	if (!t || t->kind != TYPE_POINTER || !t->target)
+		return NULL;
+	return t->target;
+}
+
+static bool set_site(const char *name, const struct type *type, struct attrib_alloc_site *out)
+{
+	const struct type *to = pointee(type), *s = to ? type_strip(to) : NULL;
+
+	if (!s || !s->size || s->kind == TYPE_VOID || s->kind == TYPE_FUNC)
+		return false;
+	out->var = name;
+	out->type = s;
+	out->type_name = s->name ? s->name : to->kind == TYPE_TYPEDEF ? to->name : NULL;
+	return true;
+}
+
+/* A variable living in one of the registers in regs (a bit mask) at pc. */
+static bool reg_variable(const struct func *f, uint64_t pc, uint64_t regs,
+			 struct attrib_alloc_site *out)
+{
+	const struct var_loc *best = NULL;
+	size_t i;
+
+	for (i = 0; i < f->nr_locs; i++) {
+		const struct var_loc *v = &f->locs[i];
+
+		if (pc < v->lo || pc >= v->hi || v->bias || !(regs >> v->reg & 1) ||
+		    !pointee(v->type))
+			continue;
+		if (!best || v->depth > best->depth)
+			best = v;
+	}
+	return best && set_site(best->name, best->type, out);
+}
+
+/* DW_OP_fbreg N as the variable's only location. */
+static bool fbreg_of(Dwarf_Die *var, int64_t *off)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(var, DW_AT_location, &attr) || dwarf_getlocation(&attr, &expr, &len) ||
+	    len != 1 || expr[0].atom != DW_OP_fbreg)
+		return false;
+	*off = (int64_t)expr[0].number;
+	return true;
+}
+
+/* rbp + this = the frame base: 0 for DW_OP_reg6 (clang), 16 for the CFA (gcc). */
+static bool frame_base_from_rbp(Dwarf_Die *subprogram, int64_t *delta)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(subprogram, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation(&attr, &expr, &len) || len != 1)
+		return false;
+	if (expr[0].atom == DW_OP_reg0 + X86_RBP)
+		*delta = 0;
+	else if (expr[0].atom == DW_OP_call_frame_cfa)
+		*delta = 16;
+	else
+		return false;
+	return true;
+}
+
+/* The variable in scope at pc whose stack slot is [rbp + disp]. */
+static bool slot_variable(struct attrib *a, uint64_t pc, int64_t disp,
+			  struct attrib_alloc_site *out)
+{
+	Dwarf_Die cu, *scopes = NULL, child;
+	int n, i;
+	int64_t delta = 0, off;
+	bool found = false;
+
+	if (!dwarf_addrdie(a->img.dwarf, pc, &cu) || (n = dwarf_getscopes(&cu, pc, &scopes)) <= 0)
+		return false;
+	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_subprogram; i++)
+		;
+	if (i == n || !frame_base_from_rbp(&scopes[i], &delta))
+		goto out;
+	for (i = 0; i < n && !found; i++) { /* innermost scope first */
+		if (dwarf_child(&scopes[i], &child) != 0)
+			continue;
+		do {
+			if ((dwarf_tag(&child) == DW_TAG_variable ||
+			     dwarf_tag(&child) == DW_TAG_formal_parameter) &&
+			    fbreg_of(&child, &off) && off == disp - delta &&
+			    set_site(attrib_die_name(a, &child), attrib_die_type(a, &child), out)) {
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+	}
+out:
+	free(scopes);
+	return found;
+}
+
+/* "mov qword ptr [rbp - 0x18], rax": the result stored in a frame slot. */
+static bool stores_result(struct attrib *a, const struct func *f, const struct insn *in)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+	const uint8_t *code = attrib_func_code(a, f, &len);
+	bool yes;
+
+	if (!code || in->base != X86_RBP || in->index != REG_NONE || in->mem_size != 8 ||
+	    !(in->mem_rw & INSN_MEM_WRITE))
+		return false;
+	attrib_decoder_text(a->dec, code + (in->pc - f->lo), len - (in->pc - f->lo), in->pc, &sb);
+	yes = !strncmp(sb.buf, "mov ", 4) && sb.len > 5 && !strcmp(sb.buf + sb.len - 5, ", rax");
+	strbuf_release(&sb);
+	return yes;
+}
+
+int attrib_alloc_site(struct attrib *a, uint64_t ret, struct attrib_alloc_site *out)
+{
+	struct func *f = attrib_func_get(a, ret);
+	ptrdiff_t i0 = f ? attrib_func_insn_index(f, ret) : -1;
+	uint64_t regs = 1ULL << (a->img.machine == EM_AARCH64 ? ARM64_X0 : X86_RAX);
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (i0 < 0)
+		return -ENOENT;
+	for (i = (size_t)i0; i < f->nr_insns && i < (size_t)i0 + SITE_SCAN_INSNS; i++) {
+		const struct insn *in = &f->insns[i];
+
+		if (reg_variable(f, in->pc, regs, out))
+			return 0;
+		if (i == (size_t)i0 && a->img.machine == EM_X86_64 && stores_result(a, f, in))
+			return slot_variable(a, in->pc, in->disp, out) ? 0 : -ENOENT;
+		if (in->op == INSN_MOV_REG && in->src >= 0 && (regs >> in->src & 1))
+			regs |= 1ULL << in->dst;
+		else if (in->op == INSN_CALL || in->op == INSN_JUMP || in->op == INSN_RET)
+			break;
+		else if (in->dst >= 0 && in->op != INSN_OTHER)
+			regs &= ~(1ULL << in->dst);
+	}
+	if (i < f->nr_insns && reg_variable(f, f->insns[i].pc, regs, out))
+		return 0;
+	return -ENOENT;
+}
