@@ -213,6 +213,8 @@ const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die);
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
 ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc);
 struct func *attrib_func_get(struct attrib *a, uint64_t pc);
+/* The unit holding pc: .debug_aranges, else every unit's ranges (clang emits no aranges). */
+bool attrib_find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu);
 /* f's code bytes (*len of them, at most its size), or NULL: none, or no decoder. */
 const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len);
 void attrib_func_free(struct func *f);

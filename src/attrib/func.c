@@ -148,7 +148,7 @@ static bool find_subprogram(Dwarf_Die *parent, uint64_t pc, Dwarf_Die *out, int 
 	return false;
 }
 
-static bool find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu)
+bool attrib_find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu)
 {
 	Dwarf_Off off = 0, next;
 	size_t hdr;
@@ -280,7 +280,7 @@ static struct func *func_build(struct attrib *a, uint64_t pc)
 	struct loc_list l;
 	struct func *f;
 
-	if (!find_cu(a, pc, &cu) || !find_subprogram(&cu, pc, &sub, 0))
+	if (!attrib_find_cu(a, pc, &cu) || !find_subprogram(&cu, pc, &sub, 0))
 		return NULL;
 	f = xcalloc(1, sizeof(*f));
 	while ((off = dwarf_ranges(&sub, off, &base, &lo, &hi)) > 0) {

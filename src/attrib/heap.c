@@ -107,7 +107,7 @@ static bool slot_variable(struct attrib *a, uint64_t pc, int64_t disp,
 	int64_t delta = 0, off;
 	bool found = false;
 
-	if (!dwarf_addrdie(a->img.dwarf, pc, &cu) || (n = dwarf_getscopes(&cu, pc, &scopes)) <= 0)
+	if (!attrib_find_cu(a, pc, &cu) || (n = dwarf_getscopes(&cu, pc, &scopes)) <= 0)
 		return false;
 	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_subprogram; i++)
 		;
