@@ -44,7 +44,7 @@ static void name_site(struct c2c_session *s, const struct heap_block *b, uint32_
 		first = addr_spaces_find(s->spaces, pid, AS_CPUMODE_USER, frame);
 	if (!first)
 		return;
-	si = sym_resolve(s->symbols, first, as_map_ip(first, frame));
+	si = sym_resolve(s->symbols, first, frame);
 	out->func = si->symbol ? intern(ctx, si->symbol) : NULL;
 	out->srcline = si->srcline && strchr(si->srcline, ':') ? intern(ctx, si->srcline) : NULL;
 	/* the frame lies inside the call instruction: its end is the return address */
