@@ -11,23 +11,18 @@
 # and weighs under 2 MB.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build}
-samples=${2:-2000000}
-lines=${3:-10000}
-runs=${4:-3}
-c2c=$build/c2cscope/c2cscope
+source "$(dirname "$0")/lib.sh"
+bench_args "$@"
 
-source "$top/bench/lib.sh"
 bench_input
 
 export C2CSCOPE_PROGRESS=0
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cpus)"
+bench_load before
 for _ in $(seq "$runs"); do
 	measure text "$c2c" report -i "$tmp/bench.data" --stdio
 	measure html "$c2c" report -i "$tmp/bench.data" --html "$tmp/page.html"
 done
-echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_load after
 read -r tw tc tr < <(best text)
 read -r hw hc hr < <(best html)
 size=$(stat -c %s "$tmp/page.html")

@@ -1,5 +1,23 @@
-# Shared by the bench scripts (sourced after setting top, build, samples,
-# lines): the input file, and timing with GNU time into $tmp.
+# Shared by the bench scripts that time a generated perf.data (report.sh,
+# html.sh, tui.sh): their arguments, the input file, the load average, and
+# timing with GNU time into $tmp.
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# bench_args [BUILD_DIR] [SAMPLES] [LINES] [RUNS]: sets build, samples
+# (default 2,000,000), lines (10,000), runs (3) and c2c, the binary
+bench_args() {
+	build=${1:-$top/build}
+	samples=${2:-2000000}
+	lines=${3:-10000}
+	runs=${4:-3}
+	c2c=$build/c2cscope/c2cscope
+}
+
+# bench_load WHEN: "load average WHEN: 1m 5m 15m (N cpus)"
+bench_load() {
+	echo "load average $1: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cpus)"
+}
 
 # bench_input: build the generator and c2cscope, write $tmp/bench.data
 # (samples memory samples over lines lines, with physical addresses)

@@ -11,23 +11,18 @@
 # that both printed the same summary figures.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build}
-samples=${2:-2000000}
-lines=${3:-10000}
-runs=${4:-3}
-c2c=$build/c2cscope/c2cscope
+source "$(dirname "$0")/lib.sh"
+bench_args "$@"
 
 command -v perf >/dev/null || { echo "bench: perf is not installed" >&2; exit 77; }
-source "$top/bench/lib.sh"
 bench_input
 
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_load before
 for _ in $(seq "$runs"); do
 	measure perf perf c2c report -i "$tmp/bench.data" --stdio
 	C2CSCOPE_PROGRESS=0 measure ours "$c2c" report -i "$tmp/bench.data" --stdio
 done
-echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_load after
 read -r pw pc pr < <(best perf)
 read -r cw cc cr < <(best ours)
 

@@ -13,20 +13,15 @@
 # machine say so.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$top/build}
-samples=${2:-2000000}
-lines=${3:-10000}
-runs=${4:-3}
+source "$(dirname "$0")/lib.sh"
+bench_args "$@"
 nkeys=${5:-200}
-c2c=$build/c2cscope/c2cscope
 
 command -v tmux >/dev/null || { echo "bench: tmux is not installed" >&2; exit 77; }
-source "$top/bench/lib.sh"
 bench_input
 sock=
 trap '[ -z "$sock" ] || tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$tmp"' EXIT
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_load before
 
 now_us() { echo $(($(date +%s%N) / 1000)); }
 
@@ -79,7 +74,7 @@ for r in $(seq "$runs"); do
 	fi
 	stop_tmux
 done
-echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_load after
 
 printf "report --stdio: %.3f s (best of %s)\n" "$(echo "$stdio_best / 1000000" | bc -l)" "$runs"
 printf "TUI open:       %.3f s (best of %s); goal <= stdio + 0.100 s: %s\n" \

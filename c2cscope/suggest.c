@@ -259,7 +259,7 @@ int cmd_suggest(int argc, char **argv)
 	if (!ret) {
 		popts = (struct propose_opts){ .cacheline_size = a.cacheline_size,
 					       .pinned = a.pins.items };
-		if (propose(in.type, in.profile, &popts, &pr, &err))
+		if (suggest_propose(in.type, in.profile, &popts, &pr, &err))
 			ret = cmd_report_err(CMD, &err);
 		else if (a.patch)
 			ret = run_patch(&a, in.type, in.profile, pr, &popts);

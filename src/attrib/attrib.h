@@ -188,7 +188,7 @@ void attrib_format_mapping(struct strbuf *sb, const struct attrib *a, const char
  * offset is outside the type or falls in padding (sb then holds what was
  * walked).
  */
-int type_field_path(const struct type *t, uint64_t offset, struct strbuf *sb);
+int attrib_field_path(const struct type *t, uint64_t offset, struct strbuf *sb);
 
 /* ---- heap blocks: what an allocation site says the block holds ------- */
 

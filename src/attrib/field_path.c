@@ -175,7 +175,7 @@ int attrib_field_walk(struct field_walk *w, const struct type *t, uint64_t offse
 	return ret;
 }
 
-int type_field_path(const struct type *t, uint64_t offset, struct strbuf *sb)
+int attrib_field_path(const struct type *t, uint64_t offset, struct strbuf *sb)
 {
 	struct field_walk w = { .sb = sb };
 

@@ -109,7 +109,7 @@ static void set_label(struct c2c_attrib *ca, struct c2c_row_attrib *ra)
 	const struct attrib_result *res = ra->res;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (res->outer_type && !type_field_path(res->outer_type, res->outer_offset, &sb))
+	if (res->outer_type && !attrib_field_path(res->outer_type, res->outer_offset, &sb))
 		ra->outer_field = intern(ca, sb.buf);
 	strbuf_reset(&sb);
 	if (res->kind == ATTRIB_KIND_POINTER && res->outer_name && *ra->outer_field) {

@@ -156,7 +156,7 @@ static void struct_sections(struct strbuf *sb, struct c2c_session *s,
 		const struct propose_opts po = { .cacheline_size = cl };
 		struct proposer *pr = NULL;
 
-		if (propose(types[i], p, &po, &pr, NULL))
+		if (suggest_propose(types[i], p, &po, &pr, NULL))
 			pr = NULL;
 		html_struct_section(sb, types[i], p, pr ? proposer_choose(pr, NULL) : NULL, cl);
 		proposer_free(pr);

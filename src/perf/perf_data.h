@@ -383,4 +383,24 @@ int perf_writer_finish(struct perf_writer *w, const struct perf_writer_info *inf
  */
 int perf_build_id_of_file(const char *path, uint8_t id[20], uint8_t *size, struct c2c_err *err);
 
+/*
+ * A perf_event_open ring buffer, mapped read-write (the reader moves
+ * data_tail). perf_ring_map maps pages data pages (a power of 2) of fd;
+ * with shrink, it halves them while the locked-memory limit refuses (down
+ * to 8). perf_ring_drain calls fn on every whole record from tail to head
+ * (a wrapped one made contiguous), then moves tail to head: it returns the
+ * first non-zero fn return; a damaged record drops the rest of the batch.
+ * bytes, when given, grows by what was consumed.
+ */
+struct perf_ring {
+	void *base; /* the control page; data follows */
+	size_t data_size; /* a power of 2 */
+	uint8_t *copy; /* a record that wraps the end, made contiguous */
+	size_t copy_size;
+};
+typedef int (*perf_ring_fn)(void *ctx, const struct perf_event_header *h);
+int perf_ring_map(struct perf_ring *r, int fd, size_t pages, bool shrink, struct c2c_err *err);
+void perf_ring_unmap(struct perf_ring *r);
+int perf_ring_drain(struct perf_ring *r, perf_ring_fn fn, void *ctx, uint64_t *bytes);
+
 #endif

@@ -19,7 +19,7 @@
 #include "placement/placement_int.h"
 #include "util/xalloc.h"
 
-void bitmap_set(uint64_t **map, size_t *words, uint32_t bit)
+void placement_bitmap_set(uint64_t **map, size_t *words, uint32_t bit)
 {
 	size_t need = bit / 64 + 1;
 
@@ -61,9 +61,9 @@ static void set_comm(struct thread_model *t, const char *comm, size_t max)
 /* The thread ran on cpu: its cpu and node bits. */
 static void ran_on(struct task_placement *p, struct thread_model *t, uint32_t cpu)
 {
-	bitmap_set(&t->cpus, &t->cpu_words, cpu);
+	placement_bitmap_set(&t->cpus, &t->cpu_words, cpu);
 	if (cpu < p->nr_cpus && p->cpu_node[cpu] >= 0)
-		bitmap_set(&t->nodes, &t->node_words, (uint32_t)p->cpu_node[cpu]);
+		placement_bitmap_set(&t->nodes, &t->node_words, (uint32_t)p->cpu_node[cpu]);
 }
 
 void task_placement_grow_cpus(struct task_placement *p, uint32_t cpu)

@@ -31,13 +31,13 @@ struct task_placement {
 };
 
 /* Parses perf's TRACING_DATA blob into a new tep handle. */
-int tracing_blob_parse(const void *blob, size_t size, const char *path, struct tep_handle **out,
-		       struct c2c_err *err);
+int placement_tracing_blob_parse(const void *blob, size_t size, const char *path,
+				 struct tep_handle **out, struct c2c_err *err);
 /* A thread's model, created on first sight. */
 struct thread_model *task_placement_thread_of(struct task_placement *p, uint32_t pid, uint32_t tid);
 /* Room for cpu in the per-cpu arrays (new cpus: node unknown). */
 void task_placement_grow_cpus(struct task_placement *p, uint32_t cpu);
-void bitmap_set(uint64_t **map, size_t *words, uint32_t bit);
+void placement_bitmap_set(uint64_t **map, size_t *words, uint32_t bit);
 
 struct perf_sample;
 struct perf_comm;

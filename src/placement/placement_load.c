@@ -118,7 +118,8 @@ static int load_with(struct perf_reader *r, const char *path, int *roles, unsign
 				  "them with",
 				  path);
 	else
-		ret = tracing_blob_parse(h->tracing_data, h->tracing_data_size, path, &p->tep, err);
+		ret = placement_tracing_blob_parse(h->tracing_data, h->tracing_data_size, path,
+						   &p->tep, err);
 	for (i = 0; i < nr && !ret; i++)
 		if (roles[i] == ROLE_SWITCH || roles[i] == ROLE_MIGRATE)
 			formats[i] = tep_find_event(p->tep, (int)perf_reader_attr(r, i)->config);
@@ -157,7 +158,7 @@ int task_placement_load(const char *path, unsigned int line_size, struct task_pl
 		ret = load_with(r, path, roles, line_size, out, err);
 #else
 	if (sched)
-		ret = tracing_blob_parse(NULL, 0, path, NULL, err);
+		ret = placement_tracing_blob_parse(NULL, 0, path, NULL, err);
 #endif
 	free(roles);
 	perf_reader_close(r);

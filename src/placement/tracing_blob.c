@@ -166,8 +166,8 @@ static int parse_formats(struct blob *b, struct tep_handle *tep, const char *sys
 	return b->bad ? damaged(b, "the section ends inside a format list", err) : 0;
 }
 
-int tracing_blob_parse(const void *data, size_t size, const char *path, struct tep_handle **out,
-		       struct c2c_err *err)
+int placement_tracing_blob_parse(const void *data, size_t size, const char *path,
+				 struct tep_handle **out, struct c2c_err *err)
 {
 	struct blob b = { .p = data, .len = size, .path = path };
 	struct tep_handle *tep = tep_alloc();
@@ -194,8 +194,8 @@ int tracing_blob_parse(const void *data, size_t size, const char *path, struct t
 	return 0;
 }
 #else
-int tracing_blob_parse(const void *data, size_t size, const char *path, struct tep_handle **out,
-		       struct c2c_err *err)
+int placement_tracing_blob_parse(const void *data, size_t size, const char *path,
+				 struct tep_handle **out, struct c2c_err *err)
 {
 	return c2c_err_set(err, ENOSYS,
 			   "%s: decoding sched tracepoints needs libtraceevent, "

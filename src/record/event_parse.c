@@ -50,7 +50,7 @@ static const struct {
 	{ "dummy", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY },
 };
 
-struct record_event *evlist_new(struct record_evlist *l, const char *name, const char *pmu)
+struct record_event *record_evlist_new(struct record_evlist *l, const char *name, const char *pmu)
 {
 	struct record_event *e;
 
@@ -122,8 +122,8 @@ static int parse_generic(struct record_evlist *l, const char *name, const char *
 
 		if (strcmp(name, generic_events[i].name))
 			continue;
-		e = evlist_new(l, spec,
-			       generic_events[i].type == PERF_TYPE_HARDWARE ? "cpu" : "software");
+		e = record_evlist_new(
+			l, spec, generic_events[i].type == PERF_TYPE_HARDWARE ? "cpu" : "software");
 		e->attr.type = generic_events[i].type;
 		e->attr.config = generic_events[i].config;
 		return mods ? apply_mods(e, mods, spec, err) : 0;
@@ -166,7 +166,7 @@ static int bad_term(const struct record_pmu *pmu, const char *spec, const char *
 	struct strbuf acc = STRBUF_INIT;
 	int ret;
 
-	pmu_accepted_terms(pmu, &acc);
+	record_pmu_accepted_terms(pmu, &acc);
 	ret = c2c_err_set(err, EINVAL, "-e %s: term '%s' %s; %s accepts: %s", spec, term, why,
 			  pmu->name, acc.buf);
 	strbuf_release(&acc);
@@ -180,16 +180,16 @@ static int apply_term(struct record_event *e, const struct record_pmu *pmu, char
 		      const char *spec, int depth, struct c2c_err *err)
 {
 	char *val = strchr(term, '=');
-	const struct pmu_format *f;
+	const struct record_pmu_format *f;
 	uint64_t v = 1;
 	int ret;
 
 	if (val)
 		*val++ = 0;
-	if (!val && pmu_has_event(pmu, term) && depth == 0) {
+	if (!val && record_pmu_has_event(pmu, term) && depth == 0) {
 		struct strbuf alias = STRBUF_INIT;
 
-		ret = pmu_alias_terms(pmu, term, &alias, err);
+		ret = record_pmu_alias_terms(pmu, term, &alias, err);
 		if (!ret)
 			ret = apply_terms(e, pmu, alias.buf, spec, depth + 1, err);
 		if (!ret && (!strcmp(term, "mem-loads") || !strcmp(term, "mem-stores")))
@@ -208,10 +208,10 @@ static int apply_term(struct record_event *e, const struct record_pmu *pmu, char
 		return bad_term(pmu, spec, term, "needs a number", err);
 	if (!builtin_term(e, term, val, v))
 		return 0;
-	f = pmu_format(pmu, term);
+	f = record_pmu_format(pmu, term);
 	if (!f)
 		return bad_term(pmu, spec, term, "is not in format/ or events/", err);
-	ret = pmu_format_apply(f, &e->attr, v);
+	ret = record_pmu_format_apply(f, &e->attr, v);
 	if (ret == -ERANGE)
 		return bad_term(pmu, spec, term, "has a value too big for its bits", err);
 	if (ret)
@@ -255,28 +255,28 @@ static int parse_pmu_event(struct record_evlist *l, char *item, const char *spec
 				   spec);
 	*close = 0;
 	mods = close + 1;
-	ret = pmu_load(item, &pmu, err);
+	ret = record_pmu_load(item, &pmu, err);
 	if (ret == -ENOENT) {
 		struct strbuf names = STRBUF_INIT;
 		size_t i, nr;
-		char **all = pmu_names(&nr);
+		char **all = record_pmu_names(&nr);
 
 		for (i = 0; i < nr; i++)
 			strbuf_addf(&names, "%s%s", i ? ", " : "", all[i]);
-		pmu_names_free(all);
+		record_pmu_names_free(all);
 		ret = c2c_err_set(err, ENOENT, "-e %s: no PMU '%s' in %s; PMUs here: %s", spec,
 				  item, record_sysfs_root(), nr ? names.buf : "none");
 		strbuf_release(&names);
 	}
 	if (ret)
 		return ret;
-	e = evlist_new(l, spec, item);
+	e = record_evlist_new(l, spec, item);
 	e->attr.type = pmu.type;
 	e->flags |= memory_pmu_flags(item);
 	ret = apply_terms(e, &pmu, slash + 1, spec, 0, err);
 	if (!ret && *mods)
 		ret = apply_mods(e, mods, spec, err);
-	pmu_release(&pmu);
+	record_pmu_release(&pmu);
 	return ret;
 }
 
@@ -309,7 +309,7 @@ static int parse_breakpoint(struct record_evlist *l, char *item, const char *spe
 			return c2c_err_set(err, EINVAL, "-e %s: access '%c': expected r, w or x",
 					   spec, *m);
 	}
-	e = evlist_new(l, spec, "breakpoint");
+	e = record_evlist_new(l, spec, "breakpoint");
 	e->attr.type = PERF_TYPE_BREAKPOINT;
 	e->attr.bp_type = bp;
 	e->attr.bp_addr = a;
@@ -327,11 +327,11 @@ static int parse_tracepoint(struct record_evlist *l, char *item, const char *spe
 	int ret;
 
 	*colon = 0;
-	ret = tracepoint_id(item, colon + 1, &id, err);
+	ret = record_tracepoint_id(item, colon + 1, &id, err);
 	*colon = ':';
 	if (ret)
 		return ret;
-	e = evlist_new(l, spec, "tracepoint");
+	e = record_evlist_new(l, spec, "tracepoint");
 	e->attr.type = PERF_TYPE_TRACEPOINT;
 	e->attr.config = id;
 	e->attr.sample_period = 1;
@@ -350,13 +350,13 @@ static int parse_alias_anywhere(struct record_evlist *l, const char *name, const
 	int ret = -ENOENT;
 
 	for (i = 0; i < ARRAY_LEN(first) && ret == -ENOENT; i++) {
-		if (pmu_load(first[i], &pmu, NULL))
+		if (record_pmu_load(first[i], &pmu, NULL))
 			continue;
-		if (pmu_has_event(&pmu, name)) {
+		if (record_pmu_has_event(&pmu, name)) {
 			strbuf_addf(&item, "%s/%s/%s", first[i], name, mods ? mods : "");
 			ret = parse_pmu_event(l, item.buf, spec, err);
 		}
-		pmu_release(&pmu);
+		record_pmu_release(&pmu);
 	}
 	strbuf_release(&item);
 	return ret;
@@ -368,11 +368,11 @@ static int parse_pfm(struct record_evlist *l, const char *name, const char *spec
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	struct strbuf fstr = STRBUF_INIT;
 	struct record_event *e;
-	int ret = pfm_encode(name, &attr, &fstr, err);
+	int ret = record_pfm_encode(name, &attr, &fstr, err);
 
 	if (ret)
 		return ret;
-	e = evlist_new(l, spec, "cpu");
+	e = record_evlist_new(l, spec, "cpu");
 	e->attr.type = attr.type;
 	e->attr.config = attr.config;
 	e->attr.config1 = attr.config1;

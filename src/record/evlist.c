@@ -28,13 +28,13 @@ static int intel_sysfs_defaults(struct record_evlist *l, unsigned int ldlat, str
 
 	/* every core type of a hybrid CPU, as perf does */
 	for (i = 0; i < sizeof(cores) / sizeof(cores[0]) && !ret; i++) {
-		if (pmu_load(cores[i], &pmu, NULL))
+		if (record_pmu_load(cores[i], &pmu, NULL))
 			continue;
-		if (!pmu_has_event(&pmu, "mem-loads")) {
-			pmu_release(&pmu);
+		if (!record_pmu_has_event(&pmu, "mem-loads")) {
+			record_pmu_release(&pmu);
 			continue;
 		}
-		if (pmu_has_event(&pmu, "mem-loads-aux")) {
+		if (record_pmu_has_event(&pmu, "mem-loads-aux")) {
 			strbuf_addf(&spec, "{%s/mem-loads-aux/,%s/mem-loads,ldlat=%u/}:P", cores[i],
 				    cores[i], ldlat);
 			strbuf_addf(notes,
@@ -44,12 +44,12 @@ static int intel_sysfs_defaults(struct record_evlist *l, unsigned int ldlat, str
 		} else {
 			strbuf_addf(&spec, "%s/mem-loads,ldlat=%u/P", cores[i], ldlat);
 		}
-		if (pmu_has_event(&pmu, "mem-stores"))
+		if (record_pmu_has_event(&pmu, "mem-stores"))
 			strbuf_addf(&spec, ",%s/mem-stores/P", cores[i]);
 		strbuf_addf(notes, "%s: Intel memory events from the sysfs aliases\n", cores[i]);
 		ret = record_evlist_parse(l, spec.buf, err);
 		strbuf_reset(&spec);
-		pmu_release(&pmu);
+		record_pmu_release(&pmu);
 		found = true;
 	}
 	if (!ret && !found)
@@ -61,13 +61,13 @@ static int intel_sysfs_defaults(struct record_evlist *l, unsigned int ldlat, str
 static char *first_pmu_with_prefix(const char *prefix)
 {
 	size_t i, nr;
-	char **names = pmu_names(&nr);
+	char **names = record_pmu_names(&nr);
 	char *found = NULL;
 
 	for (i = 0; i < nr && !found; i++)
 		if (!strncmp(names[i], prefix, strlen(prefix)))
 			found = xstrdup(names[i]);
-	pmu_names_free(names);
+	record_pmu_names_free(names);
 	return found;
 }
 
@@ -78,7 +78,7 @@ static int amd_arm_defaults(struct record_evlist *l, unsigned int ldlat, struct 
 	char *spe;
 	int ret;
 
-	if (pmu_exists("ibs_op")) {
+	if (record_pmu_exists("ibs_op")) {
 		strbuf_addstr(notes, "ibs_op: AMD IBS op sampling; IBS counts per cpu only, so a "
 				     "run that follows a task records system-wide and keeps the "
 				     "task's samples\n");
@@ -108,7 +108,7 @@ static int pfm_defaults(struct record_evlist *l, unsigned int ldlat, struct strb
 {
 	static const char *const stores[] = { "MEM_INST_RETIRED:ALL_STORES",
 					      "MEM_UOPS_RETIRED:ALL_STORES" };
-	const char *core = pfm_core_pmu();
+	const char *core = record_pfm_core_pmu();
 	struct strbuf spec = STRBUF_INIT;
 	size_t first = l->nr, i;
 	int ret;
@@ -117,7 +117,7 @@ static int pfm_defaults(struct record_evlist *l, unsigned int ldlat, struct strb
 		return -ENOENT;
 	if (pfm_needs_aux(core)) {
 		/* load latency needs mem-loads-aux (event 0x03, umask 0x82) as its leader */
-		struct record_event *aux = evlist_new(l, "mem-loads-aux", "cpu");
+		struct record_event *aux = record_evlist_new(l, "mem-loads-aux", "cpu");
 
 		aux->attr.type = PERF_TYPE_RAW;
 		aux->attr.config = 0x8203;
@@ -144,13 +144,13 @@ static int pfm_defaults(struct record_evlist *l, unsigned int ldlat, struct strb
 static void pmu_list(struct strbuf *out)
 {
 	size_t i, nr;
-	char **names = pmu_names(&nr);
+	char **names = record_pmu_names(&nr);
 
 	for (i = 0; i < nr; i++)
 		strbuf_addf(out, "%s%s", i ? ", " : "", names[i]);
 	if (!nr)
 		strbuf_addstr(out, "none");
-	pmu_names_free(names);
+	record_pmu_names_free(names);
 }
 
 int record_evlist_add_defaults(struct record_evlist *l, unsigned int ldlat, struct strbuf *notes,

@@ -15,7 +15,7 @@ static void list_pmu(const char *name, struct strbuf *out)
 	struct record_pmu pmu;
 	size_t i;
 
-	if (pmu_load(name, &pmu, NULL)) {
+	if (record_pmu_load(name, &pmu, NULL)) {
 		strbuf_addf(out, "  %-16s (unreadable)\n", name);
 		return;
 	}
@@ -25,13 +25,13 @@ static void list_pmu(const char *name, struct strbuf *out)
 		    !strncmp(name, "arm_spe", 7) ? "; Arm SPE: memory sampling" :
 						   "");
 	for (i = 0; i < sizeof(memory_aliases) / sizeof(memory_aliases[0]); i++) {
-		if (!pmu_has_event(&pmu, memory_aliases[i]) ||
-		    pmu_alias_terms(&pmu, memory_aliases[i], &terms, NULL))
+		if (!record_pmu_has_event(&pmu, memory_aliases[i]) ||
+		    record_pmu_alias_terms(&pmu, memory_aliases[i], &terms, NULL))
 			continue;
 		strbuf_addf(out, "    %s/%s/ = %s\n", name, memory_aliases[i], terms.buf);
 	}
 	strbuf_release(&terms);
-	pmu_release(&pmu);
+	record_pmu_release(&pmu);
 }
 
 int record_list(struct strbuf *out, struct c2c_err *err)
@@ -39,9 +39,9 @@ int record_list(struct strbuf *out, struct c2c_err *err)
 	struct record_evlist l = { 0 };
 	struct strbuf notes = STRBUF_INIT, desc = STRBUF_INIT;
 	struct c2c_err why = { 0 };
-	const char *core = pfm_core_pmu();
+	const char *core = record_pfm_core_pmu();
 	size_t i, nr;
-	char **names = pmu_names(&nr);
+	char **names = record_pmu_names(&nr);
 	int ret;
 
 	strbuf_addf(out, "PMUs in %s:\n", record_sysfs_root());
@@ -49,12 +49,13 @@ int record_list(struct strbuf *out, struct c2c_err *err)
 		list_pmu(names[i], out);
 	if (!nr)
 		strbuf_addstr(out, "  none\n");
-	pmu_names_free(names);
+	record_pmu_names_free(names);
 	strbuf_addf(out, "libpfm4 core PMU: %s\n",
 		    core ? core :
 			   "none (not an Intel/AMD/Arm PMU "
 			   "libpfm4 knows, or a VM)");
-	strbuf_addf(out, "tracefs: %s\n", tracefs_root() ? tracefs_root() : "not mounted");
+	strbuf_addf(out, "tracefs: %s\n",
+		    record_tracefs_root() ? record_tracefs_root() : "not mounted");
 	strbuf_addstr(out, "Generic events: cycles, instructions, cache-misses, cpu-clock, "
 			   "task-clock, page-faults, minor-faults, major-faults, context-switches, "
 			   "cpu-migrations; breakpoints mem:ADDR[/LEN][:rwx]\n");

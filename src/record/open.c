@@ -144,7 +144,7 @@ static int add_counter(struct record_session *s, int fd, size_t ev, int output_f
 
 /*
  * All events on one (task, cpu): the first one's ring takes the others'
- * output (redirected in session_map_rings: the kernel redirects only to a
+ * output (redirected in record_session_map_rings: the kernel redirects only to a
  * mapped ring).
  */
 static int open_pair(struct record_session *s, int pid, int cpu, struct c2c_err *err)
@@ -173,7 +173,7 @@ static int open_pair(struct record_session *s, int pid, int cpu, struct c2c_err 
 	return ret;
 }
 
-int session_open_counters(struct record_session *s, struct c2c_err *err)
+int record_session_open_counters(struct record_session *s, struct c2c_err *err)
 {
 	struct perf_event_attr *first = &s->events[0].attr;
 	size_t t, c, ev;
@@ -196,7 +196,7 @@ int session_open_counters(struct record_session *s, struct c2c_err *err)
 	return ret;
 }
 
-void session_close_counters(struct record_session *s)
+void record_session_close_counters(struct record_session *s)
 {
 	size_t i;
 
@@ -217,14 +217,14 @@ static int ioctl_leaders(struct record_session *s, unsigned long req)
 	return ret;
 }
 
-int session_enable(struct record_session *s, struct c2c_err *err)
+int record_session_enable(struct record_session *s, struct c2c_err *err)
 {
 	int ret = ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
 
 	return ret ? c2c_err_set(err, -ret, "cannot enable the counters: %s", strerror(-ret)) : 0;
 }
 
-void session_disable(struct record_session *s)
+void record_session_disable(struct record_session *s)
 {
 	ioctl_leaders(s, PERF_EVENT_IOC_DISABLE);
 }

@@ -24,8 +24,8 @@ static int pfm_ready(void)
 	return state;
 }
 
-int pfm_encode(const char *name, struct perf_event_attr *attr, struct strbuf *fstr,
-	       struct c2c_err *err)
+int record_pfm_encode(const char *name, struct perf_event_attr *attr, struct strbuf *fstr,
+		      struct c2c_err *err)
 {
 	struct perf_event_attr a = { .size = sizeof(a) };
 	pfm_perf_encode_arg_t arg = { .attr = &a, .size = sizeof(arg) };
@@ -51,7 +51,7 @@ int pfm_encode(const char *name, struct perf_event_attr *attr, struct strbuf *fs
 	return 0;
 }
 
-const char *pfm_core_pmu(void)
+const char *record_pfm_core_pmu(void)
 {
 	static char name[64];
 	pfm_pmu_info_t info;
@@ -73,13 +73,13 @@ const char *pfm_core_pmu(void)
 	return NULL;
 }
 #else
-int pfm_encode(const char *name, struct perf_event_attr *attr, struct strbuf *fstr,
-	       struct c2c_err *err)
+int record_pfm_encode(const char *name, struct perf_event_attr *attr, struct strbuf *fstr,
+		      struct c2c_err *err)
 {
 	return -ENOENT;
 }
 
-const char *pfm_core_pmu(void)
+const char *record_pfm_core_pmu(void)
 {
 	return NULL;
 }

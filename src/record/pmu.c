@@ -24,7 +24,7 @@ const char *record_sysfs_root(void)
 	return env && *env ? env : "/sys/bus/event_source/devices";
 }
 
-int read_whole_file(const char *path, struct strbuf *out)
+int record_read_file(const char *path, struct strbuf *out)
 {
 	char buf[4096];
 	FILE *f = fopen(path, "re");
@@ -39,13 +39,13 @@ int read_whole_file(const char *path, struct strbuf *out)
 	return 0;
 }
 
-int sysfs_read(const char *rel, struct strbuf *out)
+int record_sysfs_read(const char *rel, struct strbuf *out)
 {
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
 	strbuf_addf(&path, "%s/%s", record_sysfs_root(), rel);
-	ret = read_whole_file(path.buf, out);
+	ret = record_read_file(path.buf, out);
 	strbuf_release(&path);
 	if (ret)
 		return ret;
@@ -88,12 +88,12 @@ static char **list_dir(const char *rel, size_t *nr)
 	return names;
 }
 
-char **pmu_names(size_t *nr)
+char **record_pmu_names(size_t *nr)
 {
 	return list_dir("", nr);
 }
 
-void pmu_names_free(char **names)
+void record_pmu_names_free(char **names)
 {
 	size_t i;
 
@@ -102,20 +102,20 @@ void pmu_names_free(char **names)
 	free(names);
 }
 
-bool pmu_exists(const char *name)
+bool record_pmu_exists(const char *name)
 {
 	struct strbuf rel = STRBUF_INIT, val = STRBUF_INIT;
 	bool yes;
 
 	strbuf_addf(&rel, "%s/type", name);
-	yes = sysfs_read(rel.buf, &val) == 0;
+	yes = record_sysfs_read(rel.buf, &val) == 0;
 	strbuf_release(&rel);
 	strbuf_release(&val);
 	return yes;
 }
 
 /* "config1:0-15", "config:0-7,32-35", "config:19" */
-static int parse_format(const char *text, struct pmu_format *f)
+static int parse_format(const char *text, struct record_pmu_format *f)
 {
 	const char *p = text;
 	char *end;
@@ -164,11 +164,11 @@ static int load_formats(const char *name, struct record_pmu *pmu, struct c2c_err
 	names = list_dir(rel.buf, &nr);
 	pmu->formats = xcalloc(nr ? nr : 1, sizeof(*pmu->formats));
 	for (i = 0; i < nr && !ret; i++) {
-		struct pmu_format *f = &pmu->formats[pmu->nr_formats];
+		struct record_pmu_format *f = &pmu->formats[pmu->nr_formats];
 
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "%s/format/%s", name, names[i]);
-		if (sysfs_read(rel.buf, &val) < 0)
+		if (record_sysfs_read(rel.buf, &val) < 0)
 			continue;
 		if (parse_format(val.buf, f) < 0) {
 			ret = c2c_err_set(err, EINVAL,
@@ -179,7 +179,7 @@ static int load_formats(const char *name, struct record_pmu *pmu, struct c2c_err
 		f->name = xstrdup(names[i]);
 		pmu->nr_formats++;
 	}
-	pmu_names_free(names);
+	record_pmu_names_free(names);
 	strbuf_release(&rel);
 	strbuf_release(&val);
 	return ret;
@@ -212,7 +212,7 @@ static void load_events(const char *name, struct record_pmu *pmu)
 	strbuf_release(&rel);
 }
 
-int pmu_load(const char *name, struct record_pmu *pmu, struct c2c_err *err)
+int record_pmu_load(const char *name, struct record_pmu *pmu, struct c2c_err *err)
 {
 	struct strbuf rel = STRBUF_INIT, val = STRBUF_INIT;
 	char *end;
@@ -220,7 +220,7 @@ int pmu_load(const char *name, struct record_pmu *pmu, struct c2c_err *err)
 
 	memset(pmu, 0, sizeof(*pmu));
 	strbuf_addf(&rel, "%s/type", name);
-	ret = sysfs_read(rel.buf, &val);
+	ret = record_sysfs_read(rel.buf, &val);
 	if (ret < 0) {
 		c2c_err_set(err, -ret, "no PMU '%s' in %s", name, record_sysfs_root());
 		goto out;
@@ -236,14 +236,14 @@ int pmu_load(const char *name, struct record_pmu *pmu, struct c2c_err *err)
 	if (!ret)
 		load_events(name, pmu);
 	else
-		pmu_release(pmu);
+		record_pmu_release(pmu);
 out:
 	strbuf_release(&rel);
 	strbuf_release(&val);
 	return ret;
 }
 
-void pmu_release(struct record_pmu *pmu)
+void record_pmu_release(struct record_pmu *pmu)
 {
 	size_t i;
 
@@ -257,7 +257,7 @@ void pmu_release(struct record_pmu *pmu)
 	memset(pmu, 0, sizeof(*pmu));
 }
 
-bool pmu_has_event(const struct record_pmu *pmu, const char *event)
+bool record_pmu_has_event(const struct record_pmu *pmu, const char *event)
 {
 	size_t i;
 
@@ -267,7 +267,7 @@ bool pmu_has_event(const struct record_pmu *pmu, const char *event)
 	return false;
 }
 
-const struct pmu_format *pmu_format(const struct record_pmu *pmu, const char *name)
+const struct record_pmu_format *record_pmu_format(const struct record_pmu *pmu, const char *name)
 {
 	size_t i;
 
@@ -277,14 +277,14 @@ const struct pmu_format *pmu_format(const struct record_pmu *pmu, const char *na
 	return NULL;
 }
 
-int pmu_alias_terms(const struct record_pmu *pmu, const char *event, struct strbuf *terms,
-		    struct c2c_err *err)
+int record_pmu_alias_terms(const struct record_pmu *pmu, const char *event, struct strbuf *terms,
+			   struct c2c_err *err)
 {
 	struct strbuf rel = STRBUF_INIT;
 	int ret;
 
 	strbuf_addf(&rel, "%s/events/%s", pmu->name, event);
-	ret = sysfs_read(rel.buf, terms);
+	ret = record_sysfs_read(rel.buf, terms);
 	if (ret < 0)
 		c2c_err_set(err, -ret, "%s/%s: cannot read: %s", record_sysfs_root(), rel.buf,
 			    strerror(-ret));
@@ -292,7 +292,8 @@ int pmu_alias_terms(const struct record_pmu *pmu, const char *event, struct strb
 	return ret;
 }
 
-int pmu_format_apply(const struct pmu_format *f, struct perf_event_attr *attr, uint64_t value)
+int record_pmu_format_apply(const struct record_pmu_format *f, struct perf_event_attr *attr,
+			    uint64_t value)
 {
 	__u64 *word[] = { &attr->config, &attr->config1, &attr->config2, &attr->config2 };
 	__u64 *dst = word[f->word];
@@ -314,7 +315,7 @@ int pmu_format_apply(const struct pmu_format *f, struct perf_event_attr *attr, u
 	return 0;
 }
 
-void pmu_accepted_terms(const struct record_pmu *pmu, struct strbuf *out)
+void record_pmu_accepted_terms(const struct record_pmu *pmu, struct strbuf *out)
 {
 	size_t i;
 

@@ -10,8 +10,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "record/session_int.h"
 #include "util/xalloc.h"
@@ -19,31 +17,19 @@
 /* TID, TIME, CPU, IDENTIFIER: the sample_id_all trailer every event asks for */
 #define TRAILER_SIZE 32
 
-int session_map_rings(struct record_session *s, struct c2c_err *err)
+int record_session_map_rings(struct record_session *s, struct c2c_err *err)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+	size_t i;
 
 	for (i = 0; i < s->nr_counters; i++)
 		hashmap_put(&s->ids, s->counters[i].id,
 			    (void *)(uintptr_t)(s->counters[i].event + 1));
 	for (i = 0; i < s->nr_rings; i++) {
-		struct ring *r = &s->rings[i];
-		size_t len = (1 + (size_t)s->mmap_pages) * page;
+		int ret =
+			perf_ring_map(&s->rings[i].ring, s->rings[i].fd, s->mmap_pages, false, err);
 
-		r->base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
-		if (r->base == MAP_FAILED) {
-			int code = errno;
-
-			r->base = NULL;
-			return c2c_err_set(err, code,
-					   "cannot map a %zu KiB ring buffer (%zu of %zu): %s%s",
-					   len / 1024, i + 1, s->nr_rings, strerror(code),
-					   code == EPERM ?
-						   "; kernel.perf_event_mlock_kb limits it: "
-						   "give -m fewer pages, or run as root" :
-						   "");
-		}
-		r->data_size = (size_t)s->mmap_pages * page;
+		if (ret)
+			return ret; /* -m gives fewer pages */
 	}
 	for (i = 0; i < s->nr_counters; i++) {
 		const struct counter *c = &s->counters[i];
@@ -55,17 +41,16 @@ int session_map_rings(struct record_session *s, struct c2c_err *err)
 	return 0;
 }
 
-void session_unmap_rings(struct record_session *s)
+void record_session_unmap_rings(struct record_session *s)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), i;
+	size_t i;
 
 	for (i = 0; i < s->nr_rings; i++)
-		if (s->rings[i].base)
-			munmap(s->rings[i].base, (1 + (size_t)s->mmap_pages) * page);
+		perf_ring_unmap(&s->rings[i].ring);
 	s->nr_rings = 0;
 }
 
-int session_event_of_id(const struct record_session *s, uint64_t id)
+int record_session_event_of_id(const struct record_session *s, uint64_t id)
 {
 	uintptr_t v = (uintptr_t)hashmap_get(&s->ids, id);
 
@@ -126,7 +111,7 @@ static int on_sample(struct record_session *s, const struct perf_event_header *h
 	struct perf_sample smp = { 0 };
 	uint64_t st;
 	uint32_t res;
-	int ev = session_event_of_id(s, take_u64(c));
+	int ev = record_session_event_of_id(s, take_u64(c));
 
 	if (ev < 0)
 		return 0;
@@ -185,7 +170,7 @@ static int on_mmap2(struct record_session *s, const struct perf_event_header *h,
 	if (!keep_pid(s, m.pid))
 		return 0;
 	m.filename = name;
-	session_note_dso(s, name);
+	record_session_note_dso(s, name);
 	s->st.mmaps++;
 	return perf_writer_mmap2(s->w, &m, time);
 }
@@ -222,7 +207,7 @@ static int on_task(struct record_session *s, const struct perf_event_header *h, 
 
 static int on_lost(struct record_session *s, struct cursor *c, uint64_t time)
 {
-	int ev = session_event_of_id(s, take_u64(c));
+	int ev = record_session_event_of_id(s, take_u64(c));
 	uint64_t lost = take_u64(c);
 
 	if (c->short_read)
@@ -267,61 +252,25 @@ static int on_record(struct record_session *s, const struct perf_event_header *h
 	}
 }
 
-/* The record at tail, made contiguous when it wraps the ring's end. */
-static const struct perf_event_header *record_at(struct record_session *s, const uint8_t *data,
-						 size_t mask, uint64_t tail)
+static int on_ring_record(void *ctx, const struct perf_event_header *h)
 {
-	const struct perf_event_header *h = (const void *)(data + (tail & mask));
-	size_t off = tail & mask, first;
-
-	if (off + h->size <= mask + 1)
-		return h;
-	if (s->copy_size < h->size) {
-		s->copy = xrealloc(s->copy, h->size);
-		s->copy_size = h->size;
-	}
-	first = mask + 1 - off;
-	memcpy(s->copy, data + off, first);
-	memcpy(s->copy + first, data, h->size - first);
-	return (const void *)s->copy;
+	return on_record(ctx, h);
 }
 
-static ssize_t drain_ring(struct record_session *s, struct ring *r, struct c2c_err *err)
+ssize_t record_session_drain(struct record_session *s, struct c2c_err *err)
 {
-	struct perf_event_mmap_page *pg = r->base;
-	const uint8_t *data = (const uint8_t *)r->base + pg->data_offset;
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pg->data_tail, start = tail;
-	size_t mask = r->data_size - 1;
-	int ret = 0;
-
-	if (!pg->data_offset)
-		data = (const uint8_t *)r->base + sysconf(_SC_PAGESIZE);
-	while (tail < head && !ret) {
-		const struct perf_event_header *h = (const void *)(data + (tail & mask));
-
-		if (h->size < sizeof(*h) || tail + h->size > head)
-			break; /* damaged: drop the rest of this batch */
-		ret = on_record(s, record_at(s, data, mask, tail));
-		tail += h->size;
-	}
-	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
-	s->st.bytes += head - start;
-	if (ret)
-		return c2c_err_set(err, -ret, "%s: cannot write: %s", s->path, strerror(-ret));
-	return (ssize_t)(head - start);
-}
-
-ssize_t session_drain(struct record_session *s, struct c2c_err *err)
-{
-	ssize_t total = 0, n;
+	ssize_t total = 0;
 	size_t i;
 
 	for (i = 0; i < s->nr_rings; i++) {
-		n = drain_ring(s, &s->rings[i], err);
-		if (n < 0)
-			return n;
-		total += n;
+		uint64_t bytes = 0;
+		int ret = perf_ring_drain(&s->rings[i].ring, on_ring_record, s, &bytes);
+
+		s->st.bytes += bytes;
+		total += (ssize_t)bytes;
+		if (ret)
+			return c2c_err_set(err, -ret, "%s: cannot write: %s", s->path,
+					   strerror(-ret));
 	}
 	if (total && perf_writer_finished_round(s->w))
 		return c2c_err_set(err, EIO, "%s: cannot write", s->path);

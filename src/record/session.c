@@ -53,8 +53,8 @@ static void session_free(struct record_session *s)
 	uint64_t key;
 	void *val;
 
-	session_unmap_rings(s);
-	session_close_counters(s);
+	record_session_unmap_rings(s);
+	record_session_close_counters(s);
 	if (s->go_fd >= 0)
 		close(s->go_fd);
 	if (s->exec_err_fd >= 0)
@@ -73,7 +73,6 @@ static void session_free(struct record_session *s)
 	free(s->rings);
 	free(s->cpus);
 	free(s->tasks);
-	free(s->copy);
 	strbuf_release(&s->tracing_data);
 	free(s->path);
 	free(s);
@@ -126,19 +125,20 @@ int record_session_open(const struct record_evlist *l, const struct record_opts 
 	ret = 0;
 	for (i = 0; i < l->nr && !ret; i++)
 		if (l->ev[i].flags & RECORD_EV_TRACEPOINT)
-			ret = tracing_data_build(l->ev, l->nr, &s->tracing_data, err);
+			ret = record_tracing_data_build(l->ev, l->nr, &s->tracing_data, err);
 	if (!ret)
-		ret = session_targets(s, o, err);
+		ret = record_session_targets(s, o, err);
 	if (!ret)
-		ret = session_open_counters(s, err);
+		ret = record_session_open_counters(s, err);
 	if (!ret && !s->nr_rings)
-		ret = c2c_err_set(err, ESRCH, "nothing to follow: no task or cpu to open counters on");
+		ret = c2c_err_set(err, ESRCH,
+				  "nothing to follow: no task or cpu to open counters on");
 	if (!ret)
-		ret = session_map_rings(s, err);
+		ret = record_session_map_rings(s, err);
 	if (!ret)
 		ret = open_writer(s, err);
 	if (!ret)
-		ret = session_synthesize(s, err);
+		ret = record_session_synthesize(s, err);
 	if (ret) {
 		record_session_abort(s);
 		return ret;
@@ -183,22 +183,22 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
 	int ret = 0;
 
 	if (!s->per_task || s->child <= 0)
-		ret = session_enable(s, err);
+		ret = record_session_enable(s, err);
 	if (!ret && s->child > 0)
-		ret = session_start_child(s, err); /* per task: enable_on_exec arms them */
+		ret = record_session_start_child(s, err); /* per task: enable_on_exec arms them */
 	while (!ret && !*stop && !child_done(s)) {
 		int gone = poll_rings(s, pfd);
 
 		if (gone < 0)
 			ret = c2c_err_set(err, -gone, "poll: %s", strerror(-gone));
-		else if ((n = session_drain(s, err)) < 0)
+		else if ((n = record_session_drain(s, err)) < 0)
 			ret = (int)n;
 		else if (gone)
 			break;
 		progress_update(s->progress, s->st.samples);
 	}
-	session_disable(s);
-	if (!ret && (n = session_drain(s, err)) < 0)
+	record_session_disable(s);
+	if (!ret && (n = record_session_drain(s, err)) < 0)
 		ret = (int)n;
 	free(pfd);
 	/* the output filled up: stop here, close cuts the file back (perf_writer_finish) */
@@ -216,15 +216,15 @@ int record_session_close(struct record_session *s, struct record_stats *st, stru
 	struct host_topology topo;
 	int ret;
 
-	session_kill_child(s);
-	session_write_build_ids(s);
-	host_topology_load(&topo);
+	record_session_kill_child(s);
+	record_session_write_build_ids(s);
+	record_host_topology_load(&topo);
 	info.numa_nodes = topo.nodes;
 	info.nr_numa_nodes = topo.nr_nodes;
 	info.cpu_topology = topo.cpu_topology.buf;
 	info.cpu_topology_size = topo.cpu_topology.len;
 	ret = perf_writer_finish(s->w, &info, &res, err);
-	host_topology_release(&topo);
+	record_host_topology_release(&topo);
 	s->w = NULL;
 	s->st.cut = res.cut;
 	s->st.kept_samples = res.samples;
@@ -238,7 +238,7 @@ int record_session_close(struct record_session *s, struct record_stats *st, stru
 
 void record_session_abort(struct record_session *s)
 {
-	session_kill_child(s);
+	record_session_kill_child(s);
 	if (s->w) {
 		perf_writer_abort(s->w);
 		unlink(s->path);

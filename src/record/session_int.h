@@ -10,8 +10,7 @@
 #include "util/hashmap.h"
 
 struct ring {
-	void *base; /* the control page; data follows */
-	size_t data_size; /* a power of 2 */
+	struct perf_ring ring;
 	int fd;
 };
 
@@ -46,8 +45,6 @@ struct record_session {
 	struct record_stats st;
 	struct hashmap ids; /* kernel event id -> event index + 1 */
 	struct hashmap dsos; /* hash of mmap file names seen -> name, for build ids */
-	uint8_t *copy; /* a record that wraps the ring's end */
-	size_t copy_size;
 	unsigned int mmap_pages;
 	struct progress *progress;
 	struct strbuf tracing_data; /* TRACING_DATA feature; empty without tracepoints */
@@ -59,32 +56,33 @@ struct host_topology {
 	size_t nr_nodes;
 	struct strbuf cpu_topology;
 };
-void host_topology_load(struct host_topology *t);
-void host_topology_release(struct host_topology *t);
-void host_cpu_topology(struct strbuf *sb);
+void record_host_topology_load(struct host_topology *t);
+void record_host_topology_release(struct host_topology *t);
+void record_host_cpu_topology(struct strbuf *sb);
 
 /* target.c */
-int session_targets(struct record_session *s, const struct record_opts *o, struct c2c_err *err);
-int session_fork_child(struct record_session *s, char *const *argv, struct c2c_err *err);
-int session_start_child(struct record_session *s, struct c2c_err *err);
-void session_kill_child(struct record_session *s);
+int record_session_targets(struct record_session *s, const struct record_opts *o,
+			   struct c2c_err *err);
+int record_session_fork_child(struct record_session *s, char *const *argv, struct c2c_err *err);
+int record_session_start_child(struct record_session *s, struct c2c_err *err);
+void record_session_kill_child(struct record_session *s);
 
 /* open.c */
-int session_open_counters(struct record_session *s, struct c2c_err *err);
-void session_close_counters(struct record_session *s);
-int session_enable(struct record_session *s, struct c2c_err *err);
-void session_disable(struct record_session *s);
+int record_session_open_counters(struct record_session *s, struct c2c_err *err);
+void record_session_close_counters(struct record_session *s);
+int record_session_enable(struct record_session *s, struct c2c_err *err);
+void record_session_disable(struct record_session *s);
 
 /* ring.c */
-int session_map_rings(struct record_session *s, struct c2c_err *err);
-void session_unmap_rings(struct record_session *s);
+int record_session_map_rings(struct record_session *s, struct c2c_err *err);
+void record_session_unmap_rings(struct record_session *s);
 /* Drains every ring once; returns the bytes read or -errno. */
-ssize_t session_drain(struct record_session *s, struct c2c_err *err);
-int session_event_of_id(const struct record_session *s, uint64_t id);
+ssize_t record_session_drain(struct record_session *s, struct c2c_err *err);
+int record_session_event_of_id(const struct record_session *s, uint64_t id);
 
 /* synth.c */
-int session_synthesize(struct record_session *s, struct c2c_err *err);
-void session_note_dso(struct record_session *s, const char *filename);
-void session_write_build_ids(struct record_session *s);
+int record_session_synthesize(struct record_session *s, struct c2c_err *err);
+void record_session_note_dso(struct record_session *s, const char *filename);
+void record_session_write_build_ids(struct record_session *s);
 
 #endif

@@ -109,7 +109,7 @@ static int synth_maps(struct record_session *s, int pid)
 
 		if (!parse_maps_line(line, &m) || !strcmp(m.filename, "[vsyscall]"))
 			continue;
-		session_note_dso(s, m.filename);
+		record_session_note_dso(s, m.filename);
 		ret = perf_writer_mmap2(s->w, &m, 0);
 		s->st.mmaps += !ret;
 	}
@@ -211,7 +211,7 @@ static int synth_kept(struct record_session *s)
 	return ret;
 }
 
-int session_synthesize(struct record_session *s, struct c2c_err *err)
+int record_session_synthesize(struct record_session *s, struct c2c_err *err)
 {
 	int ret = synth_modules(s);
 
@@ -228,7 +228,7 @@ int session_synthesize(struct record_session *s, struct c2c_err *err)
 	return 0;
 }
 
-void session_note_dso(struct record_session *s, const char *filename)
+void record_session_note_dso(struct record_session *s, const char *filename)
 {
 	uint64_t key;
 
@@ -239,7 +239,7 @@ void session_note_dso(struct record_session *s, const char *filename)
 		hashmap_put(&s->dsos, key, xstrdup(filename));
 }
 
-void session_write_build_ids(struct record_session *s)
+void record_session_write_build_ids(struct record_session *s)
 {
 	size_t iter = 0;
 	uint64_t key;

@@ -103,7 +103,7 @@ static int task_targets(struct record_session *s, const struct record_opts *o, s
 	s->per_task = true;
 	s->inherit = true;
 	if (o->target.argv) {
-		ret = session_fork_child(s, o->target.argv, err);
+		ret = record_session_fork_child(s, o->target.argv, err);
 		if (!ret)
 			add_int(&ids, &nr, &(size_t){ 0 }, s->child);
 	} else if (o->target.pids) {
@@ -135,7 +135,8 @@ static int task_targets(struct record_session *s, const struct record_opts *o, s
 	return ret;
 }
 
-int session_targets(struct record_session *s, const struct record_opts *o, struct c2c_err *err)
+int record_session_targets(struct record_session *s, const struct record_opts *o,
+			   struct c2c_err *err)
 {
 	const struct record_target *t = &o->target;
 	int ret;
@@ -145,7 +146,7 @@ int session_targets(struct record_session *s, const struct record_opts *o, struc
 		ret = t->cpus ? int_list_parse(t->cpus, "-C", &s->cpus, &s->nr_cpus, err) :
 				online_cpus(s, err);
 		if (!ret && t->argv)
-			ret = session_fork_child(s, t->argv, err);
+			ret = record_session_fork_child(s, t->argv, err);
 		if (ret)
 			return ret;
 		s->tasks = xcalloc(1, sizeof(*s->tasks));
@@ -156,7 +157,7 @@ int session_targets(struct record_session *s, const struct record_opts *o, struc
 	return task_targets(s, o, err);
 }
 
-int session_fork_child(struct record_session *s, char *const *argv, struct c2c_err *err)
+int record_session_fork_child(struct record_session *s, char *const *argv, struct c2c_err *err)
 {
 	int go[2], ex[2];
 	pid_t pid;
@@ -192,7 +193,7 @@ int session_fork_child(struct record_session *s, char *const *argv, struct c2c_e
 	return 0;
 }
 
-int session_start_child(struct record_session *s, struct c2c_err *err)
+int record_session_start_child(struct record_session *s, struct c2c_err *err)
 {
 	char c = 1;
 	int e = 0;
@@ -211,7 +212,7 @@ int session_start_child(struct record_session *s, struct c2c_err *err)
 	return 0;
 }
 
-void session_kill_child(struct record_session *s)
+void record_session_kill_child(struct record_session *s)
 {
 	int status;
 

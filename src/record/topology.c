@@ -22,7 +22,7 @@
 
 static int read_line(const char *path, struct strbuf *out)
 {
-	int ret = read_whole_file(path, out);
+	int ret = record_read_file(path, out);
 
 	while (!ret && out->len && isspace((unsigned char)out->buf[out->len - 1]))
 		strbuf_setlen(out, out->len - 1);
@@ -47,7 +47,7 @@ static void node_memory(uint32_t node, struct perf_numa_node *n)
 		fclose(f);
 }
 
-void host_topology_load(struct host_topology *t)
+void record_host_topology_load(struct host_topology *t)
 {
 	struct strbuf path = STRBUF_INIT, cpus = STRBUF_INIT;
 	DIR *dir = opendir("/sys/devices/system/node");
@@ -78,10 +78,10 @@ void host_topology_load(struct host_topology *t)
 		closedir(dir);
 	strbuf_release(&path);
 	strbuf_release(&cpus);
-	host_cpu_topology(&t->cpu_topology);
+	record_host_cpu_topology(&t->cpu_topology);
 }
 
-void host_topology_release(struct host_topology *t)
+void record_host_topology_release(struct host_topology *t)
 {
 	size_t i;
 
@@ -149,7 +149,7 @@ static uint32_t topology_id(int cpu, const char *file)
 	return id;
 }
 
-void host_cpu_topology(struct strbuf *sb)
+void record_host_cpu_topology(struct strbuf *sb)
 {
 	int nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF), cpu;
 

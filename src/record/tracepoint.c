@@ -31,7 +31,7 @@ static const char *mounted_root(void)
  * /sys/kernel/tracing is tried, as perf does (it needs CAP_SYS_ADMIN; a
  * refusal leaves things as they were).
  */
-const char *tracefs_root(void)
+const char *record_tracefs_root(void)
 {
 	static bool tried;
 	const char *root = mounted_root();
@@ -55,9 +55,9 @@ static bool plain_name(const char *s)
 	return true;
 }
 
-int tracepoint_id(const char *sys, const char *name, uint64_t *id, struct c2c_err *err)
+int record_tracepoint_id(const char *sys, const char *name, uint64_t *id, struct c2c_err *err)
 {
-	const char *root = tracefs_root();
+	const char *root = record_tracefs_root();
 	char path[512], buf[32];
 	FILE *f;
 	char *end;

@@ -35,7 +35,7 @@ static int put_file(struct strbuf *out, const char *root, const char *rel, const
 	int ret;
 
 	strbuf_addf(&path, "%s/%s", root, rel);
-	ret = read_whole_file(path.buf, &body);
+	ret = record_read_file(path.buf, &body);
 	if (ret)
 		c2c_err_set(err, -ret, "%s: cannot read: %s", path.buf, strerror(-ret));
 	if (!ret && tag)
@@ -70,7 +70,7 @@ static int check_format(void *tep, const char *root, const char *sys, const char
 	int ret;
 
 	strbuf_addf(&path, "%s/events/%s/%s/format", root, sys, event);
-	ret = read_whole_file(path.buf, &body);
+	ret = record_read_file(path.buf, &body);
 	if (!ret && tep_parse_event(tep, body.buf, body.len, sys) != 0)
 		ret = c2c_err_set(err, EINVAL, "%s: libtraceevent cannot parse this format",
 				  path.buf);
@@ -136,11 +136,11 @@ static int put_systems(const struct record_event *ev, size_t nr, const char *roo
 	return ret;
 }
 
-int tracing_data_build(const struct record_event *ev, size_t nr, struct strbuf *out,
-		       struct c2c_err *err)
+int record_tracing_data_build(const struct record_event *ev, size_t nr, struct strbuf *out,
+			      struct c2c_err *err)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	const char *root = tracefs_root();
+	const char *root = record_tracefs_root();
 	int ret;
 
 	if (!root)

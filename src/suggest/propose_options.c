@@ -414,8 +414,8 @@ static void propose_isolate(struct proposer *pr)
 	free(iso);
 }
 
-int propose(const struct type *t, const struct struct_profile *p, const struct propose_opts *opts,
-	    struct proposer **out, struct c2c_err *err)
+int suggest_propose(const struct type *t, const struct struct_profile *p,
+		    const struct propose_opts *opts, struct proposer **out, struct c2c_err *err)
 {
 	struct proposer *pr;
 	size_t pairs;

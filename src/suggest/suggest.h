@@ -100,8 +100,8 @@ struct proposer;
  * re-laid (a union, offsets that do not follow the alignment rules, a
  * pinned name that is not a member).
  */
-int propose(const struct type *t, const struct struct_profile *p, const struct propose_opts *opts,
-	    struct proposer **out, struct c2c_err *err);
+int suggest_propose(const struct type *t, const struct struct_profile *p,
+		    const struct propose_opts *opts, struct proposer **out, struct c2c_err *err);
 uint32_t proposer_nr(const struct proposer *pr);
 const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
 /*

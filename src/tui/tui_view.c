@@ -297,7 +297,7 @@ int tui_view_suggest(struct tui_view *v, struct c2c_session *s, const struct typ
 	int ret;
 
 	memset(v, 0, sizeof(*v));
-	ret = propose(t, p, &opts, &pr, err);
+	ret = suggest_propose(t, p, &opts, &pr, err);
 	if (!ret) {
 		propose_format_text(&sb, t, p, pr);
 		struct_screen(v, TUI_SCREEN_SUGGEST, suggest_keys, t,
@@ -353,7 +353,7 @@ int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type 
 	int ret;
 
 	memset(v, 0, sizeof(*v));
-	ret = propose(t, p, &opts, &pr, err);
+	ret = suggest_propose(t, p, &opts, &pr, err);
 	if (!ret) {
 		req.pr = pr;
 		req.cacheline_size = proposer_cacheline_size(pr);

@@ -165,53 +165,6 @@ static void infer_struct(struct btf_ctx *ctx, struct type *t, unsigned int depth
 	t->packed = type_infer_packed(t, false);
 }
 
-#define ON_PATH ((void *)1)
-#define CHECKED ((void *)2)
-
-/*
- * Whether t holds itself by value, through members, arrays and typedefs
- * (pointers end a path): only damaged BTF says so (fuzz_btf found one),
- * and every walk over the model would then recurse forever. Depth-first,
- * seen marks each aggregate ON_PATH while its members are walked.
- */
-static bool holds_itself(struct btf_ctx *ctx, struct hashmap *seen, const struct type *t,
-			 unsigned int depth)
-{
-	void *state = hashmap_get(seen, (uintptr_t)t);
-	uint32_t i;
-
-	if (state == ON_PATH || depth > 512)
-		return true;
-	if (state == CHECKED)
-		return false;
-	hashmap_put(seen, (uintptr_t)t, ON_PATH);
-	for (i = 0; i < t->nr_members; i++) {
-		const struct type *mt = type_strip(t->members[i].type);
-		unsigned int n = 0;
-
-		while (mt && mt->kind == TYPE_ARRAY && n++ < TYPE_MAX_DEPTH)
-			mt = type_strip(mt->target);
-		if (mt && (mt->kind == TYPE_STRUCT || mt->kind == TYPE_UNION) &&
-		    holds_itself(ctx, seen, mt, depth + 1)) {
-			ctx->cycle = ctx->cycle ? ctx->cycle : t->name ? t->name : "(anonymous)";
-			return true;
-		}
-	}
-	hashmap_put(seen, (uintptr_t)t, CHECKED);
-	return false;
-}
-
-static void check_cycles(struct btf_ctx *ctx)
-{
-	struct hashmap seen;
-	size_t i;
-
-	hashmap_init(&seen);
-	for (i = 0; i < ctx->nr_aggregates && !ctx->failed; i++)
-		ctx->failed = holds_itself(ctx, &seen, ctx->aggregates[i], 0);
-	hashmap_release(&seen);
-}
-
 static void convert_members(struct btf_ctx *ctx, const struct btf_rec *bt, struct type *t)
 {
 	const uint32_t *bm = btf_rec_data(bt); /* name_off, type, offset */
@@ -530,8 +483,14 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 	if (opts->only)
 		type_db_set_only(ctx.db, opts->only);
 	convert_all(&ctx);
-	if (!ctx.failed)
-		check_cycles(&ctx);
+	if (!ctx.failed) {
+		const struct type *self = type_db_self_container(ctx.db);
+
+		if (self) { /* fuzz_btf found one: walks over it never end */
+			ctx.cycle = self->name ? self->name : "(anonymous)";
+			ctx.failed = true;
+		}
+	}
 	hashmap_init(&ctx.inferred);
 	for (size_t i = 0; i < ctx.nr_aggregates && !ctx.failed; i++)
 		infer_struct(&ctx, ctx.aggregates[i], 0);

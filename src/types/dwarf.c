@@ -460,6 +460,19 @@ static int merge_runs(struct dwarf_job *job, struct type_db *db, struct c2c_err 
 	return ret;
 }
 
+/* fuzz_dwarf found a struct holding itself through a typedef: walks over it never end */
+static int refuse_self_container(const struct type_db *db, const char *path, struct c2c_err *err)
+{
+	const struct type *self = type_db_self_container(db);
+
+	if (!self)
+		return 0;
+	return c2c_err_set(err, ELOOP,
+			   "%s: corrupt DWARF: %s %s contains itself by value, expected a pointer",
+			   path, self->kind == TYPE_UNION ? "union" : "struct",
+			   self->name ? self->name : "(anonymous)");
+}
+
 int type_db_load_dwarf(const char *path, const struct type_load_opts *opts, struct type_db **out,
 		       struct c2c_err *err)
 {
@@ -485,6 +498,8 @@ int type_db_load_dwarf(const char *path, const struct type_load_opts *opts, stru
 	if (opts->only)
 		type_db_set_only(db, opts->only);
 	ret = merge_runs(&job, db, err);
+	if (!ret)
+		ret = refuse_self_container(db, path, err);
 	if (ret) {
 		type_db_free(db);
 		db = NULL;

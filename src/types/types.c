@@ -267,6 +267,56 @@ static bool is_indexed(const struct type *t)
 	return (t->kind == TYPE_STRUCT || t->kind == TYPE_UNION) && t->name;
 }
 
+#define ON_PATH ((void *)1)
+#define CHECKED ((void *)2)
+
+/*
+ * Whether t holds itself by value, through members, arrays and typedefs
+ * (pointers end a path); *culprit is the innermost struct on the cycle.
+ * Depth-first, seen marks each aggregate ON_PATH while its members are
+ * walked.
+ */
+static bool holds_itself(struct hashmap *seen, const struct type *t, unsigned int depth,
+			 const struct type **culprit)
+{
+	void *state = hashmap_get(seen, (uintptr_t)t);
+	uint32_t i;
+
+	if (state == ON_PATH || depth > 512)
+		return true;
+	if (state == CHECKED)
+		return false;
+	hashmap_put(seen, (uintptr_t)t, ON_PATH);
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type *mt = type_strip(t->members[i].type);
+		unsigned int n = 0;
+
+		while (mt && mt->kind == TYPE_ARRAY && n++ < TYPE_MAX_DEPTH)
+			mt = type_strip(mt->target);
+		if (mt && type_is_aggregate(mt) && holds_itself(seen, mt, depth + 1, culprit)) {
+			*culprit = *culprit ? *culprit : t;
+			return true;
+		}
+	}
+	hashmap_put(seen, (uintptr_t)t, CHECKED);
+	return false;
+}
+
+const struct type *type_db_self_container(const struct type_db *db)
+{
+	const struct type *culprit = NULL;
+	struct hashmap seen;
+	size_t i;
+
+	hashmap_init(&seen);
+	for (i = 0; i < db->nr_types && !culprit; i++)
+		if ((db->types[i]->kind == TYPE_STRUCT || db->types[i]->kind == TYPE_UNION) &&
+		    holds_itself(&seen, db->types[i], 0, &culprit))
+			culprit = culprit ? culprit : db->types[i];
+	hashmap_release(&seen);
+	return culprit;
+}
+
 struct index_entry {
 	const struct type *t;
 	size_t order;

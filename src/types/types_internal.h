@@ -25,6 +25,13 @@ bool type_db_wants(const struct type_db *db, const char *name);
  * exactly (pahole -C prints a typedef it is asked for by name).
  */
 bool type_db_wants_typedef(const struct type_db *db, const char *name);
+/*
+ * The first struct or union that holds itself by value (through members,
+ * arrays and typedefs), or NULL. Only a damaged file says so, and every
+ * walk over the model would then recurse until its depth bound: the
+ * loaders refuse such a file.
+ */
+const struct type *type_db_self_container(const struct type_db *db);
 /* Move everything src owns into dst; src is freed. Order is kept. */
 void type_db_absorb(struct type_db *dst, struct type_db *src);
 void type_db_set_source(struct type_db *db, const char *source);

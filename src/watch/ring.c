@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -117,22 +116,8 @@ static int open_error(const struct watch *w, const struct watch_field *f, int e,
 /* Map a ring; halve it while the locked-memory limit refuses. */
 static int map_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err)
 {
-	size_t pages = w->opts.ring_pages ? w->opts.ring_pages : 1024;
-	long psize = sysconf(_SC_PAGESIZE);
-
-	for (; pages >= 8; pages /= 2) {
-		r->base = mmap(NULL, (pages + 1) * psize, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd,
-			       0);
-		if (r->base != MAP_FAILED) {
-			r->data_size = pages * psize;
-			return 0;
-		}
-		if (errno != EPERM && errno != ENOMEM)
-			break;
-	}
-	r->base = NULL;
-	return c2c_err_set(err, errno, "mmap of a breakpoint ring: %s (perf_event_mlock_kb)",
-			   strerror(errno));
+	return perf_ring_map(&r->ring, r->fd, w->opts.ring_pages ? w->opts.ring_pages : 1024, true,
+			     err);
 }
 
 /*
@@ -164,7 +149,8 @@ static int share_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err
 	for (i = 0; i + 1 < w->nr_rings; i++) {
 		const struct watch_ring *o = &w->rings[i];
 
-		if (o->base && o->cpu == r->cpu && !ioctl(r->fd, PERF_EVENT_IOC_SET_OUTPUT, o->fd))
+		if (o->ring.base && o->cpu == r->cpu &&
+		    !ioctl(r->fd, PERF_EVENT_IOC_SET_OUTPUT, o->fd))
 			return 0;
 	}
 	return map_ring(w, r, err);
@@ -367,47 +353,29 @@ static void parse_record(struct watch *w, const uint8_t *rec, size_t size)
 	}
 }
 
-static int drain_ring(struct watch *w, struct watch_ring *r)
+struct drain_ctx {
+	struct watch *w;
+	int records;
+};
+
+static int on_ring_record(void *ctx, const struct perf_event_header *h)
 {
-	struct perf_event_mmap_page *pg = r->base;
-	const uint8_t *data = (const uint8_t *)r->base + pg->data_offset;
-	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = pg->data_tail;
-	uint8_t rec[65536];
-	int n = 0;
+	struct drain_ctx *d = ctx;
 
-	if (!pg->data_offset)
-		data = (const uint8_t *)r->base + sysconf(_SC_PAGESIZE);
-	while (tail + sizeof(struct perf_event_header) <= head) {
-		size_t off = tail % r->data_size, size, first;
-		struct perf_event_header h;
-
-		first = r->data_size - off < sizeof(h) ? r->data_size - off : sizeof(h);
-		memcpy(&h, data + off, first);
-		memcpy((uint8_t *)&h + first, data, sizeof(h) - first);
-		size = h.size;
-		if (size < sizeof(h) || tail + size > head)
-			break;
-		first = r->data_size - off < size ? r->data_size - off : size;
-		memcpy(rec, data + off, first);
-		memcpy(rec + first, data, size - first);
-		parse_record(w, rec, size);
-		tail += size;
-		n++;
-	}
-	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
-	return n;
+	parse_record(d->w, (const uint8_t *)h, h->size);
+	d->records++;
+	return 0;
 }
 
 int watch_drain(struct watch *w)
 {
+	struct drain_ctx d = { w, 0 };
 	size_t i;
-	int n = 0;
 
 	for (i = 0; i < w->nr_rings; i++)
-		if (w->rings[i].base)
-			n += drain_ring(w, &w->rings[i]);
-	return n;
+		if (w->rings[i].ring.base)
+			perf_ring_drain(&w->rings[i].ring, on_ring_record, &d, NULL);
+	return d.records;
 }
 
 /* One breakpoint's counter (every hit) and its lost samples. */
@@ -427,7 +395,6 @@ static void read_counter(struct watch *w, const struct watch_ring *r)
 /* Read the counters (every hit, lost samples included), then close all. */
 void watch_disarm(struct watch *w)
 {
-	long psize = sysconf(_SC_PAGESIZE);
 	size_t i;
 
 	for (i = 0; i < w->nr_rings; i++)
@@ -442,8 +409,7 @@ void watch_disarm(struct watch *w)
 	for (i = 0; i < w->nr_rings; i++) {
 		struct watch_ring *r = &w->rings[i];
 
-		if (r->base)
-			munmap(r->base, r->data_size + psize);
+		perf_ring_unmap(&r->ring);
 		close(r->fd);
 	}
 	free(w->rings);
@@ -480,8 +446,7 @@ int watch_calibrate(double *ns_per_hit)
 	static volatile long target;
 	struct perf_event_attr a;
 	uint64_t plain, watched;
-	long psize = sysconf(_SC_PAGESIZE);
-	void *ring;
+	struct perf_ring ring;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
@@ -497,13 +462,12 @@ int watch_calibrate(double *ns_per_hit)
 	fd = perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ring = mmap(NULL, 65 * psize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	perf_ring_map(&ring, fd, 64, false, NULL); /* unmapped: the hits still trap */
 	plain = time_writes(&target, 2000);
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	watched = time_writes(&target, 2000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (ring != MAP_FAILED)
-		munmap(ring, 65 * psize);
+	perf_ring_unmap(&ring);
 	close(fd);
 	*ns_per_hit = watched > plain ? (double)(watched - plain) / 2000 : 0;
 	return 0;

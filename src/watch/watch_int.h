@@ -33,8 +33,7 @@ struct watch_ring {
 	int fd;
 	size_t field;
 	int cpu;
-	void *base; /* the mapping: one header page, then data pages */
-	size_t data_size;
+	struct perf_ring ring; /* mapped (ring.base) by the first event on its cpu */
 	bool sideband; /* the dummy event of mmap, comm and task records */
 };
 
@@ -68,7 +67,7 @@ struct watch {
 	struct watch_field_int *fields;
 	size_t nr_fields, alloc_fields;
 
-	struct watch_ring *rings; /* every event; those with base own a ring */
+	struct watch_ring *rings; /* every event; those with ring.base own one */
 	size_t nr_rings, alloc_rings;
 	struct hashmap ids; /* event id -> field + 1 */
 	bool no_fmt_lost; /* the kernel (< 6.0) refused PERF_FORMAT_LOST */

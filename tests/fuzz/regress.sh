@@ -54,7 +54,10 @@ for d in "$dir"/* "$TOP_SRCDIR"/tests/fuzz/corpus/*; do
 	grep -qE 'Sanitizer|runtime error:' "$TMP/err" && fail "replay_$t: sanitizer report" &&
 		head -20 "$TMP/err" >&2
 done
-# the BTF one: the cycle is named
+# the BTF one and the DWARF one (gcc's DWARF for "struct outer { inner_t
+# in; }" with the typedef inner_t pointed at outer): the cycle is named
 "$C2CSCOPE" layout "$dir/btf/struct-holds-itself" >/dev/null 2>"$TMP/err"
 expect_contains "struct holding itself" "contains itself by value" "$TMP/err"
+"$C2CSCOPE" layout "$dir/dwarf/struct-holds-itself-via-typedef" >/dev/null 2>"$TMP/err"
+expect_contains "DWARF struct holding itself" "corrupt DWARF: struct outer contains itself by value" "$TMP/err"
 finish

@@ -22,10 +22,10 @@ settled() {
 	done
 }
 
-# wait_for TEXT: until the pane shows TEXT (10 s), and the frame is whole
+# wait_for TEXT: until the pane shows TEXT (30 s), and the frame is whole
 wait_for() {
 	local i
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		cap | grep -qF -- "$1" && settled && return 0
 		sleep 0.1
 	done
@@ -56,13 +56,23 @@ start() {
 	wait_for "$SCREEN"
 }
 
-# redrawn KEYS...: send KEYS, then wait (10 s) until the pane differs from
+# exited: until the command in the pane has exited (its code in $TMP/rc;
+# 30 s: the sanitizer build on a loaded machine is slow to tear down)
+exited() {
+	local i
+	for i in $(seq 300); do
+		[ -s "$TMP/rc" ] && return 0
+		sleep 0.1
+	done
+}
+
+# redrawn KEYS...: send KEYS, then wait (30 s) until the pane differs from
 # what it showed before them, for keys that add no text of their own
 redrawn() {
 	local i before
 	before=$(cap)
 	T send-keys -t tui "$@"
-	for i in $(seq 100); do
+	for i in $(seq 300); do
 		[ "$(cap)" != "$before" ] && settled && return 0
 		sleep 0.1
 	done

@@ -155,7 +155,7 @@ T capture-pane -t tui -e -p | grep -q $'\e\\[3[1-6]m\|\e\\[38;5;' && ok ||
 
 # 11. q: back to the shell, exit 0, the terminal restored
 T send-keys -t tui q
-for i in $(seq 50); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+exited
 expect_eq "q: exit code" 0 "$(cat "$TMP/rc" 2>/dev/null)"
 expect_eq "q: the alternate screen is left" 0 "$(T display -p -t tui '#{alternate_on}')"
 
@@ -170,13 +170,13 @@ expect_eq "--type: rows = report --by-type's" \
 	"$(grep -E '^  config ' "$TMP/bytype" | norm)" "$(cap | grep -E '^ *config ' | norm)"
 T send-keys -t tui q q
 ARGS="--type nosuch*" SCREEN="" start
-for i in $(seq 50); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+exited
 expect_eq "--type, no match: exit code" 2 "$(cat "$TMP/rc" 2>/dev/null)"
 wait_for "no sample was attributed to a struct type matching 'nosuch*'"
 
 # 12b. --html on a terminal writes the page and opens no browser
 ARGS="--html $TMP/tty.html" SCREEN="" start
-for i in $(seq 100); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+exited
 expect_eq "--html on a terminal: exit code" 0 "$(cat "$TMP/rc" 2>/dev/null)"
 grep -q '<html' "$TMP/tty.html" && ok || fail "--html on a terminal: no page written"
 
@@ -228,7 +228,7 @@ T send-keys -t tui q q q
 for sig in INT TERM SEGV; do
 	start
 	if [ $sig = INT ]; then T send-keys -t tui C-c; else kill -$sig "$(cat "$TMP/pid")"; fi
-	for i in $(seq 50); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+	exited
 	expect_eq "SIG$sig: exit code" $((128 + $(kill -l $sig))) "$(cat "$TMP/rc" 2>/dev/null)"
 	expect_eq "SIG$sig: the alternate screen is left" 0 "$(T display -p -t tui '#{alternate_on}')"
 done

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* type_field_path on models built by hand: nesting, arrays, unions, padding. */
+/* attrib_field_path on models built by hand: nesting, arrays, unions, padding. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -135,7 +135,7 @@ static void expect_path(const struct type *t, uint64_t off, int ret, const char 
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	assert_int_equal(type_field_path(t, off, &sb), ret);
+	assert_int_equal(attrib_field_path(t, off, &sb), ret);
 	assert_string_equal(sb.buf, path);
 	strbuf_release(&sb);
 }

@@ -225,12 +225,87 @@ static void build_id_of_self(void **state)
 	assert_non_null(strstr(err.msg, "not an ELF file"));
 }
 
+/*
+ * perf_ring_drain on a hand-made ring of 256 data bytes: a record that
+ * wraps the end arrives contiguous, tail moves to head, and a damaged
+ * record (size 0) drops the rest of the batch.
+ */
+struct ring_seen {
+	int n;
+	uint16_t sizes[8];
+	uint8_t first[8], last[8];
+};
+
+static int ring_seen(void *ctx, const struct perf_event_header *h)
+{
+	struct ring_seen *s = ctx;
+	const uint8_t *b = (const uint8_t *)h;
+
+	s->sizes[s->n] = h->size;
+	s->first[s->n] = b[sizeof(*h)];
+	s->last[s->n] = b[h->size - 1];
+	s->n++;
+	return 0;
+}
+
+static void ring_put(uint8_t *data, uint64_t at, uint16_t size, uint8_t fill)
+{
+	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = size };
+	uint8_t rec[64];
+	uint16_t i;
+
+	memcpy(rec, &h, sizeof(h));
+	memset(rec + sizeof(h), fill, size - sizeof(h));
+	for (i = 0; i < size; i++)
+		data[(at + i) % 256] = rec[i];
+}
+
+static void ring_drain_wraps(void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint8_t *mem = calloc(1, page + 256);
+	struct perf_event_mmap_page *pg = (void *)mem;
+	struct perf_ring r = { .base = mem, .data_size = 256 };
+	struct ring_seen seen = { 0 };
+	uint64_t bytes = 0;
+
+	(void)state;
+	pg->data_offset = page;
+	pg->data_tail = 1000 * 256 + 216; /* 40 bytes before the end */
+	ring_put(mem + page, pg->data_tail, 24, 0xa1);
+	ring_put(mem + page, pg->data_tail + 24, 40, 0xb2); /* 16 + 24: wraps */
+	ring_put(mem + page, pg->data_tail + 64, 32, 0xc3);
+	pg->data_head = pg->data_tail + 96;
+	assert_int_equal(perf_ring_drain(&r, ring_seen, &seen, &bytes), 0);
+	assert_int_equal(seen.n, 3);
+	assert_int_equal(seen.sizes[1], 40);
+	assert_int_equal(seen.first[1], 0xb2);
+	assert_int_equal(seen.last[1], 0xb2);
+	assert_int_equal(seen.last[2], 0xc3);
+	assert_int_equal(pg->data_tail, pg->data_head);
+	assert_int_equal(bytes, 96);
+
+	/* a record of size 0: the rest of this batch is dropped, tail still moves */
+	memset(&seen, 0, sizeof(seen));
+	ring_put(mem + page, pg->data_tail, 16, 0xd4);
+	memset(mem + page + (pg->data_tail + 16) % 256, 0, 8);
+	ring_put(mem + page, pg->data_tail + 24, 16, 0xe5);
+	pg->data_head = pg->data_tail + 40;
+	assert_int_equal(perf_ring_drain(&r, ring_seen, &seen, &bytes), 0);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(pg->data_tail, pg->data_head);
+	assert_int_equal(bytes, 136);
+	free(r.copy);
+	free(mem);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(writer_rejects),
 		cmocka_unit_test(build_id_of_self),
+		cmocka_unit_test(ring_drain_wraps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

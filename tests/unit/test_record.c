@@ -406,30 +406,30 @@ static void tracing_blob_damage(void **state)
 	struct tep_handle *tep;
 	size_t n;
 
-	if (!tracefs_root()) {
+	if (!record_tracefs_root()) {
 		skip();
 		return;
 	}
 	assert_int_equal(
 		record_evlist_parse(&l, "sched:sched_switch,sched:sched_migrate_task", &err), 0);
-	assert_int_equal(tracing_data_build(l.ev, l.nr, &blob, &err), 0);
+	assert_int_equal(record_tracing_data_build(l.ev, l.nr, &blob, &err), 0);
 #ifdef HAVE_LIBTRACEEVENT
-	assert_int_equal(tracing_blob_parse(blob.buf, blob.len, "t", &tep, &err), 0);
+	assert_int_equal(placement_tracing_blob_parse(blob.buf, blob.len, "t", &tep, &err), 0);
 	tep_free(tep);
 	for (n = 0; n < blob.len; n++) {
 		char *cut = malloc(n + 1);
 		char saved = blob.buf[n];
 
 		memcpy(cut, blob.buf, n);
-		if (!tracing_blob_parse(cut, n, "t", &tep, &err))
+		if (!placement_tracing_blob_parse(cut, n, "t", &tep, &err))
 			tep_free(tep);
 		free(cut);
 		blob.buf[n] ^= 0x5a;
-		if (!tracing_blob_parse(blob.buf, blob.len, "t", &tep, &err))
+		if (!placement_tracing_blob_parse(blob.buf, blob.len, "t", &tep, &err))
 			tep_free(tep);
 		blob.buf[n] = saved;
 	}
-	assert_int_equal(tracing_blob_parse(blob.buf, 12, "t", &tep, &err), -EINVAL);
+	assert_int_equal(placement_tracing_blob_parse(blob.buf, 12, "t", &tep, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "t: TRACING_DATA at +0x"));
 #endif
 	strbuf_release(&blob);

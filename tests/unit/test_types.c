@@ -212,6 +212,29 @@ static void alignment_of_mutual_structs_is_bounded(void **state)
 	alarm(0);
 }
 
+/*
+ * A struct that holds itself by value through a typedef and an array is
+ * found (and named: the innermost container); pointers end the search.
+ */
+static void self_container_is_found(void **state)
+{
+	struct fixture *f = *state;
+	struct type *outer = type_db_add(f->db, TYPE_STRUCT, "outer");
+	struct type *inner = type_db_add(f->db, TYPE_STRUCT, "inner");
+	struct type *td = wrap(f->db, TYPE_TYPEDEF, outer);
+	struct type *arr = wrap(f->db, TYPE_ARRAY, td);
+	struct type *ptr = wrap(f->db, TYPE_POINTER, outer);
+	struct type_member *mo = type_db_add_members(f->db, outer, 2);
+	struct type_member *mi = type_db_add_members(f->db, inner, 1);
+
+	member(&mo[0], "next", ptr, 0);
+	member(&mo[1], "in", inner, 8);
+	member(&mi[0], "back", ptr, 0);
+	assert_null(type_db_self_container(f->db));
+	member(&mi[0], "back", arr, 0);
+	assert_ptr_equal(type_db_self_container(f->db), inner);
+}
+
 static void index_dedupes_arrays_without_dims(void **state)
 {
 	struct fixture *f = *state;
@@ -431,6 +454,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(member_arrays_follow_position, setup, teardown),
 		cmocka_unit_test_setup_teardown(alignment_of_mutual_structs_is_bounded, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(self_container_is_found, setup, teardown),
 		cmocka_unit_test_setup_teardown(index_dedupes_arrays_without_dims, setup, teardown),
 		cmocka_unit_test_setup_teardown(index_dedupes_and_keeps_variants, setup, teardown),
 		cmocka_unit_test_setup_teardown(helpers_strip_and_align, setup, teardown),
