@@ -63,7 +63,7 @@ static void name_element(struct c2c_heap_ref *h, const char *(*intern)(void *ctx
 	h->element = h->offset / h->type->size;
 	h->elem_offset = h->offset % h->type->size;
 	h->field = "";
-	if (!type_field_path(h->type, h->elem_offset, &sb))
+	if (!attrib_field_path(h->type, h->elem_offset, &sb))
 		h->field = intern(ctx, sb.buf);
 	strbuf_release(&sb);
 }
