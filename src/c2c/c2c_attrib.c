@@ -39,7 +39,7 @@ struct c2c_attrib {
 	bool heap_recorded;
 	size_t nr_heap_blocks;
 	uint64_t heap_named, heap_typed;
-	struct c2c_heap_ref **heap_refs;
+	struct heap_entry **heap_refs;
 	size_t nr_heap_refs, alloc_heap_refs;
 };
 
@@ -143,6 +143,16 @@ static void set_mapping_label(struct c2c_attrib *ca, struct c2c_row_attrib *ra,
 	strbuf_release(&sb);
 }
 
+/*
+ * A row named through its heap block; for a typed block also the result
+ * that --by-type and profiles read: the instruction's, with the block's
+ * element type as the outermost object.
+ */
+struct heap_entry {
+	struct c2c_heap_ref ref;
+	struct attrib_result res;
+};
+
 struct heap_ctx {
 	struct c2c_attrib *ca;
 	struct c2c_session *s;
@@ -171,6 +181,19 @@ static bool heap_wanted(const struct c2c_row_attrib *ra)
 	return ra->res && ra->res->kind == ATTRIB_KIND_POINTER && !ra->res->outer_type;
 }
 
+static const struct attrib_result *heap_result(struct heap_entry *e,
+					       const struct attrib_result *insn)
+{
+	if (insn)
+		e->res = *insn;
+	else
+		e->res.func = NULL;
+	e->res.outer_type = e->ref.type;
+	e->res.outer_name = e->ref.type_name;
+	e->res.outer_offset = e->ref.elem_offset;
+	return &e->res;
+}
+
 static void heap_name(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
 		      struct c2c_row_attrib *ra)
 {
@@ -178,16 +201,20 @@ static void heap_name(struct c2c_attrib *ca, struct c2c_session *s, const struct
 	const struct c2c_line *l = r->line;
 	uint32_t pid = l->key.pid >= 0 ? (uint32_t)l->key.pid : r->pid;
 	struct c2c_heap_ref h, *keep;
+	struct heap_entry *e;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!c2c_heap_lookup(s, l->addr + r->offset, pid, heap_open, &hc, heap_intern, &h))
 		return;
-	keep = xmalloc(sizeof(*keep));
-	*keep = h;
+	e = xcalloc(1, sizeof(*e));
+	e->ref = h;
+	keep = &e->ref;
 	ca->heap_refs = xgrow(ca->heap_refs, &ca->alloc_heap_refs, ca->nr_heap_refs + 1,
 			      sizeof(*ca->heap_refs));
-	ca->heap_refs[ca->nr_heap_refs++] = keep;
+	ca->heap_refs[ca->nr_heap_refs++] = e;
 	ra->heap = keep;
+	if (keep->type && keep->type_name && *keep->field)
+		ra->res = heap_result(e, ra->res);
 	c2c_heap_label(keep, &sb);
 	ra->label = intern(ca, sb.buf);
 	if (keep->type) {

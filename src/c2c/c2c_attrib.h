@@ -50,6 +50,18 @@ struct c2c_row_attrib {
 	const struct c2c_heap_ref *heap;
 };
 
+/*
+ * Whether the row names a field of a struct type (res->outer_name,
+ * outer_offset, outer_field): resolved by attrib, or through a heap block
+ * whose allocation site typed it (then res is the block's, and reason
+ * stays the instruction's).
+ */
+static inline bool c2c_row_typed(const struct c2c_row_attrib *ra)
+{
+	return ra->res && ra->res->outer_name && *ra->outer_field &&
+	       (ra->reason == ATTRIB_OK || (ra->heap && ra->heap->type));
+}
+
 struct c2c_attrib;
 
 /* Attribute every row of s (a finished session). Never fails. */

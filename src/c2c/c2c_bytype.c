@@ -205,8 +205,7 @@ struct c2c_bytype *c2c_bytype_build(struct c2c_session *s, const struct c2c_attr
 		for (j = 0; j < l->nr_rows; j++) {
 			const struct c2c_row_attrib *ra = c2c_attrib_row(ca, l->rows[j]);
 
-			if (ra->res && ra->reason == ATTRIB_OK && ra->res->outer_name &&
-			    *ra->outer_field)
+			if (c2c_row_typed(ra))
 				add_row(bt, s, l->rows[j], ra);
 		}
 	}
@@ -465,8 +464,7 @@ static const struct type_member *row_member(const struct type *st, const struct 
 {
 	const struct type_member *m;
 
-	if (!ra->res || ra->reason != ATTRIB_OK || !ra->res->outer_name ||
-	    strcmp(ra->res->outer_name, st->name))
+	if (!c2c_row_typed(ra) || strcmp(ra->res->outer_name, st->name))
 		return NULL;
 	m = top_member(st, ra->res->outer_offset);
 	if (!m || !profile_member_field(p, m))

@@ -112,6 +112,24 @@ assert d["heap_blocks"] >= 1, d["heap_blocks"]' "$b.json" && ok || fail "JSON he
 	fi
 fi
 
+# --by-type counts the rows the block typed: thread_arg_t's bins get the
+# HITMs of the rows named targs[i].bins[k], whose instruction named only an int.
+b="$TMP/bins-gcc-O2"
+if [ -f "$b.json" ]; then
+	run_c2c 0 "$b.bt" "$b.bterr" report -i "$b.data" --by-type --json -
+	python3 - "$b.json" "$b.bt" <<'PY' && ok || fail "bins: --by-type disagrees with the rows"
+import json, re, sys
+rows = json.load(open(sys.argv[1]))
+bt = json.load(open(sys.argv[2]))
+want = sum(r["stats"]["lcl_hitm"] + r["stats"]["rmt_hitm"] for l in rows["lines"]
+           for r in l["rows"] if re.fullmatch(r"targs\[\d\]\.bins\[\d\]", r["attribution"]["label"] or ""))
+t = [t for t in bt["by_type"] if t["type"] == "thread_arg_t"]
+got = sum(f["lcl_hitm"] + f["rmt_hitm"] for f in t[0]["fields"] if f["field"].startswith("bins")) if t else 0
+print("bins HITMs: rows %d, by-type %d" % (want, got))
+sys.exit(0 if want > 0 and got == want else 1)
+PY
+fi
+
 # A file with no allocation events (perf's own recording): --stats says so.
 if command -v perf >/dev/null && perf record -e page-faults -c 1 -d -o "$TMP/pf.data" \
 	-- "$TMP/args-gcc-O2" 10 >/dev/null 2>&1; then
