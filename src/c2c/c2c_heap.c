@@ -84,6 +84,7 @@ bool c2c_heap_lookup(struct c2c_session *s, uint64_t addr, uint32_t pid, c2c_hea
 	out->size = b->size;
 	out->offset = addr - b->addr;
 	out->kind = heap_kind_name(b->kind);
+	out->mixed = out->nr_blocks > 1 && !heap_table_all_like(s->heap, addr, b);
 	out->field = "";
 	name_site(s, b, pid, open, ctx, intern, out);
 	/* a block smaller than one element, or not a whole number of them, is not that type */
@@ -94,26 +95,33 @@ bool c2c_heap_lookup(struct c2c_session *s, uint64_t addr, uint32_t pid, c2c_hea
 	return true;
 }
 
-void c2c_heap_label(const struct c2c_heap_ref *h, struct strbuf *out)
+static void type_label(const struct c2c_heap_ref *h, struct strbuf *out)
 {
-	const char *name;
+	strbuf_addstr(out, h->var ? h->var : h->type_name ? h->type_name : "(anonymous)");
+	if (h->size > h->type->size)
+		strbuf_addf(out, "[%" PRIu64 "]", h->element);
+	if (*h->field)
+		strbuf_addf(out, "%s%s", h->var && h->size == h->type->size ? "->" : ".", h->field);
+	else if (h->elem_offset)
+		strbuf_addf(out, "+0x%" PRIx64, h->elem_offset);
+}
 
-	if (h->type) {
-		name = h->var ? h->var : h->type_name ? h->type_name : "(anonymous)";
-		strbuf_addstr(out, name);
-		if (h->size > h->type->size)
-			strbuf_addf(out, "[%" PRIu64 "]", h->element);
-		if (*h->field)
-			strbuf_addf(out, "%s%s", h->var && h->size == h->type->size ? "->" : ".",
-				    h->field);
-		else if (h->elem_offset)
-			strbuf_addf(out, "+0x%" PRIx64, h->elem_offset);
-		return;
-	}
+static void site_label(const struct c2c_heap_ref *h, struct strbuf *out)
+{
 	strbuf_addf(out, "heap block of %" PRIu64 " bytes", h->size);
 	if (h->func)
 		strbuf_addf(out, " from %s", h->func);
 	if (h->srcline)
 		strbuf_addf(out, " (%s)", h->srcline);
 	strbuf_addf(out, ", +0x%" PRIx64, h->offset);
+}
+
+void c2c_heap_label(const struct c2c_heap_ref *h, struct strbuf *out)
+{
+	if (h->type)
+		type_label(h, out);
+	else
+		site_label(h, out);
+	if (h->mixed)
+		strbuf_addf(out, " (last of %zu blocks here)", h->nr_blocks);
 }

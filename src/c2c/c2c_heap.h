@@ -19,6 +19,7 @@ struct c2c_heap_ref {
 	uint64_t block, size, offset; /* the block's start and size; the address's offset */
 	const char *kind; /* "malloc", "calloc", ... */
 	size_t nr_blocks; /* blocks that held the address over the run (> 1: reused) */
+	bool mixed; /* they differ (start, size or site): the name is the last one's */
 	const char *func, *srcline; /* the allocation site, NULL when unknown */
 	/* When the site says what the block holds: */
 	const struct type *type; /* NULL when it does not */
@@ -41,7 +42,8 @@ bool c2c_heap_lookup(struct c2c_session *s, uint64_t addr, uint32_t pid, c2c_hea
 /*
  * What the report shows: "args[1].sum_x" (a typed block; its variable, or
  * its type's name without one), else "heap block of 96 bytes from main
- * (prog.c:30), +0x28".
+ * (prog.c:30), +0x28"; " (last of 3 blocks here)" after either when the
+ * blocks that held the address differ.
  */
 void c2c_heap_label(const struct c2c_heap_ref *h, struct strbuf *out);
 

@@ -149,6 +149,7 @@ static json_t *heap_json(const struct c2c_heap_ref *h)
 	json_object_set_new(o, "site_function", str_or_null(h->func));
 	json_object_set_new(o, "site_srcline", str_or_null(h->srcline));
 	json_object_set_new(o, "blocks_at_address", json_integer((json_int_t)h->nr_blocks));
+	json_object_set_new(o, "blocks_differ", json_boolean(h->mixed));
 	json_object_set_new(o, "type", str_or_null(h->type ? h->type_name : NULL));
 	json_object_set_new(o, "var", str_or_null(h->type ? h->var : NULL));
 	json_object_set_new(o, "element",

@@ -194,6 +194,27 @@ const struct heap_block *heap_table_find(struct heap_table *t, uint64_t addr, ui
 	return best;
 }
 
+static bool alike(const struct heap_block *a, const struct heap_block *b)
+{
+	return a->addr == b->addr && a->size == b->size && a->nr_frames == b->nr_frames &&
+	       (!a->nr_frames || a->frames[0] == b->frames[0]);
+}
+
+bool heap_table_all_like(struct heap_table *t, uint64_t addr, const struct heap_block *b)
+{
+	size_t i;
+
+	if (t->nr_sorted != t->nr)
+		build_index(t);
+	for (i = upper_bound(t, addr); i-- > 0 && t->max_end[i] > addr;) {
+		const struct heap_block *o = &t->blocks[t->by_addr[i]];
+
+		if (block_end(o) > addr && !alike(o, b))
+			return false;
+	}
+	return true;
+}
+
 size_t heap_table_count(const struct heap_table *t)
 {
 	return t->nr;

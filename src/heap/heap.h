@@ -15,6 +15,7 @@
 #ifndef C2C_HEAP_HEAP_H
 #define C2C_HEAP_HEAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,13 @@ int heap_table_release(struct heap_table *t, uint64_t addr, uint64_t time);
  */
 const struct heap_block *heap_table_find(struct heap_table *t, uint64_t addr, uint64_t time,
 					 size_t *nr_blocks);
+
+/*
+ * Whether every block that held addr over the run is like b: the same
+ * start, size and allocation site (innermost frame). When not, a name
+ * from b alone is only the last block's.
+ */
+bool heap_table_all_like(struct heap_table *t, uint64_t addr, const struct heap_block *b);
 
 size_t heap_table_count(const struct heap_table *t);
 /* Block i, in allocation order. */

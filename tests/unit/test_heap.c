@@ -5,7 +5,8 @@
  * does before it; a realloc (free + new block) names the old and the new
  * address by time; an address reused by another block is named by the
  * block live at the sample's time, and by the last one without a time; an
- * allocation over a live block ends that one (a lost free); blocks nested
+ * allocation over a live block ends that one (a lost free), and blocks that
+ * differ at one address are told apart from alike ones; blocks nested
  * in address behind a large one are still found; the feature section
  * round-trips and its damage is named with its offset.
  */
@@ -93,6 +94,9 @@ static void reuse_and_overlap(void **state)
 	assert_int_equal(heap_table_find(t, 0x1008, 55, NULL)->alloc_time, 50);
 	assert_int_equal(heap_table_find(t, 0x1008, HEAP_ANY_TIME, &n)->alloc_time, 50);
 	assert_int_equal(n, 2);
+	/* a and b differ in size: a name from the last one is not every block's */
+	assert_false(heap_table_all_like(t, 0x1008, heap_table_find(t, 0x1008, 55, NULL)));
+	assert_true(heap_table_all_like(t, 0x1028, heap_table_find(t, 0x1028, 35, NULL)));
 	/* c overlaps the live b: b was freed unseen, at 60 */
 	heap_table_alloc(t, &c);
 	assert_int_equal(heap_table_unmatched(t), 1);
