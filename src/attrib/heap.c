@@ -7,10 +7,10 @@
  *
  * Optimised code keeps the result in a register: a variable whose DWARF
  * location is the return register (or a register it is copied to within
- * a few instructions) at that pc. At -O0 the first instruction after the
- * call stores the result in the variable's stack slot: a variable whose
- * location is DW_OP_fbreg at that slot, with the frame base rbp (clang)
- * or the CFA, rbp + 16 after the standard prologue (gcc).
+ * a few instructions) at that pc. Or the result is stored: into a global
+ * (a rip-relative store), or at -O0 into the variable's stack slot, a
+ * variable whose location is DW_OP_fbreg at that slot, with the frame
+ * base rbp (clang) or the CFA, rbp + 16 after the standard prologue (gcc).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -133,21 +133,47 @@ out:
 	return found;
 }
 
-/* "mov qword ptr [rbp - 0x18], rax": the result stored in a frame slot. */
-static bool stores_result(struct attrib *a, const struct func *f, const struct insn *in)
+/*
+ * The register (one of regs) an 8-byte plain store writes to memory:
+ * "mov qword ptr [rbp - 0x18], rax", "mov qword ptr [rip + 0x2e8f], rbx".
+ * -1 when in is no such store.
+ */
+static int stored_reg(struct attrib *a, const struct func *f, const struct insn *in, uint64_t regs)
 {
+	static const char *const names[16] = { "rax", "rdx", "rcx", "rbx", "rsi", "rdi",
+					       "rbp", "rsp", "r8",  "r9",  "r10", "r11",
+					       "r12", "r13", "r14", "r15" };
 	struct strbuf sb = STRBUF_INIT;
+	const uint8_t *code;
 	size_t len;
-	const uint8_t *code = attrib_func_code(a, f, &len);
-	bool yes;
+	int reg = -1, r;
 
-	if (!code || in->base != X86_RBP || in->index != REG_NONE || in->mem_size != 8 ||
-	    !(in->mem_rw & INSN_MEM_WRITE))
-		return false;
+	if (a->img.machine != EM_X86_64 || !in->mem_access || in->mem_size != 8 ||
+	    in->mem_rw != INSN_MEM_WRITE || in->index != REG_NONE ||
+	    !(code = attrib_func_code(a, f, &len)))
+		return -1;
 	attrib_decoder_text(a->dec, code + (in->pc - f->lo), len - (in->pc - f->lo), in->pc, &sb);
-	yes = !strncmp(sb.buf, "mov ", 4) && sb.len > 5 && !strcmp(sb.buf + sb.len - 5, ", rax");
+	for (r = 0; r < 16 && !strncmp(sb.buf, "mov ", 4); r++) {
+		size_t n = strlen(names[r]);
+
+		if ((regs >> r & 1) && sb.len > n + 2 && !strcmp(sb.buf + sb.len - n, names[r]) &&
+		    !strncmp(sb.buf + sb.len - n - 2, ", ", 2))
+			reg = r;
+	}
 	strbuf_release(&sb);
-	return yes;
+	return reg;
+}
+
+/* The result stored by in: into a global (rip-relative) or a frame slot. */
+static bool stored_variable(struct attrib *a, const struct insn *in, struct attrib_alloc_site *out)
+{
+	const struct global_var *g;
+
+	if (in->pc_relative) {
+		g = attrib_globals_find(a, (uint64_t)in->disp);
+		return g && g->addr == (uint64_t)in->disp && set_site(g->name, g->type, out);
+	}
+	return in->base == X86_RBP && slot_variable(a, in->pc, in->disp, out);
 }
 
 int attrib_alloc_site(struct attrib *a, uint64_t ret, struct attrib_alloc_site *out)
@@ -165,8 +191,8 @@ int attrib_alloc_site(struct attrib *a, uint64_t ret, struct attrib_alloc_site *
 
 		if (reg_variable(f, in->pc, regs, out))
 			return 0;
-		if (i == (size_t)i0 && a->img.machine == EM_X86_64 && stores_result(a, f, in))
-			return slot_variable(a, in->pc, in->disp, out) ? 0 : -ENOENT;
+		if (stored_reg(a, f, in, regs) >= 0)
+			return stored_variable(a, in, out) ? 0 : -ENOENT;
 		if (in->op == INSN_MOV_REG && in->src >= 0 && (regs >> in->src & 1))
 			regs |= 1ULL << in->dst;
 		else if (in->op == INSN_CALL || in->op == INSN_JUMP || in->op == INSN_RET)

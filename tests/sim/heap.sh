@@ -1,6 +1,8 @@
 #!/bin/bash
 # Heap blocks (c2csim replaces the allocator): programs in tests/sim/heap/,
 # built with gcc and clang at -O0, -Og and -O2, recorded under --sim.
+# reuse.c frees a block and allocates one of another site where it was:
+# the rows say "(last of 2 blocks here)".
 # Each prints its block's address and size and its fields' offsets; every
 # shown row whose data address lies in the block must be named through it
 # (or by the instruction) exactly as those numbers say: the element index
@@ -23,7 +25,7 @@ vals = {k: int(v, 0) for k, v in re.findall(r"(\w+)=(0x[0-9a-f]+|\d+)", out)}
 block, size = vals["block"], vals["size"]
 d = json.load(open(jpath))
 site = [i + 1 for i, l in enumerate(open(src)) if re.search(r"\b(calloc|malloc)\(", l)
-        and "printf" not in l][0]
+        and "printf" not in l][-1]
 srcname = src.rsplit("/", 1)[1]
 def want(off):
     if kind == "args":
@@ -37,6 +39,14 @@ def want(off):
             return ["targs[%d].bins[%d]" % (i, k), "thread_arg_t.bins[%d]" % k]
         return ["targs[%d].id" % i, "thread_arg_t.id"]
     at = " (%s:%d)" % (srcname, site) if lines else ""
+    if kind == "reuse":  # the block sits where a freed one of another site was
+        last = " (last of 2 blocks here)" if vals["first"] == block else ""
+        # main's stores into the first block, when their instruction names them
+        first = ["first.a[%d]" % (off // 8)] if last else []
+        name = {vals["hits"]: "hits", vals["misses"]: "misses"}.get(off)
+        if not name:
+            return first + ["shared->pad[%d]%s" % (off // 8 - 2, last)]
+        return first + ["shared->%s%s" % (name, last), "second.%s" % name]
     return ["heap block of %d bytes from get_block%s, +0x%x" % (size, at, off)]
 # where the report has no source lines (clang's DWARF 5 here), neither has the site
 lines = any(".c:" in (r.get("srcline") or "") for l in d["lines"] for r in l["rows"])
@@ -67,7 +77,7 @@ PY
 for cc in gcc clang; do
 	command -v $cc >/dev/null || { echo "no $cc: skipping its builds"; continue; }
 	for opt in -O0 -Og -O2; do
-		for p in args bins untyped; do
+		for p in args bins untyped reuse; do
 			b="$TMP/$p-$cc$opt"
 			CC=$cc compile "$b" "$SRC/$p.c" -g $opt -pthread || continue
 			sim_record "$b.data" "$b.err" -- "$b" 3000
@@ -82,7 +92,7 @@ for cc in gcc clang; do
 			fi
 			# no instruction names these: an int through int *bins, an
 			# untyped block through char arithmetic; only the block can
-			if [ $p != args ] && grep -q "named=0 " "$b.check"; then
+			if [ $p != args ] && [ $p != reuse ] && grep -q "named=0 " "$b.check"; then
 				fail "$p $cc $opt: no row named through its block"
 			fi
 			echo "$p $cc $opt: $(tail -1 "$b.check")"
