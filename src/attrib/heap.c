@@ -20,7 +20,7 @@
 
 #include "attrib/attrib_int.h"
 
-#define SITE_SCAN_INSNS 6 /* instructions after the call where the result may move */
+#define SITE_SCAN_INSNS 16 /* instructions after the call where the result may move */
 #define X86_RAX 0 /* DWARF register numbers (x86-64 psABI) */
 #define X86_RBP 6
 #define ARM64_X0 0
@@ -176,31 +176,82 @@ static bool stored_variable(struct attrib *a, const struct insn *in, struct attr
 	return in->base == X86_RBP && slot_variable(a, in->pc, in->disp, out);
 }
 
+/*
+ * The instruction scanning goes on at after in, or -1 to stop: an
+ * unconditional jump is followed (C++'s new[] initialisation loop jumps
+ * to its test, then falls through to the store), a conditional one falls
+ * through, a call goes on after it (clang -O0 keeps the result in a
+ * temporary slot across memset), a return ends the scan.
+ */
+static ptrdiff_t next_insn(const struct func *f, size_t i)
+{
+	const struct insn *in = &f->insns[i];
+
+	if (in->op == INSN_RET)
+		return -1;
+	if (in->op == INSN_JUMP && in->unconditional)
+		return in->target ? attrib_func_insn_index(f, in->target) : -1;
+	return i + 1 < f->nr_insns ? (ptrdiff_t)(i + 1) : -1;
+}
+
+#define SITE_MAX_SLOTS 4
+
+/* Where the result is: registers, and frame slots a compiler's temporary put it in. */
+struct site_track {
+	uint64_t regs;
+	int64_t slots[SITE_MAX_SLOTS]; /* rbp-relative */
+	size_t nr_slots;
+};
+
+static bool in_slot(const struct site_track *t, int64_t disp)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_slots; i++)
+		if (t->slots[i] == disp)
+			return true;
+	return false;
+}
+
+/* What in does to the registers holding the result (a call keeps the callee-saved). */
+static void track_result(const struct insn *in, struct site_track *t)
+{
+	if (in->op == INSN_MOV_REG && in->src >= 0 && (t->regs >> in->src & 1)) {
+		t->regs |= 1ULL << in->dst;
+		return;
+	}
+	if (in->op == INSN_LOAD && in->base == X86_RBP && in->dst >= 0 && in_slot(t, in->disp)) {
+		t->regs |= 1ULL << in->dst; /* the temporary read back */
+		return;
+	}
+	if (in->dst >= 0 && in->op != INSN_OTHER)
+		t->regs &= ~(1ULL << in->dst);
+	t->regs &= ~in->writes;
+}
+
 int attrib_alloc_site(struct attrib *a, uint64_t ret, struct attrib_alloc_site *out)
 {
 	struct func *f = attrib_func_get(a, ret);
-	ptrdiff_t i0 = f ? attrib_func_insn_index(f, ret) : -1;
-	uint64_t regs = 1ULL << (a->img.machine == EM_AARCH64 ? ARM64_X0 : X86_RAX);
-	size_t i;
+	ptrdiff_t i = f ? attrib_func_insn_index(f, ret) : -1;
+	struct site_track t = { .regs = 1ULL
+					<< (a->img.machine == EM_AARCH64 ? ARM64_X0 : X86_RAX) };
+	int steps;
 
 	memset(out, 0, sizeof(*out));
-	if (i0 < 0)
-		return -ENOENT;
-	for (i = (size_t)i0; i < f->nr_insns && i < (size_t)i0 + SITE_SCAN_INSNS; i++) {
+	for (steps = 0; i >= 0 && (t.regs || t.nr_slots) && steps < SITE_SCAN_INSNS; steps++) {
 		const struct insn *in = &f->insns[i];
 
-		if (reg_variable(f, in->pc, regs, out))
+		if (reg_variable(f, in->pc, t.regs, out))
 			return 0;
-		if (stored_reg(a, f, in, regs) >= 0)
-			return stored_variable(a, in, out) ? 0 : -ENOENT;
-		if (in->op == INSN_MOV_REG && in->src >= 0 && (regs >> in->src & 1))
-			regs |= 1ULL << in->dst;
-		else if (in->op == INSN_CALL || in->op == INSN_JUMP || in->op == INSN_RET)
-			break;
-		else if (in->dst >= 0 && in->op != INSN_OTHER)
-			regs &= ~(1ULL << in->dst);
+		if (stored_reg(a, f, in, t.regs) >= 0) {
+			if (stored_variable(a, in, out))
+				return 0;
+			if (in->pc_relative || in->base != X86_RBP || t.nr_slots == SITE_MAX_SLOTS)
+				return -ENOENT;
+			t.slots[t.nr_slots++] = in->disp; /* no variable there: a temporary */
+		}
+		track_result(in, &t);
+		i = next_insn(f, (size_t)i);
 	}
-	if (i < f->nr_insns && reg_variable(f, f->insns[i].pc, regs, out))
-		return 0;
 	return -ENOENT;
 }

@@ -24,8 +24,10 @@ out = open(outp).read()
 vals = {k: int(v, 0) for k, v in re.findall(r"(\w+)=(0x[0-9a-f]+|\d+)", out)}
 block, size = vals["block"], vals["size"]
 d = json.load(open(jpath))
-site = [i + 1 for i, l in enumerate(open(src)) if re.search(r"\b(calloc|malloc)\(", l)
+site = [i + 1 for i, l in enumerate(open(src)) if re.search(r"\b(calloc|malloc)\(|new\[\]", l)
         and "printf" not in l][-1]
+alloc = {"args": "calloc", "bins": "malloc", "untyped": "malloc", "reuse": "calloc",
+         "cxx": "new[]"}[kind]
 srcname = src.rsplit("/", 1)[1]
 def want(off):
     if kind == "args":
@@ -39,6 +41,12 @@ def want(off):
             return ["targs[%d].bins[%d]" % (i, k), "thread_arg_t.bins[%d]" % k]
         return ["targs[%d].id" % i, "thread_arg_t.id"]
     at = " (%s:%d)" % (srcname, site) if lines else ""
+    if kind == "cxx":  # g++ -O2 keeps no location for cs: the site is untyped there
+        i, f = divmod(off, vals["elem"])
+        name = {vals["hits"]: "hits", vals["misses"]: "misses"}[f]
+        at = " (%s:%d)" % (srcname, site) if lines else ""
+        return ["cs[%d].%s" % (i, name), "counter.%s" % name,
+                "heap block of %d bytes from main%s, +0x%x" % (size, at, off)]
     if kind == "reuse":  # the block sits where a freed one of another site was
         last = " (last of 2 blocks here)" if vals["first"] == block else ""
         # main's stores into the first block, when their instruction names them
@@ -49,7 +57,8 @@ def want(off):
         return first + ["shared->%s%s" % (name, last), "second.%s" % name]
     return ["heap block of %d bytes from get_block%s, +0x%x" % (size, at, off)]
 # where the report has no source lines (clang's DWARF 5 here), neither has the site
-lines = any(".c:" in (r.get("srcline") or "") for l in d["lines"] for r in l["rows"])
+lines = any((r.get("srcline") or "").startswith(srcname + ":") for l in d["lines"]
+            for r in l["rows"])
 site_line = "%s:%d" % (srcname, site) if lines else None
 named = bad = 0
 for l in d["lines"]:
@@ -67,7 +76,7 @@ for l in d["lines"]:
         elif h:
             named += 1
             if h["block"] != hex(block) or h["size"] != size or \
-               h["site_srcline"] != site_line:
+               h["site_srcline"] != site_line or h["alloc"] != alloc:
                 bad += 1
                 print("row at +0x%x: heap %r (block %#x, line %d)" % (a - block, h, block, site))
 print("named=%d bad=%d" % (named, bad))
@@ -97,6 +106,21 @@ for cc in gcc clang; do
 			fi
 			echo "$p $cc $opt: $(tail -1 "$b.check")"
 		done
+	done
+done
+
+# C++: new[] and delete[] are replaced too
+for cxx in g++ clang++; do
+	command -v $cxx >/dev/null || { echo "no $cxx: skipping its builds"; continue; }
+	for opt in -O0 -O2; do
+		b="$TMP/cxx-$cxx$opt"
+		CC=$cxx compile "$b" "$SRC/cxx.cc" -g $opt -pthread || continue
+		sim_record "$b.data" "$b.err" -- "$b" 3000
+		cp "$TMP/stdout" "$b.out"
+		run_c2c 0 "$b.json" "$b.rerr" report -i "$b.data" --json -
+		check_names cxx "$b.json" "$b.out" "$SRC/cxx.cc" >"$b.check"
+		grep -q "bad=0" "$b.check" && ok || { fail "cxx $cxx $opt: rows named wrong:"; sed 's/^/    | /' "$b.check" >&2; }
+		echo "cxx $cxx $opt: $(tail -1 "$b.check")"
 	done
 done
 
