@@ -14,7 +14,7 @@ packages=(
 	build-essential autoconf automake libtool pkg-config
 	libdw-dev libelf-dev libbpf-dev libcapstone-dev libpfm4-dev libtraceevent-dev
 	libncurses-dev libjansson-dev libcmocka-dev libzstd-dev
-	valgrind dwarves linux-perf clang clang-14 libclang-rt-14-dev python3
+	valgrind dwarves linux-perf clang clang-14 libclang-rt-14-dev llvm python3
 	linux-source-6.1 bc flex bison libssl-dev
 	libc6-dbg tmux
 	xz-utils zlib1g-dev

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "options.h"
+#include "typeargs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ struct report_args {
 	bool stats_only;
 	bool by_type;
 	const char *type_glob; /* --type */
+	struct cmd_strlist kernel_debug; /* --kernel-debug */
 	struct tui_opts tui_opts;
 };
 
@@ -41,7 +43,8 @@ static const struct cmd_usage usage = {
 		    "                [--json FILE|-] [-d tot|rmt|lcl|peer] [-c tid,pid,iaddr,dso]\n"
 		    "                [--double-cl] [--show-all]\n"
 		    "                [--full-symbols] [--no-source] [--vmlinux FILE]\n"
-		    "                [--kallsyms FILE] [--rules perf-6.1|modern] [--stats]\n"
+		    "                [--kernel-debug FILE]... [--kallsyms FILE]\n"
+		    "                [--rules perf-6.1|modern] [--stats]\n"
 		    "                [--by-type] [--type GLOB] [--no-attrib] [--threads N]\n"
 		    "                [--html FILE [--html-lines N]]",
 };
@@ -121,10 +124,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		OPT_FLAG(0, "full-symbols", &a->so.full_symbols,
 			 "do not cut symbols and source lines at 30 columns"),
 		OPT_FLAG(0, "no-source", &a->so.model.no_source, "no Source:Line column"),
-		OPT_STRING('k', "vmlinux", &a->so.symbols.vmlinux, "FILE",
-			   "kernel symbols from this vmlinux (else kallsyms)"),
-		OPT_STRING(0, "kallsyms", &a->so.symbols.kallsyms, "FILE",
-			   "kernel symbols from this kallsyms file"),
+		OPT_STRING('k', "vmlinux", &a->so.symbols.vmlinux, "FILE", KERNEL_OPT_VMLINUX_HELP),
+		KERNEL_OPT_DEBUG(&a->kernel_debug),
+		KERNEL_OPT_KALLSYMS(&a->so.symbols.kallsyms),
 		OPT_CALLBACK(0, "rules", "WHICH", "data-source rules: perf-6.1 (default) or modern",
 			     opt_rules),
 		OPT_FLAG(0, "stats", &a->stats_only,
@@ -260,7 +262,9 @@ static int choose_tui(const struct report_args *a)
 		return cmd_error(CMD, "--tui and --stdio: choose one");
 	if (a->tui && (a->json || a->html || a->stats_only))
 		return cmd_error(CMD, "--tui browses the report: it does not take %s",
-				 a->json ? "--json" : a->html ? "--html" : "--stats");
+				 a->json ? "--json" :
+				 a->html ? "--html" :
+					   "--stats");
 	if (!a->tui && (a->stdio || a->json || a->html || a->stats_only))
 		return REPORT_TEXT;
 #ifdef HAVE_NCURSES
@@ -298,6 +302,8 @@ int cmd_report(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return cmd_options_exit(ret);
+	a.so.kernel_debug = a.kernel_debug.items;
+	a.so.nr_kernel_debug = a.kernel_debug.nr;
 	if (a.by_type && !a.so.attribute)
 		return cmd_error(CMD, "--by-type needs field attribution; drop --no-attrib");
 	if ((tui = choose_tui(&a)) == EXIT_BAD_INPUT)
@@ -311,5 +317,6 @@ int cmd_report(int argc, char **argv)
 	print_warnings(s);
 	ret = tui == REPORT_TUI ? browse(s, &a) : write_outputs(s, &a);
 	c2c_session_free(s);
+	free(a.kernel_debug.items);
 	return ret;
 }

@@ -46,8 +46,8 @@ static int opt_choose(const struct cmd_option *opt, const char *arg, void *ctx)
 {
 	struct suggest_args *a = ctx;
 
-	if (strcmp(arg, "reorder") && strcmp(arg, "isolate"))
-		return cmd_error(CMD, "--choose expects reorder or isolate, not '%s'", arg);
+	if (strcmp(arg, "reorder") && strcmp(arg, "isolate") && strcmp(arg, "align"))
+		return cmd_error(CMD, "--choose expects reorder, isolate or align, not '%s'", arg);
 	a->choose = arg;
 	return 0;
 }
@@ -88,9 +88,9 @@ static int parse_args(int argc, char **argv, struct suggest_args *a)
 		TYPE_OPT_PROFILE(&a->ta),
 		OPT_STRING_LIST(0, "pin", &a->pins, "FIELD",
 				"keep FIELD at its offset (repeatable)"),
-		OPT_CALLBACK(0, "choose", "reorder|isolate",
-			     "the option --emit-rules and --patch lock in (default:\n"
-			     "reorder when it separates everything, else isolate)",
+		OPT_CALLBACK(0, "choose", "reorder|isolate|align",
+			     "the option --emit-rules, --html and --patch lock in\n"
+			     "(default: the smallest that separates everything)",
 			     opt_choose),
 		OPT_STRING(0, "emit-rules", &a->emit_rules, "FILE",
 			   "write c2cscope check rules that lock the fix in"),
@@ -152,7 +152,7 @@ static int run_patch(const struct suggest_args *a, const struct type *t,
 		.opts = popts,
 		.source_dir = a->source_dir,
 		.cacheline_size = a->cacheline_size,
-		.isolate = a->choose && !strcmp(a->choose, "isolate"),
+		.choose = a->choose,
 	};
 	struct strbuf before = STRBUF_INIT, out = STRBUF_INIT, after = STRBUF_INIT;
 	struct suggest_patch sp;
@@ -180,17 +180,29 @@ static int run_patch(const struct suggest_args *a, const struct type *t,
 	return ret;
 }
 
-static void print_verdict(const struct proposer *pr)
+static void print_verdict(const struct proposer *pr, const struct struct_profile *prof,
+			  const char *pr_name)
 {
-	const struct proposal *r = proposer_get(pr, 0), *i = proposer_get(pr, 1);
+	static const char *const label[] = { "reorder only", "isolate", "align the element" };
+	const struct proposal *best = proposer_choose(pr, NULL);
+	uint32_t i;
 
-	if (!proposer_conflicts(pr))
+	if (!proposer_conflicts(pr)) {
+		if (propose_true_sharing_hitm(prof))
+			printf("\nverdict: no re-layout helps struct %s: its HITMs are true sharing "
+			       "(remedies above)\n",
+			       pr_name);
 		return;
-	printf("\nverdict: reorder only %s (%+lld bytes); isolate %s (%+lld bytes)\n",
-	       r->conflicts_after ? "leaves sharing" : "separates all sharing",
-	       (long long)r->new_size - (long long)r->old_size,
-	       i->conflicts_after ? "leaves sharing" : "separates all sharing",
-	       (long long)i->new_size - (long long)i->old_size);
+	}
+	printf("\nverdict:");
+	for (i = 0; i < proposer_nr(pr); i++) {
+		const struct proposal *p = proposer_get(pr, i);
+
+		printf("%s %s %s (%+lld bytes)", i ? ";" : "", label[p->kind],
+		       p->conflicts_after ? "leaves sharing" : "separates all sharing",
+		       (long long)p->new_size - (long long)p->old_size);
+	}
+	printf("\ndefault (--patch, --emit-rules, --html): %s\n", propose_kind_name(best->kind));
 }
 
 /* The struct and its profile: measured (--profile) or from --hotness. */
@@ -236,7 +248,7 @@ static int run_propose(const struct suggest_args *a, const struct profiled *in,
 			      cmd_report_err(CMD, &err) :
 			      0;
 	if (!ret && !a->json)
-		print_verdict(pr);
+		print_verdict(pr, in->profile, a->struct_name);
 	return ret;
 }
 
@@ -261,6 +273,11 @@ int cmd_suggest(int argc, char **argv)
 					       .pinned = a.pins.items };
 		if (suggest_propose(in.type, in.profile, &popts, &pr, &err))
 			ret = cmd_report_err(CMD, &err);
+		else if (a.choose && !proposer_choose(pr, a.choose))
+			ret = cmd_error(CMD,
+					"--choose %s: no such option for struct %s (align needs "
+					"HITMs between objects in a measured profile)",
+					a.choose, a.struct_name);
 		else if (a.patch)
 			ret = run_patch(&a, in.type, in.profile, pr, &popts);
 		else

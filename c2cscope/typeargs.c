@@ -138,8 +138,13 @@ int type_args_load_profile(const char *cmd, const struct type_args *ta, const ch
 	struct c2c_err err = { 0 };
 	int ret;
 
+	struct c2c_kernel_files kf = { .vmlinux = ta->vmlinux,
+				       .kallsyms = ta->kallsyms,
+				       .debug = ta->kernel_debug.items,
+				       .nr_debug = ta->kernel_debug.nr };
+
 	memset(out, 0, sizeof(*out));
-	if (c2c_session_load_profile(ta->profile, &out->session, &err))
+	if (c2c_session_load_profile(ta->profile, &kf, &out->session, &err))
 		return cmd_report_err(cmd, &err);
 	if (file || ta->kernel) {
 		ret = type_args_load_struct(cmd, ta, file, name, &out->db, &out->type);
@@ -174,4 +179,7 @@ void type_args_release(struct type_args *ta)
 	free(ta->structs.items);
 	ta->structs.items = NULL;
 	ta->structs.nr = 0;
+	free(ta->kernel_debug.items);
+	ta->kernel_debug.items = NULL;
+	ta->kernel_debug.nr = 0;
 }

@@ -31,6 +31,9 @@ struct type_args {
 	const char *format; /* NULL: text */
 	unsigned int cacheline_size; /* 0: not given (type_args_cacheline) */
 	const char *profile; /* --profile DATA */
+	/* with --profile: kernel samples through --vmlinux, --kernel-debug, --kallsyms */
+	const char *vmlinux, *kallsyms;
+	struct cmd_strlist kernel_debug;
 };
 
 int type_opt_struct(const struct cmd_option *opt, const char *arg, void *ctx);
@@ -64,7 +67,24 @@ int type_opt_cacheline(const struct cmd_option *opt, const char *arg, void *ctx)
 	OPT_STRING(0, "profile", &(ta)->profile, "DATA",                            \
 		   "measured accesses from a perf.data (record or record --sim)\n"  \
 		   "whose samples name the struct's fields; the struct from FILE\n" \
-		   "or --kernel, else from the binaries DATA profiled")
+		   "or --kernel, else from the binaries DATA profiled"),            \
+		KERNEL_DEBUG_OPTIONS(&(ta)->vmlinux, &(ta)->kernel_debug, &(ta)->kallsyms)
+
+/*
+ * Where kernel samples are attributed from: report's and --profile's.
+ * (report's --vmlinux also has -k, which means --kernel elsewhere.)
+ */
+#define KERNEL_OPT_VMLINUX_HELP "the kernel's vmlinux with DWARF (symbols and fields)"
+#define KERNEL_OPT_DEBUG(debug)                                                       \
+	OPT_STRING_LIST(0, "kernel-debug", (debug), "FILE",                           \
+			"kernel code's DWARF from this module or object (.ko, .o);\n" \
+			"repeatable; matched by function name + offset")
+#define KERNEL_OPT_KALLSYMS(kallsyms)                 \
+	OPT_STRING(0, "kallsyms", (kallsyms), "FILE", \
+		   "the recorded kernel's symbols (default /proc/kallsyms)")
+#define KERNEL_DEBUG_OPTIONS(vmlinux, debug, kallsyms)                        \
+	OPT_STRING(0, "vmlinux", (vmlinux), "FILE", KERNEL_OPT_VMLINUX_HELP), \
+		KERNEL_OPT_DEBUG(debug), KERNEL_OPT_KALLSYMS(kallsyms)
 
 #define TYPE_ARGS_KERNEL_BTF "/sys/kernel/btf/vmlinux"
 

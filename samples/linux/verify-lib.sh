@@ -62,6 +62,24 @@ build_core_o() {
 	say "built core.o ($variant) in $((SECONDS - t)) s"
 }
 
+# build_fair_o TREE OUT: kernel/sched/fair.o of the pristine tree, for
+# tests/attrib/kernel_core.sh (tg->load_avg is read in update_cfs_group and
+# added to in update_load_avg, both in fair.c).
+build_fair_o() {
+	local tree=$1 out=$2 t=$SECONDS
+	cp "$tree/.c2cscope-sched.h.orig" "$tree/kernel/sched/sched.h" || return 1
+	rm -f "$tree/kernel/sched/fair.o"
+	say "building kernel/sched/fair.o (make -j$jobs) ..."
+	if ! (cd "$tree" && make -j"$jobs" kernel/sched/fair.o) >"$cache/build-fair.log" 2>&1 ||
+		[ ! -s "$tree/kernel/sched/fair.o" ]; then
+		echo "verify: warning: building fair.o failed; see $cache/build-fair.log" >&2
+		return 1
+	fi
+	find "$cache" -maxdepth 1 -name "fair-unpatched-*.o" ! -name "${out##*/}" -delete
+	cp "$tree/kernel/sched/fair.o" "$out.tmp" && mv "$out.tmp" "$out" || return 1
+	say "built fair.o in $((SECONDS - t)) s"
+}
+
 # ------------------------------------------------------------------ c2cscope
 
 # True when c2cscope has COMMAND (a stub answers --help with an error).

@@ -86,6 +86,7 @@ void attrib_close(struct attrib *a)
 		attrib_func_free(a->funcs[i]);
 	free(a->funcs);
 	free(a->globals);
+	attrib_func_syms_free(a);
 	if (a->extra)
 		type_db_free(a->extra);
 	if (a->own_types)

@@ -190,6 +190,26 @@ void attrib_format_mapping(struct strbuf *sb, const struct attrib *a, const char
  */
 int attrib_field_path(const struct type *t, uint64_t offset, struct strbuf *sb);
 
+/* ---- kernel code: symbol + offset (kernel.c) ------------------------ */
+
+struct attrib_function {
+	uint64_t addr; /* binary-relative start */
+	uint64_t size; /* the symbol's size, 0 when unknown */
+};
+
+/*
+ * The functions named NAME in the file's symbol table (static ones share
+ * names), the first MAX of them in OUT; returns how many there are.
+ */
+size_t attrib_find_functions(struct attrib *a, const char *name, struct attrib_function *out,
+			     size_t max);
+/* The file's GNU build-id: the number of its bytes, 0 when it has none. */
+size_t attrib_build_id(const struct attrib *a, const uint8_t **bits);
+/* Any defined symbol NAME's address (_text, a section marker); -ENOENT. */
+int attrib_find_symbol(const struct attrib *a, const char *name, uint64_t *addr);
+/* A relocatable object (.o, .ko): its sections were laid out by libdwfl. */
+bool attrib_is_relocatable(const struct attrib *a);
+
 /* ---- heap blocks: what an allocation site says the block holds ------- */
 
 struct attrib_alloc_site {

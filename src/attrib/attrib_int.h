@@ -4,6 +4,7 @@
 #define C2C_ATTRIB_ATTRIB_INT_H
 
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -160,6 +161,14 @@ struct attrib_image {
 	Elf *sym_elf; /* the one with the full symbol table */
 	Dwarf *dwarf;
 	unsigned int machine;
+	/*
+	 * A relocatable object (a kernel .o or .ko) is opened through
+	 * libdwfl's offline reporting, which lays its sections out at
+	 * distinct addresses and relocates the DWARF: elf and dwarf are then
+	 * the module's, owned by dwfl.
+	 */
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
 
 	struct code_section *code;
 	size_t nr_code;
@@ -179,6 +188,16 @@ void attrib_image_close(struct attrib_image *img);
 const char *attrib_image_intern(struct attrib_image *img, const char *s);
 /* The code bytes at PC, *avail of them, or NULL outside the code. */
 const uint8_t *attrib_image_code(const struct attrib_image *img, uint64_t pc, size_t *avail);
+/*
+ * Call fn for each defined symbol of the image's symbol table (name not
+ * NULL) until it returns nonzero; returns that, or 0.
+ */
+int attrib_image_symbols(const struct attrib_image *img,
+			 int (*fn)(void *ctx, const GElf_Sym *sym, const char *name), void *ctx);
+/* Whether the allocated section NAME holds ADDR. */
+bool attrib_image_section_holds(const struct attrib_image *img, const char *name, uint64_t addr);
+/* A symbol's address in the image's layout (a relocatable's are section-relative). */
+uint64_t attrib_image_sym_addr(const struct attrib_image *img, const GElf_Sym *sym);
 
 struct attrib {
 	struct attrib_image img;
@@ -199,11 +218,26 @@ struct attrib {
 
 	uint64_t stats[ATTRIB_NR_REASONS];
 	uint64_t nr_pcs;
+
+	/* kernel.c: function symbols sorted by name, built on first use. */
+	struct func_sym *func_syms;
+	size_t nr_func_syms;
+	bool func_syms_read;
 };
+
+struct func_sym {
+	const char *name;
+	uint64_t addr, size;
+};
+
+/* kernel.c */
+void attrib_func_syms_free(struct attrib *a);
 
 /* debuginfo.c */
 bool attrib_debuginfo_has_dwarf(Elf *elf);
 char *attrib_debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
+/* The GNU build-id note's bytes: their number, 0 when there is none. */
+size_t attrib_debuginfo_build_id(Elf *elf, const uint8_t **bits);
 
 /* dwarf.c */
 int attrib_globals_load(struct attrib *a, struct c2c_err *err);

@@ -37,7 +37,7 @@ bool attrib_debuginfo_has_dwarf(Elf *elf)
 	return scn && gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS;
 }
 
-static bool build_id_path(Elf *elf, const char *debug_dir, struct strbuf *sb)
+size_t attrib_debuginfo_build_id(Elf *elf, const uint8_t **bits)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -45,25 +45,34 @@ static bool build_id_path(Elf *elf, const char *debug_dir, struct strbuf *sb)
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off, i;
+		size_t off = 0, name_off, desc_off;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
 		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-			const uint8_t *id = (const uint8_t *)d->d_buf + desc_off;
-
 			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_descsz < 2 || nh.n_namesz != 4 ||
 			    memcmp((const char *)d->d_buf + name_off, "GNU", 4))
 				continue;
-			strbuf_addf(sb, "%s/.build-id/%02x/", debug_dir, id[0]);
-			for (i = 1; i < nh.n_descsz; i++)
-				strbuf_addf(sb, "%02x", id[i]);
-			strbuf_addstr(sb, ".debug");
-			return true;
+			*bits = (const uint8_t *)d->d_buf + desc_off;
+			return nh.n_descsz;
 		}
 	}
-	return false;
+	return 0;
+}
+
+static bool build_id_path(Elf *elf, const char *debug_dir, struct strbuf *sb)
+{
+	const uint8_t *id;
+	size_t i, n = attrib_debuginfo_build_id(elf, &id);
+
+	if (!n)
+		return false;
+	strbuf_addf(sb, "%s/.build-id/%02x/", debug_dir, id[0]);
+	for (i = 1; i < n; i++)
+		strbuf_addf(sb, "%02x", id[i]);
+	strbuf_addstr(sb, ".debug");
+	return true;
 }
 
 static bool readable(const struct strbuf *sb)

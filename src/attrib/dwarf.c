@@ -121,38 +121,35 @@ static const struct global_var *find_in(const struct attrib *a, size_t n, uint64
 	return NULL;
 }
 
+struct symtab_globals {
+	struct attrib *a;
+	size_t *alloc, nr_sorted;
+};
+
+static int global_from_sym(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	struct symtab_globals *sg = ctx;
+	struct attrib *a = sg->a;
+	struct global_var *g;
+	uint64_t addr;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_OBJECT ||
+	    !(addr = attrib_image_sym_addr(&a->img, sym)))
+		return 0;
+	g = (struct global_var *)find_in(a, sg->nr_sorted, addr);
+	if (g && g->addr == addr && !g->size)
+		g->size = sym->st_size; /* DWARF knew no type: take ELF's size */
+	else if (!g)
+		add_global(a, sg->alloc, addr, sym->st_size, attrib_image_intern(&a->img, name),
+			   NULL);
+	return 0;
+}
+
 static void globals_from_symtab(struct attrib *a, size_t *alloc)
 {
-	size_t nr_sorted = a->nr_globals;
-	Elf_Scn *scn = NULL;
-	GElf_Shdr shdr;
+	struct symtab_globals sg = { .a = a, .alloc = alloc, .nr_sorted = a->nr_globals };
 
-	while ((scn = elf_nextscn(a->img.sym_elf, scn))) {
-		Elf_Data *data;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		n = shdr.sh_size / shdr.sh_entsize;
-		for (i = 0; data && i < n; i++) {
-			struct global_var *g;
-			GElf_Sym sym;
-			const char *name;
-
-			if (!gelf_getsym(data, i, &sym) ||
-			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT || !sym.st_value ||
-			    sym.st_shndx == SHN_UNDEF)
-				continue;
-			name = elf_strptr(a->img.sym_elf, shdr.sh_link, sym.st_name);
-			g = (struct global_var *)find_in(a, nr_sorted, sym.st_value);
-			if (g && g->addr == sym.st_value && !g->size)
-				g->size = sym.st_size; /* DWARF knew no type: take ELF's size */
-			else if (name && !g)
-				add_global(a, alloc, sym.st_value, sym.st_size,
-					   attrib_image_intern(&a->img, name), NULL);
-		}
-	}
+	attrib_image_symbols(&a->img, global_from_sym, &sg);
 }
 
 static int global_cmp(const void *x, const void *y)

@@ -80,6 +80,90 @@ static void read_segments(struct attrib_image *img)
 	}
 }
 
+bool attrib_image_section_holds(const struct attrib_image *img, const char *name, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < img->nr_sections; i++) {
+		const struct elf_section *s = &img->sections[i];
+
+		if (addr >= s->addr && addr < s->addr + s->size && s->name &&
+		    !strcmp(s->name, name))
+			return true;
+	}
+	return false;
+}
+
+int attrib_image_symbols(const struct attrib_image *img,
+			 int (*fn)(void *ctx, const GElf_Sym *sym, const char *name), void *ctx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int ret;
+
+	while ((scn = elf_nextscn(img->sym_elf, scn))) {
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; data && i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    !(name = elf_strptr(img->sym_elf, sh.sh_link, sym.st_name)))
+				continue;
+			ret = fn(ctx, &sym, name);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+uint64_t attrib_image_sym_addr(const struct attrib_image *img, const GElf_Sym *sym)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (!img->dwfl || sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		return sym->st_value;
+	scn = elf_getscn(img->sym_elf, sym->st_shndx);
+	return scn && gelf_getshdr(scn, &sh) ? sym->st_value + sh.sh_addr : sym->st_value;
+}
+
+/*
+ * A relocatable object: libdwfl gives every allocated section an address
+ * (in the ELF handle's section headers) and applies the relocations of the
+ * debug sections, so DWARF addresses and code addresses agree.
+ */
+static int open_relocatable(struct attrib_image *img, struct c2c_err *err)
+{
+	static const Dwfl_Callbacks callbacks = {
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	Dwarf_Addr bias;
+	GElf_Addr ebias;
+
+	img->dwfl = dwfl_begin(&callbacks);
+	if (!img->dwfl)
+		return c2c_err_set(err, ENOMEM, "%s: %s", img->path, dwfl_errmsg(-1));
+	img->mod = dwfl_report_offline(img->dwfl, img->path, img->path, -1);
+	dwfl_report_end(img->dwfl, NULL, NULL);
+	img->elf = img->mod ? dwfl_module_getelf(img->mod, &ebias) : NULL;
+	img->dwarf = img->elf ? dwfl_module_getdwarf(img->mod, &bias) : NULL;
+	if (!img->dwarf)
+		return c2c_err_set(err, ENODATA, "%s: no DWARF debug info (%s)", img->path,
+				   dwfl_errmsg(-1));
+	img->sym_elf = img->elf;
+	read_sections(img);
+	return 0;
+}
+
 static int open_elf(struct attrib_image *img, const char *debug_dir, struct c2c_err *err)
 {
 	GElf_Ehdr eh;
@@ -93,6 +177,11 @@ static int open_elf(struct attrib_image *img, const char *debug_dir, struct c2c_
 		return c2c_err_set(err, EINVAL, "%s: not an ELF file", img->path);
 	img->machine = eh.e_machine;
 	img->sym_elf = img->elf;
+	if (eh.e_type == ET_REL) {
+		elf_end(img->elf);
+		img->elf = NULL;
+		return open_relocatable(img, err);
+	}
 	if (!attrib_debuginfo_has_dwarf(img->elf)) {
 		img->debug_path = attrib_debuginfo_find(img->elf, img->path, debug_dir);
 		if (!img->debug_path)
@@ -134,9 +223,11 @@ void attrib_image_close(struct attrib_image *img)
 	free(img->code);
 	free(img->sections);
 	free(img->loads);
-	if (img->dwarf)
+	if (img->dwfl)
+		dwfl_end(img->dwfl); /* its elf and dwarf with it */
+	else if (img->dwarf)
 		dwarf_end(img->dwarf);
-	if (img->elf)
+	if (img->elf && !img->dwfl)
 		elf_end(img->elf);
 	if (img->fd >= 0)
 		close(img->fd);

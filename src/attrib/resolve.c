@@ -188,6 +188,17 @@ static void resolve_fixed(struct attrib *a, struct attrib_result *r, const struc
 }
 
 /*
+ * A kernel's this_cpu access: %gs: plus the per-cpu variable's link
+ * address, which lies in .data..percpu (at 0 in a vmlinux). Other segment
+ * accesses (a thread's %fs: TLS, %gs: through a register) stay unnamed.
+ */
+static bool percpu_fixed(const struct attrib *a, const struct insn *in)
+{
+	return in->segment && in->index == REG_NONE && (in->pc_relative || in->base == REG_NONE) &&
+	       attrib_image_section_holds(&a->img, ".data..percpu", (uint64_t)in->disp);
+}
+
+/*
  * What the memory operand's base register points to. With a scale of 1 the
  * encoding does not say which register is the pointer: try the index too
  * ("[rdi + rax]" with rax = &args, rdi = i * 16), swapping them in *op.
@@ -230,7 +241,7 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 	in = &f->insns[i];
 	if (!in->mem_access)
 		return result_new(ATTRIB_NO_MEM_OPERAND);
-	if (in->segment)
+	if (in->segment && !percpu_fixed(a, in))
 		return result_new(ATTRIB_SEGMENT);
 	r = result_new(ATTRIB_OK);
 	if (in->pc_relative || (in->base == REG_NONE && in->index == REG_NONE)) {

@@ -37,6 +37,36 @@ static int var_score(const struct var_loc *v, int64_t disp)
 	return score;
 }
 
+/* v's object holds the access and, strictly larger, all of inner's object. */
+static bool encloses(const struct var_loc *v, const struct var_loc *inner, int64_t disp)
+{
+	uint64_t vsize = type_size(pointee(v->type)), isize = type_size(pointee(inner->type));
+
+	/* each object starts at reg + bias */
+	return var_score(v, disp) >= 1536 && vsize > isize && v->bias <= inner->bias &&
+	       v->bias + (int64_t)vsize >= inner->bias + (int64_t)isize;
+}
+
+/*
+ * Two variables explain the access, one the other's enclosing object: the
+ * outer names it better (tg->load_avg, not the v->counter of an inlined
+ * atomic_long_read(&tg->load_avg)), for the report and per-field profiles.
+ */
+static const struct var_loc *outermost(const struct func *f, uint64_t pc, int reg, int64_t disp,
+				       const struct var_loc *best)
+{
+	size_t i;
+
+	for (i = 0; var_score(best, disp) >= 1536 && i < f->nr_locs; i++) {
+		const struct var_loc *v = &f->locs[i];
+
+		if (v->reg == reg && pc >= v->lo && pc < v->hi && pointee(v->type) &&
+		    encloses(v, best, disp))
+			best = v;
+	}
+	return best;
+}
+
 /*
  * The variable in reg at pc that best explains an access at disp from it:
  * 0 found, -ENOENT none, -EINVAL one lives there but is not a typed data
@@ -68,6 +98,7 @@ static int var_in_reg(const struct func *f, uint64_t pc, int reg, int64_t disp,
 	}
 	if (!best)
 		return untyped ? -EINVAL : -ENOENT;
+	best = outermost(f, pc, reg, disp, best);
 	*out = (struct reg_type){ .type = pointee(best->type),
 				  .offset = -best->bias,
 				  .var = best->name };
@@ -310,6 +341,39 @@ static int merge_preds(struct attrib *a, struct func *f, size_t j, int reg, int6
 	return 0;
 }
 
+/* What set reg before instruction j, ignoring the variables living in it at j. */
+static int track_def(struct attrib *a, struct func *f, size_t j, int reg, int64_t disp,
+		     struct reg_type *out, int depth)
+{
+	if (j == 0)
+		return entry_arg(f, reg, disp, out);
+	if (f->leader[j])
+		return merge_preds(a, f, j, reg, disp, out, depth);
+	if (f->insns[j - 1].writes & (1ULL << reg))
+		return def_type(a, f, j - 1, reg, disp, out, depth);
+	return attrib_track_reg(a, f, j - 1, reg, disp, out, depth + 1);
+}
+
+/*
+ * A variable that points inside an object (v = &tg->load_avg, an inlined
+ * helper's parameter: reg + 256): when what set reg is typed as the whole
+ * object, that names the access better.
+ */
+static void prefer_whole(struct attrib *a, struct func *f, size_t j, int reg, int64_t disp,
+			 struct reg_type *out, int depth)
+{
+	struct reg_type whole;
+	uint64_t wsize, psize = type_size(out->type);
+
+	if (!out->offset || out->global || track_def(a, f, j, reg, disp, &whole, depth + 1))
+		return;
+	wsize = type_size(whole.type);
+	/* the part starts at reg - out->offset, the whole at reg - whole.offset */
+	if (!whole.global && wsize > psize && whole.offset >= out->offset &&
+	    -whole.offset + (int64_t)wsize >= -out->offset + (int64_t)psize)
+		*out = whole;
+}
+
 int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_t disp,
 		     struct reg_type *out, int depth)
 {
@@ -320,14 +384,12 @@ int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_
 		return -ENOENT;
 	for (j = i;; j--) {
 		ret = var_in_reg(f, f->insns[j].pc, reg, disp, out);
+		if (!ret)
+			prefer_whole(a, f, j, reg, disp, out, depth);
 		if (ret != -ENOENT)
 			return ret;
-		if (j == 0)
-			return entry_arg(f, reg, disp, out);
-		if (f->leader[j])
-			return merge_preds(a, f, j, reg, disp, out, depth);
-		if (f->insns[j - 1].writes & (1ULL << reg))
-			return def_type(a, f, j - 1, reg, disp, out, depth);
+		if (j == 0 || f->leader[j] || (f->insns[j - 1].writes & (1ULL << reg)))
+			return track_def(a, f, j, reg, disp, out, depth);
 	}
 }
 

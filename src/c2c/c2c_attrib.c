@@ -5,6 +5,7 @@
  * made binary-relative through the mapping's load bias, one query per row.
  */
 #include "c2c/c2c_attrib.h"
+#include "c2c/c2c_kernel.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -32,6 +33,7 @@ struct c2c_attrib {
 	size_t nr_objects, alloc_objects;
 	size_t nr_opened;
 	struct strbuf missing;
+	struct c2c_kernel *kernel; /* the kernel's debug files */
 	uint64_t counts[C2C_ATTRIB_NR_REASONS];
 	struct c2c_row_attrib reason_only[C2C_ATTRIB_NR_REASONS]; /* nothing but the reason */
 	bool any;
@@ -45,8 +47,12 @@ struct c2c_attrib {
 
 static const char *const extra_names[] = {
 	[C2C_ATTRIB_UNMAPPED - ATTRIB_NR_REASONS] = "unmapped",
-	[C2C_ATTRIB_KERNEL - ATTRIB_NR_REASONS] = "kernel",
+	[C2C_ATTRIB_KERNEL - ATTRIB_NR_REASONS] = "kernel-no-debuginfo",
 	[C2C_ATTRIB_NO_DEBUGINFO - ATTRIB_NR_REASONS] = "no-debuginfo",
+	[C2C_ATTRIB_KERNEL_NO_SYMBOL - ATTRIB_NR_REASONS] = "kernel-no-symbol",
+	[C2C_ATTRIB_KERNEL_NOT_IN_DEBUGINFO - ATTRIB_NR_REASONS] = "kernel-not-in-debuginfo",
+	[C2C_ATTRIB_KERNEL_MISMATCH - ATTRIB_NR_REASONS] = "kernel-mismatch",
+	[C2C_ATTRIB_KERNEL_UNVERIFIED - ATTRIB_NR_REASONS] = "kernel-unverified",
 };
 
 const char *c2c_attrib_reason_name(int reason)
@@ -176,8 +182,8 @@ static const char *heap_intern(void *ctx, const char *str)
 /* Whether the block should name the row: nothing else did, or only a scalar pointer. */
 static bool heap_wanted(const struct c2c_row_attrib *ra)
 {
-	if (ra->reason != ATTRIB_OK)
-		return ra->reason != C2C_ATTRIB_KERNEL;
+	if (ra->reason != ATTRIB_OK) /* kernel code too: a user heap address is the block's */
+		return true;
 	return ra->res && ra->res->kind == ATTRIB_KIND_POINTER && !ra->res->outer_type;
 }
 
@@ -253,6 +259,26 @@ static void query(struct c2c_attrib *ca, const struct c2c_row *r, struct attrib 
 		set_label(ca, ra);
 }
 
+/* Kernel code: the same function at the same offset in a kernel debug file. */
+static void kernel_query(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
+			 struct c2c_row_attrib *ra)
+{
+	struct attrib *a = NULL;
+	uint64_t pc = 0, addr = 0;
+
+	ra->reason = r->imap->kernel ? c2c_kernel_locate(ca->kernel, s, r, &a, &pc, &addr) :
+				       C2C_ATTRIB_KERNEL;
+	if (ra->reason != ATTRIB_OK)
+		return;
+	/* the function's runtime place: what annotate needs (runtime = pc + bias) */
+	ra->bias = r->iaddr - pc;
+	ra->biased = true;
+	ra->res = attrib_resolve(a, pc, addr);
+	ra->reason = (int)ra->res->reason;
+	if (ra->reason == ATTRIB_OK)
+		set_label(ca, ra);
+}
+
 static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
 			  bool shown, struct c2c_row_attrib *ra)
 {
@@ -264,7 +290,7 @@ static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const st
 	if (!r->imap)
 		ra->reason = C2C_ATTRIB_UNMAPPED;
 	else if (r->imap->kernel || r->cpumode == AS_CPUMODE_KERNEL)
-		ra->reason = C2C_ATTRIB_KERNEL;
+		kernel_query(ca, s, r, ra);
 	else if (!(o = object_of(ca, s, r->imap))->a)
 		ra->reason = C2C_ATTRIB_NO_DEBUGINFO;
 	else
@@ -371,6 +397,7 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 	strbuf_init(&ca->missing, 0);
 	ca->heap_recorded = s->heap != NULL;
 	ca->nr_heap_blocks = s->heap ? heap_table_count(s->heap) : 0;
+	ca->kernel = c2c_kernel_new(s);
 	for (i = 0; i < C2C_ATTRIB_NR_REASONS; i++)
 		ca->reason_only[i] = (struct c2c_row_attrib){
 			.label = "", .object = "", .outer_field = "", .reason = (int)i
@@ -413,6 +440,7 @@ void c2c_attrib_free(struct c2c_attrib *ca)
 	strpool_release(&ca->strings);
 	hashmap_release(&ca->entries);
 	strbuf_release(&ca->missing);
+	c2c_kernel_free(ca->kernel);
 	free(ca);
 }
 
@@ -445,7 +473,12 @@ void c2c_attrib_counts(const struct c2c_attrib *ca, uint64_t counts[C2C_ATTRIB_N
 
 size_t c2c_attrib_nr_objects(const struct c2c_attrib *ca)
 {
-	return ca->nr_opened;
+	return ca->nr_opened + c2c_kernel_nr_opened(ca->kernel);
+}
+
+const char *c2c_attrib_kernel_problems(const struct c2c_attrib *ca)
+{
+	return c2c_kernel_problems(ca->kernel);
 }
 
 const char *c2c_attrib_missing(const struct c2c_attrib *ca)
@@ -494,7 +527,7 @@ void c2c_attrib_render_stats(const struct c2c_attrib *ca, uint64_t nr_samples, s
 		strbuf_addf(out, "  %-34s: %10" PRIu64 "\n", c2c_attrib_reason_name(i),
 			    ca->counts[i]);
 	}
-	strbuf_addf(out, "  %-34s: %10zu\n", "Objects with debug info", ca->nr_opened);
+	strbuf_addf(out, "  %-34s: %10zu\n", "Objects with debug info", c2c_attrib_nr_objects(ca));
 	if (!ca->heap_recorded) {
 		strbuf_addstr(out, "  Heap blocks: none in the file (allocation events come from\n"
 				   "  record --sim; a PMU recording has none): heap addresses are\n"
@@ -552,7 +585,10 @@ static void count_insns(struct c2c_session *s, const struct c2c_row *r, struct c
 			const struct c2c_stats *st = &o->g.stats;
 			struct c2c_insn_counts *c;
 
-			if (!o->imap || !same_object(o->imap, r->imap) ||
+			/* kernel rows: the function's bias maps only its own addresses in */
+			if (!o->imap ||
+			    !(same_object(o->imap, r->imap) ||
+			      (o->imap->kernel && r->imap->kernel)) ||
 			    (k = insn_at(&an->code, o->iaddr - an->bias)) == SIZE_MAX)
 				continue;
 			c = &an->counts[k];
@@ -571,16 +607,27 @@ int c2c_attrib_annotate(struct c2c_attrib *ca, struct c2c_session *s, const stru
 	struct object *o;
 	int ret;
 
+	struct attrib *a = NULL;
+	uint64_t pc, addr;
+
 	memset(out, 0, sizeof(*out));
-	if (!r->imap || r->imap->kernel || r->cpumode == AS_CPUMODE_KERNEL)
-		return c2c_err_set(err, ENOTSUP, "0x%" PRIx64 ": %s code is not annotated",
-				   r->iaddr, r->imap ? "kernel" : "unmapped");
-	o = object_of(ca, s, r->imap);
-	if (!o->a || !ra->biased)
+	if (!r->imap)
+		return c2c_err_set(err, ENOTSUP, "0x%" PRIx64 ": unmapped code is not annotated",
+				   r->iaddr);
+	if (r->imap->kernel || r->cpumode == AS_CPUMODE_KERNEL) {
+		if (!r->imap->kernel || c2c_kernel_locate(ca->kernel, s, r, &a, &pc, &addr))
+			return c2c_err_set(err, ENOENT,
+					   "0x%" PRIx64 ": kernel code without a debug file that "
+					   "matches the kernel (c2cscope-report(1), KERNEL CODE)",
+					   r->iaddr);
+	} else if ((o = object_of(ca, s, r->imap))->a) {
+		a = o->a;
+	}
+	if (!a || !ra->biased)
 		return c2c_err_set(err, ENOENT, "%s: the object file or its DWARF was not found",
 				   r->imap->filename);
 	out->bias = ra->bias;
-	ret = attrib_annotate(o->a, r->iaddr - ra->bias, ra->bias, &out->code, err);
+	ret = attrib_annotate(a, r->iaddr - ra->bias, ra->bias, &out->code, err);
 	if (ret)
 		return ret;
 	out->counts = xcalloc(out->code.nr_insns, sizeof(*out->counts));

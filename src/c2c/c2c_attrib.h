@@ -22,8 +22,12 @@
 
 enum {
 	C2C_ATTRIB_UNMAPPED = ATTRIB_NR_REASONS, /* the code address is in no mapping */
-	C2C_ATTRIB_KERNEL, /* kernel code: not attributed */
+	C2C_ATTRIB_KERNEL, /* kernel code, and no debug file for the kernel was found */
 	C2C_ATTRIB_NO_DEBUGINFO, /* the object file or its DWARF was not found */
+	C2C_ATTRIB_KERNEL_NO_SYMBOL, /* kallsyms (or the vmlinux) names no function there */
+	C2C_ATTRIB_KERNEL_NOT_IN_DEBUGINFO, /* no kernel debug file has that function */
+	C2C_ATTRIB_KERNEL_MISMATCH, /* the debug file is not the kernel's: build-id or size */
+	C2C_ATTRIB_KERNEL_UNVERIFIED, /* no build-id and no function size to compare */
 	C2C_ATTRIB_NR_REASONS,
 };
 
@@ -72,13 +76,15 @@ void c2c_attrib_free(struct c2c_attrib *ca);
 const struct c2c_row_attrib *c2c_attrib_row(const struct c2c_attrib *ca, const struct c2c_row *r);
 /* Whether any row resolved to something to show (a field or a mapping). */
 bool c2c_attrib_any(const struct c2c_attrib *ca);
-/* "ok", "no-variable", ..., "unmapped", "kernel", "no-debuginfo". */
+/* "ok", "no-variable", ..., "unmapped", "kernel-no-debuginfo", "no-debuginfo", ... */
 const char *c2c_attrib_reason_name(int reason);
 /* Samples per reason (weighted by each row's records); they add up to nr_samples. */
 void c2c_attrib_counts(const struct c2c_attrib *ca, uint64_t counts[C2C_ATTRIB_NR_REASONS]);
 /* Objects opened, objects not found (their paths, one per line, in *missing). */
 size_t c2c_attrib_nr_objects(const struct c2c_attrib *ca);
 const char *c2c_attrib_missing(const struct c2c_attrib *ca);
+/* Why kernel samples were not attributed: kernel debug files that did not open, none found. */
+const char *c2c_attrib_kernel_problems(const struct c2c_attrib *ca);
 /* The distinct objects of a line's valid rows, hottest first: "cfg, stats". */
 void c2c_attrib_line_objects(const struct c2c_attrib *ca, const struct c2c_line *l,
 			     struct strbuf *out);
@@ -100,8 +106,9 @@ struct c2c_annotation {
 
 /*
  * Annotate the function of row r's code address in the object it maps
- * to. -ENOTSUP for kernel and unmapped code, -ENOENT when the object, its
- * DWARF or the function is not found (err says which).
+ * to (kernel code: in the kernel debug file that explains it). -ENOTSUP
+ * for unmapped code, -ENOENT when the object, its DWARF or the function is
+ * not found (err says which).
  */
 int c2c_attrib_annotate(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
 			struct c2c_annotation *out, struct c2c_err *err);

@@ -442,6 +442,7 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 			continue;
 		fp->loads += f->loads;
 		fp->stores += f->stores + f->locked; /* locked RMWs write */
+		fp->locked += f->locked;
 		fp->hitm_local += f->lcl_hitm;
 		fp->hitm_remote += f->rmt_hitm;
 		if (f->object_writers > fp->object_writers)
@@ -457,39 +458,111 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 	return p;
 }
 
-/* The row's top-level member of ST, and a key for that member of its object. */
+/* Keys for what a row touched: its element (the member, unless an array), member, object. */
+struct row_keys {
+	uint64_t elem, member, object;
+};
+
+/* The row's top-level member of ST, and the keys of what it touched in its object. */
 static const struct type_member *row_member(const struct type *st, const struct struct_profile *p,
 					    const struct c2c_row *r,
-					    const struct c2c_row_attrib *ra, uint64_t *key)
+					    const struct c2c_row_attrib *ra, struct row_keys *k)
 {
 	const struct type_member *m;
+	const struct type *mt;
+	uint64_t base, esize;
 
 	if (!c2c_row_typed(ra) || strcmp(ra->res->outer_name, st->name))
 		return NULL;
 	m = top_member(st, ra->res->outer_offset);
 	if (!m || !profile_member_field(p, m))
 		return NULL;
-	*key = hash_u64(r->line->addr + r->offset - ra->res->outer_offset) * 31 +
-	       (uint64_t)(m - st->members);
+	base = hash_u64(r->line->addr + r->offset - ra->res->outer_offset) * 31;
+	k->member = base + (uint64_t)(m - st->members);
+	k->object = base + st->nr_members; /* no member has that index */
+	k->elem = k->member;
+	mt = type_strip(m->type);
+	esize = mt && mt->kind == TYPE_ARRAY ? type_size(type_array_elem(mt)) : 0;
+	if (esize && ra->res->outer_offset >= m->offset)
+		k->elem =
+			hash_u64(k->member) * 31 + (ra->res->outer_offset - m->offset) / esize + 1;
 	return m;
 }
 
 /*
- * Split each field's HITMs: a row's HITMs are true sharing (no layout
- * removes them) when several cpus write that field of that object, or
- * when the row's cpus are not all writers of it; else they come from
- * other fields written on the same line. Two passes over the rows: the
- * writers of each object's field, then the rows.
+ * Stores per key (a field of one object, or a whole object): the total,
+ * and under a second key per cpu those of rows that one cpu made.
+ */
+static uint64_t cpu_key(uint64_t key, uint64_t cpus)
+{
+	return hash_u64(key ^ ((uint64_t)__builtin_ctzll(cpus) + 1) * 0x9e3779b97f4a7c15ULL);
+}
+
+static void add_stores(struct hashmap *map, uint64_t key, uint64_t cpus, uint64_t n)
+{
+	hashmap_put(map, key, (void *)(uintptr_t)((uintptr_t)hashmap_get(map, key) + n));
+	if (cpus && !(cpus & (cpus - 1)))
+		hashmap_put(
+			map, cpu_key(key, cpus),
+			(void *)(uintptr_t)((uintptr_t)hashmap_get(map, cpu_key(key, cpus)) + n));
+}
+
+/* Stores under KEY by cpus other than those of CPUS (all, when CPUS are several). */
+static uint64_t stores_by_others(const struct hashmap *map, uint64_t key, uint64_t cpus)
+{
+	uint64_t all = (uintptr_t)hashmap_get(map, key);
+
+	if (cpus && !(cpus & (cpus - 1)))
+		all -= (uintptr_t)hashmap_get(map, cpu_key(key, cpus));
+	return all;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * Sort one row's HITMs by what moved the line. A load HITM needs a store
+ * by another cpu since this one's last access, so the stores other cpus
+ * made bound each cause: to the same field (or array element) of the same
+ * object (true sharing: no layout removes it), then to the field's other
+ * elements, then to the object's other fields (false sharing inside the
+ * object); the rest came from outside the object (a neighbouring object,
+ * as in an array of per-thread structs). The bound takes loads and stores
+ * as sampled alike: the simulator writes every one; a PMU's periods may
+ * differ.
+ */
+static void sort_row_hitms(struct field_profile *fp, const struct hashmap *stores,
+			   const struct row_keys *k, uint64_t cpus, uint64_t hitm)
+{
+	uint64_t elem = stores_by_others(stores, k->elem, cpus);
+	uint64_t member = stores_by_others(stores, k->member, cpus);
+	uint64_t object = stores_by_others(stores, k->object, cpus);
+	uint64_t t = min_u64(hitm, elem), e, inside;
+
+	if (k->elem == k->member)
+		member = elem;
+	e = min_u64(hitm - t, member > elem ? member - elem : 0);
+	inside = min_u64(hitm - t - e, object > member ? object - member : 0);
+	fp->hitm_true += t;
+	fp->hitm_elements += e;
+	fp->hitm_between += hitm - t - e - inside;
+}
+
+/*
+ * Split each field's HITMs (sort_row_hitms). Two passes over the rows: the
+ * stores to each object's fields, then the rows.
  */
 static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 			     const struct type *st, struct struct_profile *p)
 {
 	const struct c2c_model *m = s->model;
 	size_t words = (m->opts.nr_cpus + 63) / 64, i, j;
-	struct hashmap writers;
+	struct hashmap stores;
 	int pass;
 
-	hashmap_init(&writers);
+	hashmap_init(&stores);
 	for (i = 0; i < p->nr_fields; i++)
 		p->fields[i].hitm_true_known = true;
 	for (pass = 0; pass < 2; pass++)
@@ -499,27 +572,25 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 				const struct c2c_row_attrib *ra = c2c_attrib_row(ca, r);
 				const struct c2c_stats *sts = &r->g.stats;
 				const struct type_member *mb;
-				struct field_profile *fp;
-				uint64_t key, cpus, w;
+				uint64_t cpus, n = sts->store + sts->locks;
+				struct row_keys k;
 
-				mb = row_member(st, p, r, ra, &key);
+				mb = row_member(st, p, r, ra, &k);
 				if (!mb)
 					continue;
 				cpus = fold64(r->g.cpuset, words);
-				w = (uint64_t)(uintptr_t)hashmap_get(&writers, key);
-				if (pass == 0) {
-					if (sts->store || sts->locks)
-						hashmap_put(&writers, key,
-							    (void *)(uintptr_t)(w | cpus |
-										1ULL << 63));
-					continue;
+				if (pass == 0 && n) {
+					if (k.elem != k.member)
+						add_stores(&stores, k.elem, cpus, n);
+					add_stores(&stores, k.member, cpus, n);
+					add_stores(&stores, k.object, cpus, n);
+				} else if (pass == 1 && sts->lcl_hitm + sts->rmt_hitm) {
+					sort_row_hitms(
+						(struct field_profile *)profile_member_field(p, mb),
+						&stores, &k, cpus, sts->lcl_hitm + sts->rmt_hitm);
 				}
-				w &= ~(1ULL << 63);
-				fp = (struct field_profile *)profile_member_field(p, mb);
-				if (fp && ((w & (w - 1)) || (cpus & ~w && w)))
-					fp->hitm_true += sts->lcl_hitm + sts->rmt_hitm;
 			}
-	hashmap_release(&writers);
+	hashmap_release(&stores);
 }
 
 struct struct_profile *c2c_profile_from_session(struct c2c_session *s, const struct c2c_attrib *ca,

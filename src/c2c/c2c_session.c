@@ -65,6 +65,8 @@ static void setup_heap(struct c2c_session *s, const struct perf_header_info *h)
 
 static void setup_machine(struct c2c_machine *mc, const struct perf_header_info *h)
 {
+	size_t i;
+
 	mc->hostname = dup_or_null(h->hostname);
 	mc->osrelease = dup_or_null(h->osrelease);
 	mc->arch = dup_or_null(h->arch);
@@ -74,6 +76,15 @@ static void setup_machine(struct c2c_machine *mc, const struct perf_header_info 
 	mc->nr_cpus_avail = h->nr_cpus_avail;
 	mc->nr_nodes = (uint32_t)h->nr_numa_nodes;
 	mc->total_mem = h->total_mem;
+	for (i = 0; i < h->nr_build_ids; i++) {
+		const struct perf_build_id *b = &h->build_ids[i];
+
+		if (b->filename && !strncmp(b->filename, "[kernel.kallsyms]", 17) &&
+		    b->size <= sizeof(mc->kernel_build_id)) {
+			memcpy(mc->kernel_build_id, b->id, b->size);
+			mc->kernel_build_id_size = b->size;
+		}
+	}
 }
 
 static void setup_topology(struct c2c_session *s, const struct perf_header_info *h)

@@ -27,6 +27,12 @@ struct c2c_session_opts {
 	bool full_symbols;
 	/* Name the fields of each row (c2c_attrib.h) once the model is finished. */
 	bool attribute;
+	/*
+	 * Kernel debug files besides symbols.vmlinux (--kernel-debug: a .ko,
+	 * a single .o); with neither, a vmlinux is searched for (c2c_kernel.h).
+	 */
+	const char *const *kernel_debug;
+	size_t nr_kernel_debug;
 	struct progress *progress; /* may be NULL */
 };
 
@@ -35,6 +41,9 @@ struct c2c_machine {
 	char *hostname, *osrelease, *arch, *cpudesc, *perf_version;
 	uint32_t nr_cpus_online, nr_cpus_avail, nr_nodes;
 	uint64_t total_mem; /* kB */
+	/* The kernel's build-id from the BUILD_ID feature ([kernel.kallsyms]); size 0: none. */
+	uint8_t kernel_build_id[20];
+	uint8_t kernel_build_id_size;
 };
 
 struct c2c_session {
@@ -82,10 +91,17 @@ int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **o
 void c2c_session_free(struct c2c_session *s);
 /*
  * Read a perf.data for a struct profile: the report's defaults (offset,
- * iaddr rows), field attribution on. Warnings stay in (*out)->warnings.
+ * iaddr rows), field attribution on, kernel code through KERNEL's files
+ * (may be NULL). Warnings stay in (*out)->warnings.
  * (c2c_load.c; c2c_attrib.h, which includes this header, declared it before.)
  */
-int c2c_session_load_profile(const char *path, struct c2c_session **out, struct c2c_err *err);
+struct c2c_kernel_files {
+	const char *vmlinux, *kallsyms; /* NULL: search for one, /proc/kallsyms */
+	const char *const *debug; /* --kernel-debug */
+	size_t nr_debug;
+};
+int c2c_session_load_profile(const char *path, const struct c2c_kernel_files *kernel,
+			     struct c2c_session **out, struct c2c_err *err);
 
 /* Render the report as perf c2c report --stdio's sections, in order. */
 void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only);

@@ -69,6 +69,12 @@ static json_t *json_field(const struct struct_profile *p, const struct profile_f
 	json_object_set_new(o, "hitm_true",
 			    f->hitm_true_known ? json_integer((json_int_t)f->hitm_true) :
 						 json_null());
+	json_object_set_new(o, "hitm_between",
+			    f->hitm_true_known ? json_integer((json_int_t)f->hitm_between) :
+						 json_null());
+	json_object_set_new(o, "hitm_elements",
+			    f->hitm_true_known ? json_integer((json_int_t)f->hitm_elements) :
+						 json_null());
 	json_object_set_new(o, "false_sharing", json_boolean(fs->false_sharing[i]));
 	json_object_set_new(o, "true_sharing", json_boolean(fs->true_sharing[i]));
 	json_object_set_new(o, "between_objects", json_boolean(fs->between_objects[i]));
@@ -101,8 +107,15 @@ static json_t *json_false_sharing(const struct struct_profile *p, const struct p
 
 static json_t *json_findings(const struct struct_profile *p, const struct profile_findings *fs)
 {
-	json_t *truly = json_array(), *between = json_null();
+	json_t *truly = json_array(), *between = json_null(), *elements = json_array();
 	size_t i;
+
+	for (i = 0; i < p->nr_fields; i++)
+		if (p->fields[i].hitm_elements)
+			json_array_append_new(elements,
+					      json_pack("{s:s, s:I}", "field", p->fields[i].name,
+							"hitm",
+							(json_int_t)p->fields[i].hitm_elements));
 
 	for (i = 0; i < p->nr_fields; i++)
 		if (fs->true_sharing[i])
@@ -120,8 +133,9 @@ static json_t *json_findings(const struct struct_profile *p, const struct profil
 				    (json_int_t)p->nr_objects, "hitm",
 				    (json_int_t)fs->between_hitm);
 	}
-	return json_pack("{s:o, s:o, s:o}", "false_sharing", json_false_sharing(p, fs),
-			 "between_objects", between, "true_sharing", truly);
+	return json_pack("{s:o, s:o, s:o, s:o}", "false_sharing", json_false_sharing(p, fs),
+			 "between_objects", between, "between_elements", elements, "true_sharing",
+			 truly);
 }
 
 int layout_profile_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,

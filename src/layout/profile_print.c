@@ -56,6 +56,8 @@ static void annotate(struct strbuf *sb, const struct type_member *m, uint64_t ab
 		strbuf_addstr(sb, " <- false sharing");
 	if (mk->f->true_sharing[i])
 		strbuf_addstr(sb, " <- true sharing");
+	if (mk->f->between_objects[i])
+		strbuf_addstr(sb, " <- between objects");
 }
 
 /* Member i's byte range [*start, *end) and its profile field (or NULL). */
@@ -76,9 +78,13 @@ static const struct field_profile *member_field(const struct type *t,
  * that does not write a (the line moves for a layout accident). Fields
  * touched only by a's own writers share truly, or not at all.
  */
-static bool falsely_shared(const struct field_profile *a, const struct field_profile *b)
+static bool falsely_shared(const struct struct_profile *p, const struct field_profile *a,
+			   const struct field_profile *b)
 {
-	return a != b && a->writers && (field_accessors(b) & ~a->writers);
+	if (a == b || !a->writers || !(field_accessors(b) & ~a->writers))
+		return false;
+	/* masks that mix objects: only HITMs inside one object tell */
+	return !profile_objects_share_lines(p) || profile_hitm_inside(p, b);
 }
 
 static bool share_line(uint64_t as, uint64_t ae, uint64_t bs, uint64_t be, unsigned int cl)
@@ -103,7 +109,7 @@ static void find_false_sharing(struct profile_findings *out, const struct type *
 
 			b = member_field(t, p, j, &bs, &be);
 			if (!b || j == i || !share_line(as, ae, bs, be, cl) ||
-			    !falsely_shared(a, b))
+			    !falsely_shared(p, a, b))
 				continue;
 			out->false_sharing[a - p->fields] = true;
 			out->false_sharing[b - p->fields] = true;
@@ -119,6 +125,8 @@ static void find_false_sharing(struct profile_findings *out, const struct type *
 /* Several contexts write the field: of one object when that is known. */
 static bool truly_shared(const struct field_profile *f)
 {
+	if (f->hitm_true_known && f->hitm_elements && !f->hitm_true)
+		return false; /* cpus write different elements of an array */
 	return f->object_writers ? f->object_writers > 1 : several(f->writers);
 }
 
@@ -128,6 +136,8 @@ static bool truly_shared(const struct field_profile *f)
  */
 static bool between_objects(const struct struct_profile *p, const struct field_profile *f)
 {
+	if (f->hitm_true_known)
+		return p->nr_objects >= 2 && f->hitm_between;
 	return p->nr_objects >= 2 && f->object_writers == 1 && several(f->writers) &&
 	       f->hitm_local + f->hitm_remote;
 }
@@ -151,7 +161,8 @@ void layout_profile_find(struct profile_findings *out, const struct type *t,
 		out->between_objects[i] = between_objects(p, f);
 		if (out->between_objects[i]) {
 			out->nr_between++;
-			out->between_hitm += f->hitm_local + f->hitm_remote;
+			out->between_hitm += f->hitm_true_known ? f->hitm_between :
+								  f->hitm_local + f->hitm_remote;
 		}
 	}
 }
@@ -201,9 +212,16 @@ void layout_profile_verdicts(struct strbuf *out, const struct struct_profile *p,
 	}
 	if (n)
 		strbuf_addf(out,
-			    " (each of %" PRIu64 " objects written by one cpu, yet %" PRIu64
-			    " HITMs: neighbouring objects share cache lines)\n",
+			    " (%" PRIu64 " objects, %" PRIu64
+			    " HITMs from outside each object: neighbouring objects share cache "
+			    "lines)\n",
 			    p->nr_objects, fs->between_hitm);
+	for (i = 0; i < p->nr_fields; i++)
+		if (fld[i].hitm_elements)
+			strbuf_addf(out,
+				    "false sharing between elements: %s (%" PRIu64
+				    " HITMs from cpus writing neighbouring elements)\n",
+				    fld[i].name, fld[i].hitm_elements);
 	for (i = 0; i < p->nr_fields; i++) {
 		if (!fs->true_sharing[i])
 			continue;

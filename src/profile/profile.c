@@ -170,6 +170,28 @@ bool profile_field_conflict(const struct field_profile *a, const struct field_pr
 	return (both & (both - 1)) != 0;
 }
 
+bool profile_objects_share_lines(const struct struct_profile *p)
+{
+	uint32_t i;
+
+	if (p->nr_objects < 2)
+		return false;
+	for (i = 0; i < p->nr_fields; i++)
+		if (p->fields[i].hitm_true_known && p->fields[i].hitm_between)
+			return true;
+	return false;
+}
+
+uint64_t profile_hitm_inside(const struct struct_profile *p, const struct field_profile *f)
+{
+	uint64_t h = f->hitm_local + f->hitm_remote,
+		 known = f->hitm_true + f->hitm_between + f->hitm_elements;
+
+	if (!f->hitm_true_known || !profile_objects_share_lines(p))
+		return h;
+	return h > known ? h - known : 0;
+}
+
 /* --- hotness files ------------------------------------------------------ */
 
 struct hot_parser {

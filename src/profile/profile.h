@@ -30,6 +30,7 @@ struct field_profile {
 	const char *name; /* top-level member's name, see profile_field() (owned) */
 	enum field_class cls;
 	uint64_t loads, stores;
+	uint64_t locked; /* of stores, locked read-modify-writes (measured profiles) */
 	uint64_t hitm_local, hitm_remote;
 	uint64_t readers, writers; /* context masks */
 	char *reader_funcs, *writer_funcs; /* "a, b" or NULL */
@@ -47,6 +48,20 @@ struct field_profile {
 	 */
 	bool hitm_true_known;
 	uint64_t hitm_true;
+	/*
+	 * Measured profiles: the HITMs on this field of objects that no cpu
+	 * but the accessing one writes (any field of it): the line moved
+	 * because of a neighbouring object, as in an array of per-thread
+	 * structs. Aligning the element to the cache line removes them; no
+	 * order of its members does. Known when hitm_true_known.
+	 */
+	uint64_t hitm_between;
+	/*
+	 * Measured profiles, an array member: the HITMs that other cpus'
+	 * stores to its other elements explain (per-thread counters side by
+	 * side). Giving each element a line of its own removes them.
+	 */
+	uint64_t hitm_elements;
 };
 
 struct struct_profile {
@@ -114,5 +129,19 @@ static inline uint64_t field_accessors(const struct field_profile *f)
  * (that is true sharing, which no layout fixes).
  */
 bool profile_field_conflict(const struct field_profile *a, const struct field_profile *b);
+
+/*
+ * Whether objects of the profiled struct share lines with what lies
+ * outside them: a measured profile of two or more objects with HITMs
+ * between objects (field_profile.hitm_between). The field masks then mix
+ * the objects' contexts, so a field pair conflicts only by the HITMs
+ * profile_hitm_inside() leaves.
+ */
+bool profile_objects_share_lines(const struct struct_profile *p);
+/*
+ * The HITMs on f that other fields of its own object explain: all of
+ * them, unless p sorted them (neither true sharing nor between objects).
+ */
+uint64_t profile_hitm_inside(const struct struct_profile *p, const struct field_profile *f);
 
 #endif

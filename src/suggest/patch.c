@@ -120,7 +120,7 @@ static void emit_decl(struct emit *e, uint32_t k)
 	int32_t block = -1;
 
 	if (n->mfirst >= 0 && e->p->isolated && e->p->isolated[n->mfirst])
-		block = (int32_t)e->p->blocks[n->mfirst];
+		block = (int32_t)e->p->wrappers[n->mfirst];
 	if (block != e->wrap_block)
 		close_wrap(e, ind, ilen);
 	for (int32_t m = n->mfirst; m >= 0 && m <= n->mlast; m++) {
@@ -128,7 +128,7 @@ static void emit_decl(struct emit *e, uint32_t k)
 
 		e->wrapped[m] = block >= 0;
 		if (e->wrap_bad < 0 &&
-		    (iso != (block >= 0) || (iso && e->p->blocks[m] != (uint32_t)block))) {
+		    (iso != (block >= 0) || (iso && e->p->wrappers[m] != (uint32_t)block))) {
 			e->wrap_bad = m; /* "int a, b;" where the option isolates a alone */
 			e->wrap_bad_node = k;
 		}
@@ -471,16 +471,26 @@ static void unified_diff(struct strbuf *out, const struct lines *a, const struct
 	free(ops);
 }
 
-/* BODY = lines RF..BEFORE, BODY, lines close..RL: the new text of the diffed range. */
+/*
+ * BODY = lines RF..BEFORE, BODY, lines close..RL: the new text of the
+ * diffed range; ALIGN_TO: the struct's alignment to add after its "}".
+ */
 static void strbuf_insert_lines(struct strbuf *body, const struct src_struct *s, uint32_t rf,
-				uint32_t before, uint32_t rl)
+				uint32_t before, uint32_t rl, uint32_t align_to)
 {
 	struct strbuf all = STRBUF_INIT;
-	size_t close = s->line_off[s->lists[0].close];
+	size_t close = s->line_off[s->lists[0].close], end = s->line_off[rl + 1];
+	const char *brace = memchr(s->buf + close, '}', s->line_off[s->lists[0].close + 1] - close);
 
 	strbuf_add(&all, s->buf + s->line_off[rf], s->line_off[before + 1] - s->line_off[rf]);
 	strbuf_add(&all, body->buf, body->len);
-	strbuf_add(&all, s->buf + close, s->line_off[rl + 1] - close);
+	if (align_to && brace) {
+		/* "} name;" or "};" -> "} __attribute__((aligned(N))) name;" */
+		strbuf_add(&all, s->buf + close, (size_t)(brace + 1 - (s->buf + close)));
+		strbuf_addf(&all, " __attribute__((aligned(%u)))", align_to);
+		close = (size_t)(brace + 1 - s->buf);
+	}
+	strbuf_add(&all, s->buf + close, end - close);
 	strbuf_release(body);
 	*body = all;
 }
@@ -524,13 +534,16 @@ int suggest_src_patch(const struct src_struct *s, const struct proposal *p,
 				  s->t->name);
 		goto out;
 	}
-	/* Context lines around the body, so every hunk can have three. */
+	/*
+	 * Context lines around the body, so every hunk can have three (after
+	 * the "}" line too when the alignment changes it).
+	 */
 	rf = first > DIFF_CONTEXT + 1 ? first - DIFF_CONTEXT : 1;
-	rl = s->lists[0].close + DIFF_CONTEXT - 1 < s->nr_lines ?
-		     s->lists[0].close + DIFF_CONTEXT - 1 :
-		     s->nr_lines;
+	rl = s->lists[0].close + DIFF_CONTEXT - (p->align_to ? 0 : 1);
+	if (rl > s->nr_lines)
+		rl = s->nr_lines;
 	split_lines(s->buf + s->line_off[rf], s->line_off[rl + 1] - s->line_off[rf], &a);
-	strbuf_insert_lines(&body, s, rf, first - 1, rl);
+	strbuf_insert_lines(&body, s, rf, first - 1, rl, p->align_to);
 	split_lines(body.buf, body.len, &b);
 	strbuf_addf(out, "--- a/%s\n+++ b/%s\n", s->rel, s->rel);
 	unified_diff(out, &a, &b, rf - 1);

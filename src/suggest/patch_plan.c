@@ -13,9 +13,12 @@
 #include <errno.h>
 #include <string.h>
 
-static const struct proposal *pick(const struct proposer *pr, bool isolate)
+/* The option of KIND in pr (the constrained proposer makes the same ones). */
+static const struct proposal *pick_kind(const struct proposer *pr, enum proposal_kind kind)
 {
-	return proposer_get(pr, isolate ? 1 : 0);
+	const struct proposal *p = proposer_choose(pr, propose_kind_name(kind));
+
+	return p ? p : proposer_get(pr, 0);
 }
 
 static bool as_good(const struct proposal *c, const struct proposal *u)
@@ -39,7 +42,7 @@ static int retry_constrained(const struct suggest_patch_req *req, struct suggest
 	ret = suggest_propose(req->t, req->prof, &opts, &sp->constrained_pr, err);
 	if (ret)
 		return ret;
-	cp = pick(sp->constrained_pr, req->isolate);
+	cp = pick_kind(sp->constrained_pr, sp->chosen->kind);
 	sp->best_constrained = cp;
 	if (!as_good(cp, sp->chosen))
 		return -EXDEV;
@@ -60,8 +63,10 @@ int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch
 	ret = suggest_src_load(req->t, req->source_dir, &sp->src, err);
 	if (ret)
 		return ret;
-	sp->chosen = pick(req->pr, req->isolate);
-	if (!sp->chosen->nr_moves) {
+	sp->chosen = proposer_choose(req->pr, req->choose);
+	if (!sp->chosen)
+		sp->chosen = proposer_get(req->pr, 0);
+	if (!sp->chosen->nr_moves && !sp->chosen->align_to) {
 		sp->status = SUGGEST_PATCH_NOTHING;
 		return 0;
 	}
@@ -134,6 +139,10 @@ void suggest_patch_format_header(struct strbuf *sb, const struct type *t, const 
 		    (unsigned long long)p->conflicts_before,
 		    (unsigned long long)p->conflicts_after);
 	suggest_format_moves(sb, p);
+	if (p->align_to)
+		strbuf_addf(sb,
+			    "  align struct %s to %u bytes: no two objects share a cache line\n",
+			    t->name, p->align_to);
 	strbuf_addstr(sb, "member offsets after the patch:\n");
 	format_offsets(sb, p->type, 0);
 	strbuf_addstr(sb, "---\n");

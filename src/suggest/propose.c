@@ -202,29 +202,50 @@ static uint64_t member_bits(const struct type_member *m)
 }
 
 /*
+ * Whether the isolated block at position K of ORDER goes on in the wrapper
+ * of the block before it (pr->wrap_with names the same first block).
+ */
+bool propose_joins_wrapper(const struct proposer *pr, const uint32_t *order, const bool *isolated,
+			   uint32_t k)
+{
+	uint32_t with;
+
+	if (!k || !pr->wrap_with || !isolated[order[k - 1]])
+		return false;
+	with = pr->wrap_with[order[k]];
+	return with != UINT32_MAX && with == pr->wrap_with[order[k - 1]];
+}
+
+/*
  * Lay the members out in block ORDER; pl->mbit[] gets each member's bit
- * offset and pl->boff[] each block's byte offset. Isolated blocks become a
- * cache-line-aligned anonymous struct padded to whole lines. Returns the
- * struct's size.
+ * offset and pl->boff[] each block's byte offset (its wrapper's, for the
+ * first block of one). Isolated blocks become a cache-line-aligned
+ * anonymous struct padded to whole lines, shared by consecutive blocks of
+ * one wrapper. Returns the struct's size.
  */
 uint64_t propose_place(const struct proposer *pr, const uint32_t *order, const bool *isolated,
 		       struct placement *pl)
 {
-	uint64_t pos = 0, cl_bits = (uint64_t)pr->cl * 8;
+	uint64_t pos = 0, cl_bits = (uint64_t)pr->cl * 8, base = 0, local = 0;
 	uint32_t k, i, a, align = pr->struct_align;
 
 	for (k = 0; k < pr->nr_blocks; k++) {
 		const struct block *b = &pr->blocks[order[k]];
 		bool iso = isolated && isolated[order[k]];
-		uint64_t base = 0, local;
+		bool joins = iso && propose_joins_wrapper(pr, order, isolated, k);
 
-		if (iso) {
+		if (joins) {
+			/* goes on in the previous block's wrapper */
+		} else if (iso) {
 			pos = align_up(pos, cl_bits);
 			base = pos;
+			local = 0;
 			if (pr->cl > align)
 				align = pr->cl;
+		} else {
+			base = 0;
+			local = pos;
 		}
-		local = iso ? 0 : pos;
 		for (i = b->first; i <= b->last; i++) {
 			local = place_member(pr, &pr->t->members[i], local, &a);
 			pl->mbit[i] = base + local;
@@ -232,7 +253,7 @@ uint64_t propose_place(const struct proposer *pr, const uint32_t *order, const b
 			if (a > align)
 				align = a;
 		}
-		pl->boff[order[k]] = iso ? base / 8 : pl->mbit[b->first] / 8;
+		pl->boff[order[k]] = iso && !joins ? base / 8 : pl->mbit[b->first] / 8;
 		pos = iso ? base + align_up(align_up(local, 8), cl_bits) : local;
 	}
 	return align_up(align_up(pos, 8) / 8, align);

@@ -46,10 +46,34 @@ static void annotate_heat(struct strbuf *sb, const struct type_member *m, uint64
 	strbuf_addch(sb, ']');
 }
 
+/* Whether write-hot field W and field O conflict, as the proposer weighs them. */
+static bool weighed_conflict(const struct proposer *pr, const struct field_profile *w,
+			     const struct field_profile *o)
+{
+	return pr->weight[(size_t)(w - pr->fields) * pr->nr_fields + (size_t)(o - pr->fields)] != 0;
+}
+
+/* The fields with HITMs between objects: "objects share lines: ... (sum, count)". */
+static void describe_between(struct strbuf *sb, const struct struct_profile *p,
+			     const struct proposer *pr)
+{
+	uint32_t i, n = 0;
+
+	strbuf_addf(sb,
+		    "  objects share lines: %llu objects, %llu HITMs from outside each object (",
+		    (unsigned long long)p->nr_objects, (unsigned long long)pr->between_hitm);
+	for (i = 0; i < p->nr_fields; i++)
+		if (p->fields[i].hitm_between)
+			strbuf_addf(sb, "%s%s %llu", n++ ? ", " : "", p->fields[i].name,
+				    (unsigned long long)p->fields[i].hitm_between);
+	strbuf_addstr(sb, "): no order of the members removes them\n");
+}
+
 /* Which fields each line of T holds: "line 4: load_avg [write-hot] with rt_se, rt_rq". */
 static void describe_sharing(struct strbuf *sb, const struct type *t,
-			     const struct struct_profile *p, unsigned int cl)
+			     const struct struct_profile *p, const struct proposer *pr)
 {
+	unsigned int cl = pr->cl;
 	uint32_t i, j, nr = 0;
 
 	for (i = 0; i < t->nr_members; i++) {
@@ -63,7 +87,7 @@ static void describe_sharing(struct strbuf *sb, const struct type *t,
 			const struct field_profile *o = profile_member_field(p, &t->members[j]);
 			uint64_t os = t->members[j].offset, oe = os + type_size(t->members[j].type);
 
-			if (!o || !profile_field_conflict(w, o))
+			if (!o || !weighed_conflict(pr, w, o))
 				continue;
 			if (ws / cl > (oe ? oe - 1 : 0) / cl || os / cl > (we ? we - 1 : 0) / cl)
 				continue;
@@ -78,7 +102,9 @@ static void describe_sharing(struct strbuf *sb, const struct type *t,
 		if (!first)
 			strbuf_addch(sb, '\n');
 	}
-	if (!nr)
+	if (pr->between_hitm)
+		describe_between(sb, p, pr);
+	else if (!nr)
 		strbuf_addstr(
 			sb,
 			"  no line holds a write-hot field with a field other contexts touch\n");
@@ -106,7 +132,8 @@ static void format_lines(struct strbuf *sb, const struct proposal *p)
 }
 
 static void format_option(struct strbuf *sb, const struct proposal *p,
-			  const struct struct_profile *prof, unsigned int cl, uint32_t idx)
+			  const struct struct_profile *prof, unsigned int cl, uint32_t idx,
+			  bool between)
 {
 	struct layout_print_opts o = { .cacheline_size = cl,
 				       .annotate = annotate_heat,
@@ -133,10 +160,12 @@ static void format_option(struct strbuf *sb, const struct proposal *p,
 		    (unsigned long long)p->conflicts_before,
 		    (unsigned long long)p->conflicts_after);
 	if (p->hitm_before)
-		strbuf_addf(sb,
-			    "; HITMs %llu -> %llu (HITMs on a field several contexts write "
-			    "stay: that is true sharing)",
-			    (unsigned long long)p->hitm_before, (unsigned long long)p->hitm_after);
+		strbuf_addf(sb, "; HITMs %llu -> %llu (%s)", (unsigned long long)p->hitm_before,
+			    (unsigned long long)p->hitm_after,
+			    between && p->type->alignment < cl ?
+				    "objects still share lines: the HITMs between them stay" :
+				    "HITMs on a field several contexts write stay: that is true "
+				    "sharing");
 	strbuf_addch(sb, '\n');
 	format_lines(sb, p);
 	strbuf_addch(sb, '\n');
@@ -152,9 +181,11 @@ void propose_format_text(struct strbuf *sb, const struct type *t, const struct s
 		    t->name ? t->name : "(anonymous)", (unsigned long long)t->size,
 		    (unsigned long long)((t->size + pr->cl - 1) / pr->cl), pr->cl,
 		    p->origin ? p->origin : "counts");
-	describe_sharing(sb, t, p, pr->cl);
+	describe_sharing(sb, t, p, pr);
+	propose_format_elements(sb, t, p, pr->cl);
+	propose_format_true_sharing(sb, p);
 	for (i = 0; i < pr->nr_proposals; i++)
-		format_option(sb, &pr->proposals[i], p, pr->cl, i);
+		format_option(sb, &pr->proposals[i], p, pr->cl, i, pr->between_hitm != 0);
 }
 
 /* Byte range of member NAME in T, looking inside anonymous members too. */
@@ -264,9 +295,10 @@ static json_t *order_json(const struct type *t, const struct proposal *p)
 	for (i = 0; i < p->nr_order; i++) {
 		const struct type_member *m = &t->members[p->order[i]];
 
-		json_array_append_new(arr, json_pack("{s:s?, s:i, s:i, s:I, s:I, s:i, s:b}",
+		json_array_append_new(arr, json_pack("{s:s?, s:i, s:i, s:i, s:I, s:I, s:i, s:b}",
 						     "member", m->name, "index", (int)p->order[i],
 						     "block", (int)p->blocks[p->order[i]],
+						     "wrapper", (int)p->wrappers[p->order[i]],
 						     "old_offset", (json_int_t)m->offset, "offset",
 						     (json_int_t)p->offsets[p->order[i]],
 						     "bit_size", (int)m->bit_size, "isolated",
@@ -277,17 +309,17 @@ static json_t *order_json(const struct type *t, const struct proposal *p)
 
 static json_t *proposal_json(const struct type *t, const struct proposal *p)
 {
-	return json_pack("{s:s, s:s?, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
-			 "option", p->kind == PROPOSAL_REORDER ? "reorder" : "isolate", "note",
-			 p->note, "old_size", (json_int_t)p->old_size, "new_size",
-			 (json_int_t)p->new_size, "old_cachelines", (json_int_t)p->old_lines,
-			 "new_cachelines", (json_int_t)p->new_lines, "conflicts_before",
-			 (json_int_t)p->conflicts_before, "conflicts_after",
-			 (json_int_t)p->conflicts_after, "hitm_before", (json_int_t)p->hitm_before,
-			 "hitm_after", (json_int_t)p->hitm_after, "moves", moves_json(p), "order",
-			 order_json(t, p), "lines_before",
-			 lines_json(p->lines_before, p->nr_lines_before), "lines_after",
-			 lines_json(p->lines_after, p->nr_lines_after));
+	return json_pack(
+		"{s:s, s:s?, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o}",
+		"option", propose_kind_name(p->kind), "note", p->note, "align", (int)p->align_to,
+		"old_size", (json_int_t)p->old_size, "new_size", (json_int_t)p->new_size,
+		"old_cachelines", (json_int_t)p->old_lines, "new_cachelines",
+		(json_int_t)p->new_lines, "conflicts_before", (json_int_t)p->conflicts_before,
+		"conflicts_after", (json_int_t)p->conflicts_after, "hitm_before",
+		(json_int_t)p->hitm_before, "hitm_after", (json_int_t)p->hitm_after, "moves",
+		moves_json(p), "order", order_json(t, p), "lines_before",
+		lines_json(p->lines_before, p->nr_lines_before), "lines_after",
+		lines_json(p->lines_after, p->nr_lines_after));
 }
 
 static json_t *fields_json(const struct struct_profile *p)
@@ -316,10 +348,13 @@ int propose_format_json(struct strbuf *sb, const struct type *t, const struct st
 
 	for (i = 0; i < pr->nr_proposals; i++)
 		json_array_append_new(options, proposal_json(t, &pr->proposals[i]));
-	doc = json_pack("{s:i, s:s, s:I, s:i, s:s?, s:o, s:o}", "c2cscope_suggest", 1, "struct",
-			t->name ? t->name : "", "size", (json_int_t)t->size, "cacheline_size",
-			(int)pr->cl, "profile", p->origin, "fields", fields_json(p), "options",
-			options);
+	doc = json_pack("{s:i, s:s, s:I, s:i, s:s?, s:o, s:o, s:s, s:I}", "c2cscope_suggest", 1,
+			"struct", t->name ? t->name : "", "size", (json_int_t)t->size,
+			"cacheline_size", (int)pr->cl, "profile", p->origin, "fields",
+			fields_json(p), "options", options, "default",
+			propose_kind_name(proposer_choose(pr, NULL)->kind), "between_hitm",
+			(json_int_t)pr->between_hitm);
+	json_object_set_new(doc, "true_sharing", propose_true_sharing_json(p));
 	return layout_json_emit(sb, doc, err);
 }
 #else

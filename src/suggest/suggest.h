@@ -16,6 +16,10 @@
  * Two options whenever they differ: "reorder" (no size growth) and
  * "isolate" (each write-hot field alone on its line(s) through a
  * cache-line-aligned anonymous struct: robust to future edits, costs size).
+ * A third, "align", when the measured profile shows HITMs between objects
+ * (an array of per-thread structs: each object written by one cpu, yet its
+ * lines move): the struct aligned to the cache line, so that no two
+ * objects share a line.
  */
 #ifndef C2C_SUGGEST_SUGGEST_H
 #define C2C_SUGGEST_SUGGEST_H
@@ -31,6 +35,7 @@
 enum proposal_kind {
 	PROPOSAL_REORDER,
 	PROPOSAL_ISOLATE,
+	PROPOSAL_ALIGN, /* the struct aligned to the cache line (an array's element) */
 };
 
 struct proposal_move {
@@ -69,6 +74,13 @@ struct proposal {
 	uint64_t *offsets;
 	/* Members wrapped in an aligned anonymous struct (isolate). */
 	bool *isolated; /* indexed by original member index */
+	/*
+	 * The wrapper of each isolated member (indexed by original member
+	 * index): members with the same writers and readers share one.
+	 */
+	uint32_t *wrappers;
+	/* align: the alignment the struct gets (its cache-line size), else 0. */
+	uint32_t align_to;
 };
 
 /* Members first..last (indices into the struct's members, inclusive). */
@@ -105,10 +117,23 @@ int suggest_propose(const struct type *t, const struct struct_profile *p,
 uint32_t proposer_nr(const struct proposer *pr);
 const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
 /*
- * The option "reorder" or "isolate" names, or without a name (NULL) the
- * default: reorder when it separates everything, else isolate.
+ * The option "reorder", "isolate" or "align" names (NULL when there is no
+ * such option), or without a name (NULL) the default: the smallest option
+ * that separates everything (the first of equals: reorder, isolate,
+ * align), else the one that leaves the fewest conflicts (isolate, unless
+ * objects share lines).
  */
 const struct proposal *proposer_choose(const struct proposer *pr, const char *choose);
+/* The option's name for --choose: "reorder", "isolate" or "align". */
+const char *propose_kind_name(enum proposal_kind kind);
+/*
+ * HITMs on truly shared fields of P (written by several cpus): no layout
+ * removes them; nonzero (at least one per field) for a hotness file's
+ * field that many contexts write.
+ */
+uint64_t propose_true_sharing_hitm(const struct struct_profile *p);
+/* HITMs between objects in the profile the proposer read (0: none seen). */
+uint64_t proposer_between_hitm(const struct proposer *pr);
 /* Conflicts (weighted) of the input layout. */
 uint64_t proposer_conflicts(const struct proposer *pr);
 unsigned int proposer_cacheline_size(const struct proposer *pr);
@@ -184,7 +209,8 @@ struct suggest_patch_req {
 	const struct propose_opts *opts; /* the options pr was made with */
 	const char *source_dir; /* NULL: the current directory */
 	unsigned int cacheline_size;
-	bool isolate; /* patch the isolate option, not reorder */
+	/* the option to patch ("reorder", "isolate", "align"); NULL: the default */
+	const char *choose;
 };
 
 enum suggest_patch_status {

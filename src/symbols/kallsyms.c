@@ -64,12 +64,13 @@ void kallsyms_free(struct kallsyms *k)
 	free(k);
 }
 
-const char *kallsyms_lookup(const struct kallsyms *k, uint64_t addr, uint64_t *offset)
+/* The index of the symbol at or below addr, or nr when there is none. */
+static size_t symbol_index(const struct kallsyms *k, uint64_t addr)
 {
 	size_t lo = 0, hi;
 
 	if (!k || addr < k->syms[0].addr)
-		return NULL;
+		return k ? k->nr : 0;
 	hi = k->nr;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -79,6 +80,25 @@ const char *kallsyms_lookup(const struct kallsyms *k, uint64_t addr, uint64_t *o
 		else
 			hi = mid;
 	}
-	*offset = addr - k->syms[lo].addr;
-	return k->syms[lo].name;
+	return lo;
+}
+
+const char *kallsyms_lookup(const struct kallsyms *k, uint64_t addr, uint64_t *offset)
+{
+	size_t i = symbol_index(k, addr);
+
+	if (!k || i == k->nr)
+		return NULL;
+	*offset = addr - k->syms[i].addr;
+	return k->syms[i].name;
+}
+
+uint64_t kallsyms_extent(const struct kallsyms *k, uint64_t addr)
+{
+	size_t i = symbol_index(k, addr);
+
+	/* i is the last of its aliases: the next symbol starts elsewhere */
+	if (!k || i + 1 >= k->nr)
+		return 0;
+	return k->syms[i + 1].addr - k->syms[i].addr;
 }

@@ -272,6 +272,8 @@ static void fill_from_dwfl(struct sym_resolver *r, struct dso_file *f, uint64_t 
 	if (name) {
 		info->symbol = keep(r, xstrdup(name));
 		info->sym_offset = off;
+		info->sym_size = sym.st_size;
+		info->sym_size_exact = true;
 	}
 	line = dwfl_module_getsrc(f->mod, addr);
 	src = line ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
@@ -315,6 +317,8 @@ static void resolve_kernel(struct sym_resolver *r, uint64_t ip, struct sym_info 
 		r->kallsyms = kallsyms_load(r->opts.kallsyms ? r->opts.kallsyms : "/proc/kallsyms");
 	}
 	info->symbol = kallsyms_lookup(r->kallsyms, ip, &info->sym_offset);
+	if (info->symbol)
+		info->sym_size = kallsyms_extent(r->kallsyms, ip);
 }
 
 static void resolve_uncached(struct sym_resolver *r, const struct as_map *m, uint64_t ip,

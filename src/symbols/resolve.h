@@ -19,6 +19,12 @@
 struct sym_info {
 	const char *symbol; /* NULL when unknown */
 	uint64_t sym_offset; /* ip - symbol start */
+	/*
+	 * The symbol's size from an ELF symbol table, or for kallsyms its
+	 * extent (to the next symbol, padding included); 0 when unknown.
+	 */
+	uint64_t sym_size;
+	bool sym_size_exact; /* from ELF, not a kallsyms extent */
 	const char *dso; /* object short name, "[unknown]" without a map */
 	const char *path; /* the file actually read, or NULL */
 	const char *srcline; /* "file.c:12"; perf's fallback text when unknown */

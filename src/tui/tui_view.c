@@ -346,7 +346,11 @@ int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type 
 	struct struct_profile *p = c2c_profile_from_session(s, s->attrib, t);
 	struct propose_opts opts = { 0 };
 	struct suggest_patch_req req = {
-		.t = t, .prof = p, .opts = &opts, .source_dir = source_dir, .isolate = isolate
+		.t = t,
+		.prof = p,
+		.opts = &opts,
+		.source_dir = source_dir,
+		.choose = isolate ? "isolate" : "reorder",
 	};
 	struct suggest_patch sp = { 0 };
 	struct proposer *pr = NULL;

@@ -70,7 +70,7 @@ expect_contains "truecount: verdict" "true sharing: hits (written by cpus 0,1,2,
 # per-thread structs in one heap array: each object's sum is written by its
 # own thread only, yet the neighbours' lines ping-pong
 run_c2c 0 "$TMP/args.txt" "$TMP/args.err" layout --profile "$TMP/args.data" -C thread_arg
-grep -qE '^false sharing between objects: sum(, count)? \(each of 4 objects written by one cpu, yet [1-9][0-9]* HITMs' \
+grep -qE '^false sharing between objects: sum(, count)? \(4 objects, [1-9][0-9]* HITMs from outside each object' \
 	"$TMP/args.txt" && ok || fail "args: no false sharing between objects on sum"
 grep -q "^true sharing: sum" "$TMP/args.txt" && fail "args: sum called true sharing" || ok
 
@@ -88,6 +88,7 @@ for f in d["fields"]:
     if f["writer_funcs"]: s += " w:" + ", ".join(f["writer_funcs"])
     if f["false_sharing"]: s += " <- false sharing"
     if f["true_sharing"]: s += " <- true sharing"
+    if f["between_objects"]: s += " <- between objects"
     print(s)
 fd = d["findings"]
 for v in fd["false_sharing"]:
@@ -95,8 +96,11 @@ for v in fd["false_sharing"]:
           cpus(v["writers"]), ", ".join("%s (cpus %s)" % (w["field"], cpus(w["contexts"])) for w in v["with"])))
 b = fd["between_objects"]
 if b:
-    print("false sharing between objects: %s (each of %d objects written by one cpu, yet %d HITMs: "
+    print("false sharing between objects: %s (%d objects, %d HITMs from outside each object: "
           "neighbouring objects share cache lines)" % (", ".join(b["fields"]), b["objects"], b["hitm"]))
+for e in fd["between_elements"]:
+    print("false sharing between elements: %s (%d HITMs from cpus writing neighbouring elements)"
+          % (e["field"], e["hitm"]))
 for t in fd["true_sharing"]:
     print("true sharing: %s (written by cpus %s)" % (t["field"], cpus(t["writers"])))
 PY
@@ -128,8 +132,9 @@ expect_contains "--profile, unknown struct" "no sample was attributed to struct 
 run_c2c 0 "$TMP/sg.txt" "$TMP/sg.err" suggest --profile "$TMP/lockword.data" -C config \
 	"$SAMPLES/lockword"
 expect_contains "suggest: profile named" "profile: $TMP/lockword.data" "$TMP/sg.txt"
+# (updates: the same writers and readers as lock, so one line holds both)
 expect_contains "suggest: lock is write-hot beside the readers' fields" \
-	"line 0: lock (write-hot) shares with updates, limit, scale" "$TMP/sg.txt"
+	"line 0: lock (write-hot) shares with limit, scale" "$TMP/sg.txt"
 grep -qE 'limit; .*\[read-mostly hitm [1-9]' "$TMP/sg.txt" && ok ||
 	fail "suggest: limit is not read-mostly with HITMs"
 # the predicted effect splits each field's HITMs: adjacent's a and b are

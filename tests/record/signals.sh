@@ -8,9 +8,21 @@ perf_require
 record_require
 system_wide_require
 
+# recording FILE: until FILE grows after its first write (the metadata):
+# rings are being drained; a fixed sleep lost that race at load 17
+recording() {
+	local i s s0=
+	for i in $(seq 300); do
+		sleep 0.1
+		s=$(stat -c %s "$1" 2>/dev/null) || continue
+		[ -n "$s0" ] || { s0=$s; continue; }
+		[ "$s" -gt "$s0" ] && { sleep 0.3; return 0; }
+	done
+}
+
 "$C2CSCOPE" record -e cpu-clock -F 1000 -a -o "$TMP/a.data" >"$TMP/a.out" 2>"$TMP/a.err" &
 rec=$!
-sleep 1
+recording "$TMP/a.data"
 kill -INT "$rec"
 wait "$rec"
 expect_eq "exit after SIGINT" 0 "$?"
@@ -23,7 +35,7 @@ run_c2c 0 "$TMP/rep" "$TMP/rep.err" report -i "$TMP/a.data" --stdio
 "$C2CSCOPE" record -e cpu-clock -F 1000 -o "$TMP/c.data" -- sh -c 'while :; do :; done' \
 	>"$TMP/c.out" 2>"$TMP/c.err" &
 rec=$!
-sleep 1
+recording "$TMP/c.data"
 kill -TERM "$rec"
 wait "$rec"
 expect_eq "exit after SIGTERM: the command's (killed by SIGTERM)" 143 "$?"

@@ -85,3 +85,16 @@ c2c_hitm() {
 		awk -F: '/Load Local HITM/ { l = $2 } /Load Remote HITM/ { r = $2 }
 			END { gsub(/ /, "", l); gsub(/ /, "", r); print l, r }'
 }
+
+# patch_and_build DIR PATCH NAME: apply PATCH in DIR (patch -p1, no fuzz)
+# and build DIR/NAME from NAME.c there; fails (returns 1) saying which step
+patch_and_build() {
+	(cd "$1" && patch -p1 -s --fuzz=0 <"$2") || {
+		fail "$3: the patch does not apply"
+		return 1
+	}
+	(cd "$1" && ${CC:-gcc} -g -O2 -pthread -o "$3" "$3.c") || {
+		fail "$3: the patched source does not build"
+		return 1
+	}
+}

@@ -36,14 +36,7 @@ fix() {
 	[ "$profile_opt" = --profile ] && prof=$data
 	run_c2c 0 "$TMP/$name.patch" "$TMP/$name.err" suggest --patch --choose isolate \
 		--source-dir "$TMP/$name/orig" -C "$st" "$profile_opt" "$prof" "$TMP/$name/orig/$name"
-	(cd "$TMP/$name/fixed" && patch -p1 -s --fuzz=0 <"$TMP/$name.patch") || {
-		fail "$name: the patch does not apply"
-		return 1
-	}
-	(cd "$TMP/$name/fixed" && ${CC:-gcc} -g -O2 -pthread -o "$name" "$name.c") || {
-		fail "$name: the patched source does not build"
-		return 1
-	}
+	patch_and_build "$TMP/$name/fixed" "$TMP/$name.patch" "$name" || return 1
 	ok
 }
 

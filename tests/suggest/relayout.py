@@ -28,7 +28,7 @@ def main():
     if len(lines) != len(opt["order"]):
         sys.exit("relayout.py: %d member lines, %d in the proposal" % (len(lines), len(opt["order"])))
     body = []
-    wrap = []  # members of the isolated block being collected
+    wrap = []  # members of the wrapper being collected
     for n, ent in enumerate(opt["order"]):
         decl = lines[ent["index"]].strip()
         if not ent["isolated"]:
@@ -36,7 +36,8 @@ def main():
             continue
         wrap.append(decl)
         nxt = opt["order"][n + 1] if n + 1 < len(opt["order"]) else None
-        if not nxt or nxt["block"] != ent["block"]:
+        # members of one wrapper: by the wrapper id where the JSON has it
+        if not nxt or nxt.get("wrapper", nxt["block"]) != ent.get("wrapper", ent["block"]):
             body.append("\tstruct { %s } __attribute__((aligned(%d)));" % (" ".join(wrap), cl))
             wrap = []
     new = "struct %s {\n%s\n}%s;" % (struct, "\n".join(body), m.group(2))

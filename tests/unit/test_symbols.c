@@ -134,6 +134,11 @@ static void kallsyms_file(void **state)
 	/* data symbols are skipped: still inside do_thing's range */
 	assert_string_equal(kallsyms_lookup(k, 0xffffffff81002010ULL, &off), "do_thing");
 	assert_null(kallsyms_lookup(k, 0xffffffff80000000ULL, &off));
+	/* the extent runs to the next text symbol; the last has none */
+	assert_int_equal(kallsyms_extent(k, 0xffffffff81001010ULL), 0x2000);
+	assert_int_equal(kallsyms_extent(k, 0xffffffff81000000ULL), 0x1000);
+	assert_int_equal(kallsyms_extent(k, 0xffffffff81003000ULL), 0);
+	assert_int_equal(kallsyms_extent(k, 0xffffffff80000000ULL), 0);
 	kallsyms_free(k);
 	/* hidden addresses (all zero) are no kallsyms */
 	f = fopen(path, "w");
