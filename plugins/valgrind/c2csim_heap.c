@@ -37,22 +37,12 @@ static VgHashTable *blocks;
 static Addr *heap_segs;
 static UInt nr_heap_segs, heap_segs_cap;
 
-/*
- * What the program asked the allocator to do to its data still takes the
- * thread's time: one instruction per 8 bytes calloc zeroes or realloc
- * copies. The allocator's own bookkeeping is the tool's and takes none (it
- * is not the program's; glibc's would depend on its version). Thread
- * start offsets, and so the phase of threads running the same loop in
- * lockstep, follow from this.
- */
-/* The clock of tid after charging it insns: the running thread's lives in g_clock. */
-static ULong heap_clock(ThreadId tid, ULong insns)
+/* The clock of tid: the running thread's lives in g_clock. */
+static ULong heap_clock(ThreadId tid)
 {
 	struct slot *s = sched_slot(tid);
 
-	if (g_cur == s)
-		return g_clock += insns;
-	return s->clock += insns;
+	return g_cur == s ? g_clock : s->clock;
 }
 
 /* The arena segment holding a, as a mapping perf can see, once. */
@@ -97,7 +87,7 @@ static void *block_new(ThreadId tid, SizeT align, SizeT n, UInt kind, Bool zero)
 		return p;
 	/* frame 0 is the replacement function in the preload: skip it */
 	nr = VG_(get_StackTrace)(tid, frames, C2CSIM_ALLOC_FRAMES + 1, NULL, NULL, 0);
-	time = heap_clock(tid, zero ? n / 8 : 0);
+	time = heap_clock(tid);
 	announce_segment(time, (Addr)p);
 	out_alloc(tid, time, (Addr)p, n, kind, nr > 1 ? frames + 1 : frames, nr > 1 ? nr - 1 : 0);
 	return p;
@@ -111,7 +101,7 @@ static void block_free(ThreadId tid, void *p)
 		return;
 	stats[C2CSIM_ST_FREES]++;
 	if (!sim_disabled)
-		out_free(tid, heap_clock(tid, 0), (Addr)p);
+		out_free(tid, heap_clock(tid), (Addr)p);
 	VG_(free)(b);
 	VG_(cli_free)(p);
 }
@@ -178,7 +168,6 @@ static void *c2c_realloc(ThreadId tid, void *p, SizeT n)
 	if (!q)
 		return NULL;
 	VG_(memcpy)(q, p, old->size < n ? old->size : n);
-	heap_clock(tid, (old->size < n ? old->size : n) / 8);
 	block_free(tid, p);
 	return q;
 }
