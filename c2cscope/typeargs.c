@@ -128,7 +128,7 @@ int type_args_load_struct(const char *cmd, const struct type_args *ta, const cha
 
 	if (ret)
 		return ret;
-	*t = type_db_find(*db, name);
+	*t = type_db_find_aggregate(*db, name);
 	return *t ? 0 : type_args_missing(cmd, ta, file, name);
 }
 

@@ -21,6 +21,7 @@ static const char *const reason_names[ATTRIB_NR_REASONS] = {
 	[ATTRIB_NO_TYPE] = "no-type",
 	[ATTRIB_OUTSIDE_TYPE] = "outside-type",
 	[ATTRIB_UNKNOWN_INDEX] = "unknown-index",
+	[ATTRIB_BITFIELDS] = "bitfields",
 };
 
 const char *attrib_reason_name(enum attrib_reason reason)
@@ -37,6 +38,7 @@ int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib 
 
 	hashmap_init(&a->by_pc);
 	hashmap_init(&a->by_addr);
+	hashmap_init(&a->no_func);
 	ret = attrib_image_open(&a->img, path, opts ? opts->debug_dir : NULL, err);
 	if (ret)
 		goto out_free;
@@ -85,6 +87,7 @@ void attrib_close(struct attrib *a)
 	for (i = 0; i < a->nr_funcs; i++)
 		attrib_func_free(a->funcs[i]);
 	free(a->funcs);
+	hashmap_release(&a->no_func);
 	free(a->globals);
 	attrib_func_syms_free(a);
 	if (a->extra)
@@ -92,6 +95,7 @@ void attrib_close(struct attrib *a)
 	if (a->own_types)
 		type_db_free(a->types);
 	attrib_decoder_close(a->dec);
+	attrib_cfi_release(a);
 	attrib_image_close(&a->img);
 	free(a);
 }

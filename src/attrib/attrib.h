@@ -14,9 +14,13 @@
  *   2. otherwise the instruction at pc is decoded (capstone), its memory
  *      operand's base register is matched against the DWARF variables and
  *      parameters living in that register at pc (location lists, inlined
- *      scopes), or tracked back through the basic block (register moves,
- *      loads of a typed pointer's member, lea, rip-relative globals); the
- *      pointee type and the displacement name the field ("p->cfs.period").
+ *      scopes), or tracked back through the basic blocks (register moves,
+ *      loads of a typed pointer's member, lea, rip-relative globals, loads
+ *      from a variable's stack slot as -O0 code does, calls that leave the
+ *      register alone, a call's typed return value, a static function's
+ *      callers);
+ *      the pointee type and the displacement name the field
+ *      ("p->cfs.period").
  * A query that does not resolve says why (enum attrib_reason); every query
  * counts exactly once in the per-reason statistics.
  */
@@ -41,6 +45,7 @@ enum attrib_reason {
 	ATTRIB_NO_TYPE, /* the variable's type is unknown or not a pointer to data */
 	ATTRIB_OUTSIDE_TYPE, /* the offset falls outside the type (or in padding) */
 	ATTRIB_UNKNOWN_INDEX, /* an index register no array of the type explains */
+	ATTRIB_BITFIELDS, /* the access spans several bitfields: which one is not said */
 	ATTRIB_NR_REASONS,
 };
 

@@ -32,6 +32,7 @@ static inline enum base_encoding stripped_encoding(const struct type *t)
 struct field_walk {
 	struct strbuf *sb;
 	uint32_t access_size; /* 0: unknown; picks between union members */
+	uint64_t access_bits; /* the bits of the access it touches (0: all), for bitfields */
 	/* An index register scales by this (0: none): its array shows "[]". */
 	uint64_t index_scale;
 	/* Out: the innermost named struct/union crossed and where its field starts. */
@@ -77,7 +78,9 @@ struct insn {
 	bool unconditional; /* INSN_JUMP only */
 	int64_t disp;
 	uint64_t writes; /* bitmask of DWARF registers written */
-	uint64_t target;
+	uint64_t target; /* a direct jump or call */
+	/* The memory operand's bits an immediate picks (test, or, and, bt): 0 for all. */
+	uint64_t bits;
 };
 
 struct decoder;
@@ -113,6 +116,30 @@ struct var_loc {
 	const struct type *type; /* the variable's type (a pointer, we hope) */
 };
 
+/*
+ * One (pc range, memory slot) where a variable lives in memory: at reg +
+ * off, or, with reg REG_FRAME_BASE, at the function's frame base + off
+ * (DW_OP_fbreg). An -O0 build keeps every local there.
+ */
+#define REG_FRAME_BASE (-2)
+struct var_slot {
+	uint64_t lo, hi;
+	int reg;
+	int64_t off;
+	uint32_t depth;
+	const char *name;
+	const struct type *type; /* the variable's type: what the slot holds */
+};
+
+/* DW_AT_frame_base: the CFA (from the call frame information) or reg + off. */
+enum frame_base_kind { FRAME_BASE_NONE, FRAME_BASE_CFA, FRAME_BASE_REG };
+
+/* A direct call: instruction insn of func calls the function. */
+struct call_site {
+	struct func *func;
+	size_t insn;
+};
+
 /* A function: one contiguous code range of a DWARF subprogram. */
 struct func {
 	uint64_t lo, hi;
@@ -122,6 +149,13 @@ struct func {
 	bool *leader; /* per insn: starts a basic block */
 	struct var_loc *locs;
 	size_t nr_locs;
+	struct var_slot *slots;
+	size_t nr_slots;
+	struct {
+		enum frame_base_kind kind;
+		int reg;
+		int64_t off;
+	} frame_base;
 	struct {
 		int reg;
 		const struct type *type;
@@ -130,6 +164,20 @@ struct func {
 	size_t nr_args;
 	bool indirect_jumps; /* a jump table: block predecessors are unknown */
 	unsigned int budget; /* tracking steps spent on the current query */
+	/*
+	 * A static function (DW_AT_external absent): all its direct callers
+	 * are in its unit, and the compiler may have changed its signature
+	 * (foo.isra.0, or clang passing p->member for p with the same name),
+	 * so what arrives in a register is what the callers pass.
+	 */
+	bool local;
+	const struct type *ret_type; /* DW_AT_type: what it returns, NULL for void */
+	uint64_t cu_offset; /* its unit's DIE */
+	struct call_site *callers; /* found on first use (callers_found) */
+	size_t nr_callers;
+	bool callers_found;
+	uint64_t clobbers; /* registers a call of it may change (clobbers_found) */
+	bool clobbers_found;
 };
 
 /* ---- the attrib object ------------------------------------------------- */
@@ -205,11 +253,15 @@ struct attrib {
 	bool own_types;
 	struct type_db *extra; /* types the model lacks (type_dwarf_type_at) */
 	struct decoder *dec;
+	/* Call frame information, opened on first use (cfi_eh: dwarf_cfi_end). */
+	Dwarf_CFI *cfi_debug, *cfi_eh;
+	bool cfi_opened;
 
 	struct global_var *globals; /* sorted by addr */
 	size_t nr_globals;
 
 	struct func **funcs; /* sorted by lo */
+	struct hashmap no_func; /* pcs no DWARF subprogram holds (value: a) */
 	size_t nr_funcs, alloc_funcs;
 	struct hashmap by_pc; /* pc → struct attrib_result (pointer path) */
 	struct hashmap by_addr; /* data address → struct attrib_result (globals) */
@@ -247,11 +299,21 @@ const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die);
 const char *attrib_die_name(struct attrib *a, Dwarf_Die *die);
 ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc);
 struct func *attrib_func_get(struct attrib *a, uint64_t pc);
+/*
+ * The registers instruction k of f writes: for a direct call, only those
+ * the callee's code (and its callees') can change, not the whole ABI set.
+ */
+uint64_t attrib_insn_writes(struct attrib *a, const struct func *f, size_t k);
+/* The direct calls of f in its unit (a static function's callers), f->callers. */
+void attrib_func_callers(struct attrib *a, struct func *f);
 /* The unit holding pc: .debug_aranges, else every unit's ranges (clang emits no aranges). */
 bool attrib_find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu);
 /* f's code bytes (*len of them, at most its size), or NULL: none, or no decoder. */
 const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len);
 void attrib_func_free(struct func *f);
+/* The CFA at pc as reg + *off (from .debug_frame or .eh_frame): 0, or -ENOENT. */
+int attrib_cfa_at(struct attrib *a, uint64_t pc, int *reg, int64_t *off);
+void attrib_cfi_release(struct attrib *a);
 
 /* track.c: the type a register holds before the instruction at index i. */
 struct reg_type {
@@ -275,7 +337,11 @@ static inline uint64_t gcd_u64(uint64_t x, uint64_t y)
 	}
 	return x;
 }
-/* The factor an index register is known to be a multiple of (shl, imul), or 1. */
-uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg);
+/*
+ * The factor an index register is known to be a multiple of (shl, imul), or
+ * 1; *bias (when not NULL): the constant added to it after (add imm, lea),
+ * so that index = stride * x + *bias (only a positive one; else 0).
+ */
+uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg, int64_t *bias);
 
 #endif

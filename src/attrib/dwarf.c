@@ -196,3 +196,56 @@ const struct global_var *attrib_globals_find(const struct attrib *a, uint64_t ad
 {
 	return find_in(a, a->nr_globals, addr);
 }
+
+/* ---- call frame information -------------------------------------------- */
+
+static void cfi_open(struct attrib *a)
+{
+	a->cfi_opened = true;
+	/* .debug_frame lives with the DWARF (freed by dwarf_end), .eh_frame in the binary. */
+	a->cfi_debug = dwarf_getcfi(a->img.dwarf);
+	a->cfi_eh = a->img.elf ? dwarf_getcfi_elf(a->img.elf) : NULL;
+}
+
+static int cfa_from(Dwarf_CFI *cfi, uint64_t pc, int *reg, int64_t *off)
+{
+	Dwarf_Frame *frame;
+	Dwarf_Op *ops;
+	size_t nops;
+	int ret = -ENOENT;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc, &frame) != 0)
+		return -ENOENT;
+	/* The usual rule, register + offset, comes back as one DW_OP_bregx. */
+	if (dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1) {
+		if (ops[0].atom == DW_OP_bregx) {
+			*reg = (int)ops[0].number;
+			*off = (int64_t)ops[0].number2;
+			ret = 0;
+		} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+			*reg = ops[0].atom - DW_OP_breg0;
+			*off = (int64_t)ops[0].number;
+			ret = 0;
+		}
+	}
+	free(frame);
+	return ret;
+}
+
+int attrib_cfa_at(struct attrib *a, uint64_t pc, int *reg, int64_t *off)
+{
+	if (!a->cfi_opened)
+		cfi_open(a);
+	if (cfa_from(a->cfi_debug, pc, reg, off) == 0)
+		return 0;
+	return cfa_from(a->cfi_eh, pc, reg, off);
+}
+
+void attrib_cfi_release(struct attrib *a)
+{
+	if (a->cfi_eh)
+		dwarf_cfi_end(a->cfi_eh);
+	a->cfi_eh = NULL;
+	a->cfi_debug = NULL;
+	a->cfi_opened = false;
+}

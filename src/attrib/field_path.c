@@ -71,6 +71,40 @@ static const struct type_member *member_at(const struct type *t, uint64_t off, u
 	return best;
 }
 
+/*
+ * The one bitfield of t an access of size bytes at off touches: with bits
+ * (the bits of the access its immediate picks, 0: all) the one holding
+ * them, else the only one in those bytes; NULL when several are (a load or
+ * store of the whole unit, as clang -O0 reads a bitfield's 16 or 32 bits,
+ * then shifts: the instruction alone does not say which field it means).
+ */
+static const struct type_member *one_bitfield(const struct type *t, uint64_t off, uint32_t size,
+					      uint64_t bits)
+{
+	const struct type_member *found = NULL;
+	uint32_t i;
+
+	for (i = 0; i < t->nr_members; i++) {
+		const struct type_member *m = &t->members[i];
+		uint64_t start, end, b, hit = 0;
+
+		if (!m->bit_size)
+			continue;
+		type_member_extent(m, &start, &end);
+		if (start >= off + size || off >= end)
+			continue;
+		for (b = m->bit_offset; b < m->bit_offset + m->bit_size; b++)
+			if (b >= off * 8 && b < (off + size) * 8 && b - off * 8 < 64)
+				hit |= !bits || (bits >> (b - off * 8) & 1);
+		if (!hit)
+			continue;
+		if (found)
+			return NULL;
+		found = m;
+	}
+	return found;
+}
+
 static void add_name(struct field_walk *w, const char *name)
 {
 	struct strbuf *sb = w->sb;
@@ -99,6 +133,11 @@ static int walk_aggregate(struct field_walk *w, const struct type *t, uint64_t o
 	m = member_at(t, off, w->access_size, true);
 	if (!m)
 		return -ERANGE;
+	if (m->bit_size && w->access_size) {
+		m = one_bitfield(t, off, w->access_size, w->access_bits);
+		if (!m)
+			return -EDOM;
+	}
 	if (m->name)
 		add_name(w, m->name);
 	return walk(w, m->type, off - m->offset, false);

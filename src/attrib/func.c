@@ -16,7 +16,7 @@
 
 struct loc_list {
 	struct func *f;
-	size_t alloc;
+	size_t alloc, alloc_slots;
 };
 
 /* reg + bias when the expression computes a register's value plus a constant. */
@@ -46,23 +46,60 @@ static bool expr_reg(const Dwarf_Op *e, size_t n, int *reg, int64_t *bias)
 	return false;
 }
 
-static void add_loc(struct loc_list *l, uint64_t lo, uint64_t hi, int reg, int64_t bias,
+/* A memory location: DW_OP_fbreg N, or DW_OP_bregR N (an address, no stack value). */
+static bool expr_slot(const Dwarf_Op *e, size_t n, int *reg, int64_t *off)
+{
+	if (n != 1)
+		return false;
+	if (e[0].atom == DW_OP_fbreg) {
+		*reg = REG_FRAME_BASE;
+		*off = (int64_t)e[0].number;
+	} else if (e[0].atom >= DW_OP_breg0 && e[0].atom <= DW_OP_breg31) {
+		*reg = e[0].atom - DW_OP_breg0;
+		*off = (int64_t)e[0].number;
+	} else if (e[0].atom == DW_OP_bregx) {
+		*reg = (int)e[0].number;
+		*off = (int64_t)e[0].number2;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* One location of a variable: its value in a register (+ bias), or its slot. */
+struct where {
+	bool slot;
+	int reg;
+	int64_t off;
+};
+
+static void add_loc(struct loc_list *l, uint64_t lo, uint64_t hi, const struct where *w,
 		    uint32_t depth, const char *name, const struct type *type)
 {
 	struct func *f = l->f;
-	struct var_loc *v;
 
-	if (hi <= f->lo || lo >= f->hi || reg < 0 || reg >= NR_DWARF_REGS)
+	if (hi <= f->lo || lo >= f->hi || w->reg >= NR_DWARF_REGS ||
+	    (w->reg < 0 && !(w->slot && w->reg == REG_FRAME_BASE)))
 		return;
+	if (w->slot) {
+		f->slots = xgrow(f->slots, &l->alloc_slots, f->nr_slots + 1, sizeof(*f->slots));
+		f->slots[f->nr_slots++] = (struct var_slot){ .lo = lo,
+							     .hi = hi,
+							     .reg = w->reg,
+							     .off = w->off,
+							     .depth = depth,
+							     .name = name,
+							     .type = type };
+		return;
+	}
 	f->locs = xgrow(f->locs, &l->alloc, f->nr_locs + 1, sizeof(*f->locs));
-	v = &f->locs[f->nr_locs++];
-	*v = (struct var_loc){ .lo = lo,
-			       .hi = hi,
-			       .reg = reg,
-			       .bias = bias,
-			       .depth = depth,
-			       .name = name,
-			       .type = type };
+	f->locs[f->nr_locs++] = (struct var_loc){ .lo = lo,
+						  .hi = hi,
+						  .reg = w->reg,
+						  .bias = w->off,
+						  .depth = depth,
+						  .name = name,
+						  .type = type };
 }
 
 static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf_Die *scope,
@@ -82,10 +119,10 @@ static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf
 	while ((off = dwarf_getlocations(&attr, off, &base, &start, &end, &expr, &len)) > 0) {
 		Dwarf_Addr lo, hi;
 		ptrdiff_t roff = 0;
-		int64_t bias;
-		int reg;
+		struct where w = { 0 };
 
-		if (!expr_reg(expr, len, &reg, &bias))
+		if (!expr_reg(expr, len, &w.reg, &w.off) &&
+		    !(w.slot = expr_slot(expr, len, &w.reg, &w.off)))
 			continue;
 		if (!typed) {
 			type = attrib_die_type(a, var);
@@ -93,12 +130,12 @@ static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf
 			typed = true;
 		}
 		if (start != 0 || end != (Dwarf_Addr)-1) {
-			add_loc(l, start, end, reg, bias, depth, name, type);
+			add_loc(l, start, end, &w, depth, name, type);
 			continue;
 		}
 		/* A single location: valid wherever its scope is. */
 		while ((roff = dwarf_ranges(scope, roff, &base, &lo, &hi)) > 0)
-			add_loc(l, lo, hi, reg, bias, depth, name, type);
+			add_loc(l, lo, hi, &w, depth, name, type);
 	}
 }
 
@@ -272,18 +309,38 @@ static void entry_args(struct attrib *a, struct func *f, Dwarf_Die *sub)
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
-static struct func *func_build(struct attrib *a, uint64_t pc)
+/* DW_AT_frame_base, what DW_OP_fbreg counts from: the CFA, or a register. */
+static void frame_base(struct func *f, Dwarf_Die *sub)
 {
-	Dwarf_Die cu, sub;
+	Dwarf_Attribute attr;
+	Dwarf_Op *e;
+	size_t n;
+
+	if (!dwarf_attr(sub, DW_AT_frame_base, &attr) || dwarf_getlocation(&attr, &e, &n) != 0 ||
+	    n != 1)
+		return;
+	if (e[0].atom == DW_OP_call_frame_cfa) {
+		f->frame_base.kind = FRAME_BASE_CFA;
+	} else if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31) {
+		f->frame_base.kind = FRAME_BASE_REG;
+		f->frame_base.reg = e[0].atom - DW_OP_reg0;
+	} else if (e[0].atom >= DW_OP_breg0 && e[0].atom <= DW_OP_breg31) {
+		f->frame_base.kind = FRAME_BASE_REG;
+		f->frame_base.reg = e[0].atom - DW_OP_breg0;
+		f->frame_base.off = (int64_t)e[0].number;
+	}
+}
+
+/* The function of subprogram sub (in unit cu) whose code range holds pc. */
+static struct func *func_from_die(struct attrib *a, Dwarf_Die *cu, Dwarf_Die *sub, uint64_t pc)
+{
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t off = 0;
 	struct loc_list l;
 	struct func *f;
 
-	if (!attrib_find_cu(a, pc, &cu) || !find_subprogram(&cu, pc, &sub, 0))
-		return NULL;
 	f = xcalloc(1, sizeof(*f));
-	while ((off = dwarf_ranges(&sub, off, &base, &lo, &hi)) > 0) {
+	while ((off = dwarf_ranges(sub, off, &base, &lo, &hi)) > 0) {
 		if (pc >= lo && pc < hi) {
 			f->lo = lo;
 			f->hi = hi;
@@ -294,12 +351,25 @@ static struct func *func_build(struct attrib *a, uint64_t pc)
 		free(f);
 		return NULL;
 	}
-	f->name = attrib_die_name(a, &sub);
+	f->name = attrib_die_name(a, sub);
+	f->cu_offset = dwarf_dieoffset(cu);
+	f->local = !dwarf_hasattr_integrate(sub, DW_AT_external);
+	f->ret_type = attrib_die_type(a, sub);
+	frame_base(f, sub);
 	func_decode(a, f);
 	l = (struct loc_list){ .f = f };
-	scope_locs(a, &l, &sub, 0);
-	entry_args(a, f, &sub);
+	scope_locs(a, &l, sub, 0);
+	entry_args(a, f, sub);
 	return f;
+}
+
+static struct func *func_build(struct attrib *a, uint64_t pc)
+{
+	Dwarf_Die cu, sub;
+
+	if (!attrib_find_cu(a, pc, &cu) || !find_subprogram(&cu, pc, &sub, 0))
+		return NULL;
+	return func_from_die(a, &cu, &sub, pc);
 }
 
 void attrib_func_free(struct func *f)
@@ -309,14 +379,15 @@ void attrib_func_free(struct func *f)
 	free(f->insns);
 	free(f->leader);
 	free(f->locs);
+	free(f->slots);
+	free(f->callers);
 	free(f);
 }
 
-/* Functions are kept sorted by start address for the range search. */
-struct func *attrib_func_get(struct attrib *a, uint64_t pc)
+/* Where pc's function is, or would go, in the sorted a->funcs: *at. */
+static struct func *func_find(const struct attrib *a, uint64_t pc, size_t *at)
 {
 	size_t lo = 0, hi = a->nr_funcs;
-	struct func *f;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -326,14 +397,142 @@ struct func *attrib_func_get(struct attrib *a, uint64_t pc)
 		else
 			hi = mid;
 	}
-	if (lo && pc < a->funcs[lo - 1]->hi)
-		return a->funcs[lo - 1];
-	f = func_build(a, pc);
-	if (!f)
-		return NULL;
+	*at = lo;
+	return lo && pc < a->funcs[lo - 1]->hi ? a->funcs[lo - 1] : NULL;
+}
+
+static struct func *func_insert(struct attrib *a, struct func *f, size_t at)
+{
 	a->funcs = xgrow(a->funcs, &a->alloc_funcs, a->nr_funcs + 1, sizeof(*a->funcs));
-	memmove(&a->funcs[lo + 1], &a->funcs[lo], (a->nr_funcs - lo) * sizeof(*a->funcs));
-	a->funcs[lo] = f;
+	memmove(&a->funcs[at + 1], &a->funcs[at], (a->nr_funcs - at) * sizeof(*a->funcs));
+	a->funcs[at] = f;
 	a->nr_funcs++;
 	return f;
+}
+
+/*
+ * Functions are kept sorted by start address for the range search; a pc
+ * no subprogram holds (assembly, a PLT stub) is remembered: finding that
+ * out means a look at every unit.
+ */
+struct func *attrib_func_get(struct attrib *a, uint64_t pc)
+{
+	struct func *f;
+	size_t at;
+
+	f = func_find(a, pc, &at);
+	if (f || hashmap_get(&a->no_func, pc))
+		return f;
+	f = func_build(a, pc);
+	if (!f) {
+		hashmap_put(&a->no_func, pc, a);
+		return NULL;
+	}
+	return func_insert(a, f, at);
+}
+
+/* The direct calls of target in g, added to target's callers. */
+static void calls_in(struct func *g, struct func *target, size_t *alloc)
+{
+	size_t i;
+
+	for (i = 0; g != target && i < g->nr_insns; i++) {
+		if (g->insns[i].op != INSN_CALL || g->insns[i].target != target->lo)
+			continue;
+		target->callers = xgrow(target->callers, alloc, target->nr_callers + 1,
+					sizeof(*target->callers));
+		target->callers[target->nr_callers++] = (struct call_site){ .func = g, .insn = i };
+	}
+}
+
+/* The calls of target in every subprogram under parent (namespaces, classes too). */
+static void unit_calls(struct attrib *a, Dwarf_Die *cu, Dwarf_Die *parent, struct func *target,
+		       size_t *alloc, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 16 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t off = 0;
+		struct func *g;
+		size_t at;
+
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_namespace:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+			unit_calls(a, cu, &child, target, alloc, depth + 1);
+			continue;
+		case DW_TAG_subprogram:
+			break;
+		default:
+			continue;
+		}
+		/* built from its DIE: no search of the unit for each one */
+		while ((off = dwarf_ranges(&child, off, &base, &lo, &hi)) > 0) {
+			g = func_find(a, lo, &at);
+			if (!g && (g = func_from_die(a, cu, &child, lo)))
+				func_insert(a, g, at);
+			if (g && g->lo == lo)
+				calls_in(g, target, alloc);
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+void attrib_func_callers(struct attrib *a, struct func *f)
+{
+	size_t alloc = 0;
+	Dwarf_Die cu;
+
+	if (f->callers_found)
+		return;
+	f->callers_found = true;
+	if (dwarf_offdie(a->img.dwarf, f->cu_offset, &cu))
+		unit_calls(a, &cu, &cu, f, &alloc, 0);
+}
+
+static uint64_t call_writes(struct attrib *a, const struct insn *in, int depth);
+
+/* Every register f's code writes, calls included (depth bounds the chain). */
+static uint64_t clobbers(struct attrib *a, struct func *f, int depth)
+{
+	uint64_t mask = 0;
+	size_t i;
+
+	if (f->clobbers_found)
+		return f->clobbers;
+	for (i = 0; i < f->nr_insns; i++) {
+		const struct insn *in = &f->insns[i];
+		bool leaves = in->op == INSN_JUMP && (in->target < f->lo || in->target >= f->hi);
+
+		/* a call, or a tail call: what the callee writes */
+		mask |= in->op == INSN_CALL || leaves ? call_writes(a, in, depth + 1) : in->writes;
+	}
+	f->clobbers = mask;
+	f->clobbers_found = true;
+	return mask;
+}
+
+static uint64_t call_writes(struct attrib *a, const struct insn *in, int depth)
+{
+	/* what the decoder added to a call's own writes: the ABI's caller-saved set */
+	const uint64_t abi = a->img.machine == EM_AARCH64 ? 0x7ffffULL : 0x0f37ULL;
+	struct func *g;
+
+	if (!in->target || depth > 4 || !a->dec)
+		return in->writes | abi;
+	g = attrib_func_get(a, in->target);
+	if (!g || g->lo != in->target || !g->nr_insns || g->indirect_jumps)
+		return in->writes | abi;
+	/* the call's own effects (the stack pointer, the link register), the callee's */
+	return (in->writes & ~abi) | clobbers(a, g, depth);
+}
+
+uint64_t attrib_insn_writes(struct attrib *a, const struct func *f, size_t k)
+{
+	const struct insn *in = &f->insns[k];
+
+	return in->op == INSN_CALL ? call_writes(a, in, 0) : in->writes;
 }

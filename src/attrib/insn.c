@@ -209,6 +209,31 @@ static uint8_t x86_mem_rw(unsigned int id, uint8_t i, uint8_t access)
 	return INSN_MEM_READ;
 }
 
+/*
+ * The bits of a memory operand of size bytes that an immediate operand
+ * selects: testb $0x1 / orb $0x4 the set ones, andb $0xfb the clear ones,
+ * bt* $2 bit 2; 0 (all, or unknown) for anything else.
+ */
+static uint64_t x86_imm_bits(unsigned int id, int64_t imm, uint8_t size)
+{
+	uint64_t all = size >= 8 ? ~0ULL : (1ULL << (size * 8)) - 1;
+
+	switch (id) {
+	case X86_INS_TEST:
+	case X86_INS_OR:
+	case X86_INS_XOR:
+		return (uint64_t)imm & all;
+	case X86_INS_AND:
+		return ~(uint64_t)imm & all;
+	case X86_INS_BT:
+	case X86_INS_BTS:
+	case X86_INS_BTR:
+	case X86_INS_BTC:
+		return imm >= 0 && imm < size * 8 ? 1ULL << imm : 0;
+	}
+	return 0;
+}
+
 static void x86_classify(struct decoder *d, struct insn *out)
 {
 	const cs_x86 *x = &d->insn->detail->x86;
@@ -226,10 +251,14 @@ static void x86_classify(struct decoder *d, struct insn *out)
 		break;
 	}
 	out->nop = id == X86_INS_NOP;
+	if (out->mem_access && op1 && op1->type == X86_OP_IMM && op0->type == X86_OP_MEM)
+		out->bits = x86_imm_bits(id, op1->imm, op0->size);
 	if (cs_insn_group(d->cs, d->insn, CS_GRP_CALL)) {
 		out->op = INSN_CALL;
 		/* The System V ABI's caller-saved registers. */
 		out->writes |= 0x0f37; /* rax rdx rcx rsi rdi r8-r11 */
+		if (op0 && op0->type == X86_OP_IMM)
+			out->target = op0->imm; /* a direct call */
 	} else if (cs_insn_group(d->cs, d->insn, CS_GRP_RET)) {
 		out->op = INSN_RET;
 	} else if (cs_insn_group(d->cs, d->insn, CS_GRP_JUMP)) {
@@ -294,6 +323,8 @@ static void arm64_classify(struct decoder *d, struct insn *out)
 	if (cs_insn_group(d->cs, d->insn, CS_GRP_CALL)) {
 		out->op = INSN_CALL;
 		out->writes |= 0x7ffff; /* x0-x18 */
+		if (op0 && op0->type == ARM64_OP_IMM)
+			out->target = op0->imm; /* bl: a direct call */
 	} else if (cs_insn_group(d->cs, d->insn, CS_GRP_RET)) {
 		out->op = INSN_RET;
 	} else if (cs_insn_group(d->cs, d->insn, CS_GRP_JUMP)) {

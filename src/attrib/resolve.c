@@ -70,8 +70,8 @@ static const char *type_name_of(const struct type *container, const struct type 
 {
 	int depth;
 
-	if (!container || container->name)
-		return container ? container->name : NULL;
+	if (!container || type_aggregate_name(container))
+		return type_aggregate_name(container);
 	for (depth = 0; t && depth < 16; depth++, t = t->target) {
 		if (t->kind == TYPE_TYPEDEF && type_strip(t) == container)
 			return t->name;
@@ -123,6 +123,7 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 	r->var = var;
 	if (in) {
 		w.access_size = in->mem_size;
+		w.access_bits = in->bits;
 		w.index_scale = in->index != REG_NONE ? in->scale * index_stride : 0;
 	}
 	if (known_modulo)
@@ -141,7 +142,10 @@ static void walk_object(struct attrib *a, struct attrib_result *r, const struct 
 	}
 	set_outer(r, t, (uint64_t)off);
 	ret = attrib_field_walk(&w, t, off);
-	r->reason = !ret ? ATTRIB_OK : ret == -ENOENT ? ATTRIB_UNKNOWN_INDEX : ATTRIB_OUTSIDE_TYPE;
+	r->reason = !ret	   ? ATTRIB_OK :
+		    ret == -ENOENT ? ATTRIB_UNKNOWN_INDEX :
+		    ret == -EDOM   ? ATTRIB_BITFIELDS :
+				     ATTRIB_OUTSIDE_TYPE;
 	r->type = w.container;
 	r->offset = w.container ? w.container_offset : (uint64_t)off;
 	r->path = attrib_image_intern(&a->img, sb.buf);
@@ -227,6 +231,8 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 	struct attrib_result *r;
 	const struct insn *in;
 	struct reg_type rt;
+	uint64_t stride = 1;
+	int64_t bias = 0;
 	struct insn op;
 	ptrdiff_t i;
 	int ret;
@@ -261,9 +267,10 @@ static struct attrib_result *resolve_pc(struct attrib *a, uint64_t pc)
 			r->reason = ATTRIB_STACK;
 		return r;
 	}
-	walk_object(a, r, rt.type, rt.offset + op.disp, rt.var, !rt.global, &op,
-		    op.index != REG_NONE ? attrib_track_index_stride(f, i, op.index) : 1,
-		    rt.index_scale);
+	if (op.index != REG_NONE)
+		stride = attrib_track_index_stride(f, i, op.index, &bias);
+	walk_object(a, r, rt.type, rt.offset + op.disp + (int64_t)op.scale * bias, rt.var,
+		    !rt.global, &op, stride, rt.index_scale);
 	return r;
 }
 

@@ -119,7 +119,14 @@ static void set_label(struct c2c_attrib *ca, struct c2c_row_attrib *ra)
 		ra->outer_field = intern(ca, sb.buf);
 	strbuf_reset(&sb);
 	if (res->kind == ATTRIB_KIND_POINTER && res->outer_name && *ra->outer_field) {
-		strbuf_addf(&sb, "%s.%s", res->outer_name, ra->outer_field);
+		/*
+		 * An index register picked the element ("bins[]"): the outer
+		 * offset is only where the array starts, not which one.
+		 */
+		strbuf_addf(&sb, "%s.%s", res->outer_name,
+			    res->type == res->outer_type && strstr(res->field, "[]") ?
+				    res->field :
+				    ra->outer_field);
 		ra->label = intern(ca, sb.buf);
 		ra->object = res->outer_name;
 	} else {

@@ -23,7 +23,7 @@ struct funcs {
 struct field_sum {
 	const char *type_name, *field;
 	uint64_t offset; /* of the field's first access seen */
-	uint64_t lcl_hitm, rmt_hitm, loads, stores, locked, records;
+	uint64_t lcl_hitm, rmt_hitm, loads, stores, locked, writes, records;
 	uint64_t type_hitm, type_records; /* of all the type's fields: the order */
 	uint64_t *cpus, *rcpus, *wcpus; /* nr_cpus bits */
 	struct funcs readers, writers;
@@ -123,7 +123,7 @@ static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c
 	const struct sym_info *si = sym_resolve(s->symbols, r->imap, r->iaddr);
 	const char *func = ra->res->func ? ra->res->func : si->symbol;
 	struct field_sum *f = sum_of(bt, type_name, ra->outer_field);
-	bool writes = st->store || st->locks; /* a locked RMW writes too */
+	bool writes = c2c_writes(st) != 0;
 	size_t w;
 
 	if (!f->records)
@@ -133,6 +133,7 @@ static void add_row(struct c2c_bytype *bt, struct c2c_session *s, const struct c
 	f->loads += st->load;
 	f->stores += st->store;
 	f->locked += st->locks;
+	f->writes += c2c_writes(st);
 	f->records += st->nr_entries;
 	for (w = 0; w < bt->words; w++) {
 		f->cpus[w] |= r->g.cpuset[w];
@@ -342,6 +343,7 @@ json_t *c2c_bytype_json(const struct c2c_bytype *bt)
 		json_object_set_new(o, "loads", json_integer((json_int_t)f->loads));
 		json_object_set_new(o, "stores", json_integer((json_int_t)f->stores));
 		json_object_set_new(o, "locked", json_integer((json_int_t)f->locked));
+		json_object_set_new(o, "writes", json_integer((json_int_t)f->writes));
 		json_object_set_new(o, "records", json_integer((json_int_t)f->records));
 		json_object_set_new(o, "cpu_count",
 				    json_integer((json_int_t)popcount(f->cpus, bt->words)));
@@ -425,6 +427,7 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 {
 	struct struct_profile *p;
 	const struct type *st = type_strip(t);
+	const char *name = type_aggregate_name(st);
 	size_t i;
 
 	p = profile_new(st);
@@ -434,14 +437,14 @@ struct struct_profile *c2c_bytype_profile(const struct c2c_bytype *bt, const str
 		const struct type_member *m;
 		struct field_profile *fp;
 
-		if (!st->name || strcmp(f->type_name, st->name))
+		if (!name || strcmp(f->type_name, name))
 			continue;
 		m = top_member(st, f->offset);
 		fp = m ? (struct field_profile *)profile_member_field(p, m) : NULL;
 		if (!fp)
 			continue;
 		fp->loads += f->loads;
-		fp->stores += f->stores + f->locked; /* locked RMWs write */
+		fp->stores += f->writes; /* stores and locked loads: c2c_writes */
 		fp->locked += f->locked;
 		fp->hitm_local += f->lcl_hitm;
 		fp->hitm_remote += f->rmt_hitm;
@@ -472,7 +475,7 @@ static const struct type_member *row_member(const struct type *st, const struct 
 	const struct type *mt;
 	uint64_t base, esize;
 
-	if (!c2c_row_typed(ra) || strcmp(ra->res->outer_name, st->name))
+	if (!c2c_row_typed(ra) || strcmp(ra->res->outer_name, type_aggregate_name(st)))
 		return NULL;
 	m = top_member(st, ra->res->outer_offset);
 	if (!m || !profile_member_field(p, m))
@@ -572,7 +575,7 @@ static void split_true_hitms(struct c2c_session *s, const struct c2c_attrib *ca,
 				const struct c2c_row_attrib *ra = c2c_attrib_row(ca, r);
 				const struct c2c_stats *sts = &r->g.stats;
 				const struct type_member *mb;
-				uint64_t cpus, n = sts->store + sts->locks;
+				uint64_t cpus, n = c2c_writes(sts);
 				struct row_keys k;
 
 				mb = row_member(st, p, r, ra, &k);
@@ -601,7 +604,7 @@ struct struct_profile *c2c_profile_from_session(struct c2c_session *s, const str
 	const struct type *st = type_strip(t);
 
 	c2c_bytype_free(bt);
-	if (st->name)
+	if (type_aggregate_name(st))
 		split_true_hitms(s, ca, st, p);
 	return p;
 }

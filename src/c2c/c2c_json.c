@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
@@ -291,6 +292,36 @@ static json_t *line_json(struct c2c_session *s, const struct c2c_line *l)
 	return o;
 }
 
+/* The lines only stores fight over (c2c_store_contention). */
+static json_t *store_contention_json(struct c2c_session *s)
+{
+	struct c2c_store_line *v;
+	size_t i, n = c2c_store_contention(s, &v);
+	struct strbuf sb = STRBUF_INIT;
+	json_t *lines = json_array();
+
+	for (i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "address", hex(v[i].line->addr));
+		json_object_set_new(o, "object",
+				    v[i].line->dmap ? json_string(v[i].line->dmap->short_name) :
+						      json_null());
+		json_object_set_new(o, "writes", json_integer((json_int_t)v[i].writes));
+		json_object_set_new(o, "st_l1miss", json_integer((json_int_t)v[i].l1_miss));
+		json_object_set_new(o, "loads", json_integer(v[i].line->g.stats.load));
+		json_object_set_new(o, "writer_cpus", json_integer(v[i].nr_cpus));
+		line_access_json(s, v[i].line, o);
+		strbuf_reset(&sb);
+		c2c_store_line_fields(s, v[i].line, &sb);
+		json_object_set_new(o, "fields", json_string(sb.buf));
+		json_array_append_new(lines, o);
+	}
+	strbuf_release(&sb);
+	free(v);
+	return lines;
+}
+
 /* Samples per attribution reason; they add up to "samples". */
 static json_t *attrib_stats_json(struct c2c_session *s)
 {
@@ -333,10 +364,12 @@ json_t *c2c_json_build(struct c2c_session *s)
 	json_object_set_new(root, "shared_cache_line_information",
 			    figures_json(f, c2c_shared_figures(m, f, 64)));
 	json_object_set_new(root, "displayed_lines", json_integer((json_int_t)m->nr_displayed));
+	json_object_set_new(root, "shared_lines", json_integer((json_int_t)m->nr_shared));
 	for (i = 0; i < m->nr_lines; i++)
 		if (m->lines[i]->displayed)
 			json_array_append_new(lines, line_json(s, m->lines[i]));
 	json_object_set_new(root, "lines", lines);
+	json_object_set_new(root, "store_contention", store_contention_json(s));
 	if (s->attrib)
 		json_object_set_new(root, "attribution_stats", attrib_stats_json(s));
 	/* null: the file has no allocation events (a PMU recording) */

@@ -169,8 +169,11 @@ int c2c_decode(struct c2c_stats *st, uint64_t data_src, bool has_daddr, bool map
 	int ret;
 
 	st->nr_entries++;
-	if (f.lock & C2C_MEM_LOCK_LOCKED)
+	if (f.lock & C2C_MEM_LOCK_LOCKED) {
 		st->locks++;
+		if (f.op & C2C_MEM_OP_LOAD)
+			st->lock_loads++;
+	}
 	if (f.blk & C2C_MEM_BLK_DATA)
 		st->blk_data++;
 	if (f.blk & C2C_MEM_BLK_ADDR)
@@ -207,6 +210,11 @@ void c2c_stats_add(struct c2c_stats *dst, const struct c2c_stats *add)
 uint64_t c2c_llc_misses(const struct c2c_stats *st)
 {
 	return (uint64_t)st->lcl_dram + st->rmt_dram + st->rmt_hitm + st->rmt_hit;
+}
+
+uint64_t c2c_writes(const struct c2c_stats *st)
+{
+	return (uint64_t)st->store + st->lock_loads;
 }
 
 uint64_t c2c_cache_hits(const struct c2c_stats *st)

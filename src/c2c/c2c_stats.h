@@ -123,6 +123,8 @@ struct c2c_stats {
 	uint32_t blk_addr;
 	uint32_t nomap; /* data or code address outside every mapping */
 	uint32_t noparse; /* neither load nor store */
+	/* c2cscope's own, never in perf's tables: LOCKED loads (c2c_writes) */
+	uint32_t lock_loads;
 };
 
 /*
@@ -141,6 +143,13 @@ uint64_t c2c_cache_hits(const struct c2c_stats *st); /* fb, l1, l2, llc, lcl hit
 uint64_t c2c_stores(const struct c2c_stats *st); /* st l1hit + l1miss + na */
 uint64_t c2c_total_records(const struct c2c_stats *st);
 uint64_t c2c_total_loads(const struct c2c_stats *st);
+/*
+ * The writes c2cscope's own views count (report --by-type's writers and
+ * "writes", layout --profile's and suggest's "st"): every store sample,
+ * and every locked RMW sampled as its load (a LOCKED load; a LOCKED store
+ * is a store already). perf's tables keep perf's store and lock counts.
+ */
+uint64_t c2c_writes(const struct c2c_stats *st);
 
 /*
  * Which cycles bucket a classified load falls in (each load in exactly

@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
@@ -173,11 +174,57 @@ static void pareto_line(struct c2c_session *s, const struct c2c_line *l, struct 
 	table_free(t);
 }
 
+/*
+ * An empty Shared Data Cache Line Table says why (c2cscope's words, not
+ * in --no-attrib's perf report); nr_store: lines under Store Contention.
+ */
+static void empty_table_note(const struct c2c_model *m, size_t nr_store, struct strbuf *out)
+{
+	if (m->nr_displayed)
+		return;
+	if (m->nr_shared)
+		strbuf_addf(out,
+			    "  (empty: no line reaches 0.1%% of the %s; %u shared line%s hidden, "
+			    "--show-all lists %s)\n",
+			    c2c_display_name(m->opts.display), m->nr_shared,
+			    m->nr_shared == 1 ? " is" : "s are", m->nr_shared == 1 ? "it" : "them");
+	else
+		strbuf_addf(out,
+			    "  (empty: no load saw a HITM or a peer hit, so no line is shared%s)\n",
+			    nr_store ?
+				    "; Store Contention below lists lines only stores fight over" :
+				    "");
+}
+
+/*
+ * c2cscope's own section, after perf's and only when it has lines: the
+ * lines only stores fight over.
+ */
+static void store_contention(struct c2c_session *s, const struct c2c_store_line *v, size_t n,
+			     struct strbuf *out)
+{
+	struct table *t;
+
+	if (!n)
+		return;
+	strbuf_addch(out, '\n');
+	section_title(out, "Store Contention (c2cscope)");
+	strbuf_addstr(
+		out,
+		"  Lines more than one cpu writes whose stores miss L1 while no load saw a\n"
+		"  HITM: each store takes the line from the last writer (RFO ping-pong),\n"
+		"  which perf does not count as sharing, so its tables above leave them out.\n");
+	t = c2c_view_store_table(s, v, n);
+	table_render(t, out, "  ");
+	table_free(t);
+}
+
 void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only)
 {
+	struct c2c_store_line *store = NULL;
 	struct c2c_figure f[64];
+	size_t i, nr_store = 0;
 	struct table *t;
-	size_t i;
 
 	section_title(out, "Trace Event Information");
 	figures(out, f, c2c_trace_figures(s->model, f, 64));
@@ -198,9 +245,15 @@ void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only)
 	t = c2c_view_lines_table(s);
 	table_render(t, out, "  ");
 	table_free(t);
+	if (s->opts.attribute) /* not in --no-attrib's perf report */
+		nr_store = c2c_store_contention(s, &store);
+	if (s->opts.attribute)
+		empty_table_note(s->model, nr_store, out);
 	strbuf_addch(out, '\n');
 	section_title(out, "Shared Cache Line Distribution Pareto");
 	for (i = 0; i < s->model->nr_lines; i++)
 		if (s->model->lines[i]->displayed)
 			pareto_line(s, s->model->lines[i], out);
+	store_contention(s, store, nr_store, out);
+	free(store);
 }

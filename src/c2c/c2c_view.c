@@ -301,15 +301,15 @@ void c2c_line_access_build(struct c2c_session *s, const struct c2c_line *l,
 		const struct c2c_stats *st = &r->g.stats;
 		const char *fn = iaddr ? sym_resolve(s->symbols, r->imap, r->iaddr)->symbol : NULL;
 
-		a->stores += st->store;
+		a->stores += c2c_writes(st); /* locked RMWs write */
 		a->loads += st->load;
 		for (w = 0; w < words - 1; w++) {
-			if (st->store)
+			if (c2c_writes(st))
 				a->writer_cpus[w] |= r->g.cpuset[w];
 			if (st->load)
 				a->reader_cpus[w] |= r->g.cpuset[w];
 		}
-		if (fn && st->store)
+		if (fn && c2c_writes(st))
 			add_name(&a->writers, &a->nr_writers, fn);
 		if (fn && st->load)
 			add_name(&a->readers, &a->nr_readers, fn);

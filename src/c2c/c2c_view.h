@@ -58,8 +58,9 @@ void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, st
 
 /*
  * Who writes and who reads a line, over all its rows: the sampled cpus and
- * the functions (with iaddr rows) of the rows that store and of those that
- * load, functions in row order, each once.
+ * the functions (with iaddr rows) of the rows that write (c2c_writes:
+ * locked RMWs included) and of those that load, functions in row order,
+ * each once. stores counts the writes.
  */
 struct c2c_line_access {
 	uint64_t *writer_cpus, *reader_cpus; /* nr_cpus bits each */
@@ -72,6 +73,27 @@ void c2c_line_access_build(struct c2c_session *s, const struct c2c_line *l,
 void c2c_line_access_release(struct c2c_line_access *a);
 /* "Writers: cpus 0,2 (fa, fb)  Readers: cpus 1,3 (fc)" */
 void c2c_view_line_access(struct c2c_session *s, const struct c2c_line *l, struct strbuf *out);
+
+/*
+ * Store contention (c2c_contention.c), c2cscope's own and outside perf's
+ * tables: the lines perf does not count as shared (no load HITM or peer
+ * hit) that more than one cpu writes and whose stores miss L1 (RFO
+ * ping-pong), most L1-missing stores first; without show_all only those
+ * with at least 0.1% of all the file's L1-missing stores, as the Shared
+ * Data Cache Line Table filters. *out: free() it.
+ */
+struct c2c_store_line {
+	const struct c2c_line *line;
+	uint64_t writes; /* c2c_writes */
+	uint64_t l1_miss; /* st_l1miss */
+	uint32_t nr_cpus; /* the cpus that write it */
+};
+size_t c2c_store_contention(struct c2c_session *s, struct c2c_store_line **out);
+/* The fields the writing rows name, "pair.a, pair.b" (nothing unattributed). */
+void c2c_store_line_fields(const struct c2c_session *s, const struct c2c_line *l,
+			   struct strbuf *out);
+/* The section's table: Num, Address, Writes, L1Miss, Loads, Cpus, Writers, Fields. */
+struct table *c2c_view_store_table(struct c2c_session *s, const struct c2c_store_line *v, size_t n);
 
 /*
  * A line's shown Pareto rows (valid ones) added up per byte offset of the

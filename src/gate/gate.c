@@ -625,6 +625,8 @@ int gate_check(const struct ruleset *rs, const struct type_db *db, const struct 
 		const struct rule_block *b = ruleset_block(rs, i);
 
 		n = type_db_find_all(db, b->struct_name, defs, MAX_DEFINITIONS);
+		if (!n && (defs[0] = type_db_find_aggregate(db, b->struct_name)))
+			n = 1; /* "typedef struct {...} NAME;" */
 		if (!n)
 			check_missing_struct(res, b, db);
 		for (j = 0; j < n && j < MAX_DEFINITIONS; j++)

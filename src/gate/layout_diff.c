@@ -214,6 +214,26 @@ static void diff_one(struct layout_diff *d, const char *name, const struct type 
 	d->structs[d->nr++] = s;
 }
 
+/*
+ * -C NAME where NAME is a typedef of an anonymous struct ("typedef struct
+ * {...} NAME;") on both sides: the index walk knows tagged structs only.
+ */
+static void diff_typedefs(struct layout_diff *d, const struct type_db *old,
+			  const struct type_db *new, const char *const *only)
+{
+	const struct type *o, *n;
+
+	for (; only && *only; only++) {
+		if (type_name_is_glob(*only) || type_db_find(old, *only) ||
+		    type_db_find(new, *only))
+			continue;
+		o = type_db_find_aggregate(old, *only);
+		n = type_db_find_aggregate(new, *only);
+		if (o || n)
+			diff_one(d, *only, o, n);
+	}
+}
+
 int gate_diff_compute(const struct type_db *old, const struct type_db *new,
 		      const struct layout_diff_opts *opts, struct layout_diff *out,
 		      struct c2c_err *err)
@@ -233,8 +253,10 @@ int gate_diff_compute(const struct type_db *old, const struct type_db *new,
 		int c = !o ? 1 : !n ? -1 : strcmp(o->name, n->name);
 		const char *name = c <= 0 ? o->name : n->name;
 
+		/* one side's NAME may be the other's "typedef struct {...} NAME;" */
 		if (type_name_wanted(only, name))
-			diff_one(out, name, c <= 0 ? o : NULL, c >= 0 ? n : NULL);
+			diff_one(out, name, c <= 0 ? o : type_db_find_aggregate(old, name),
+				 c >= 0 ? n : type_db_find_aggregate(new, name));
 		/* skip further definitions of the same name */
 		if (c <= 0)
 			while (i < no && !strcmp(type_db_struct(old, i)->name, name))
@@ -243,6 +265,7 @@ int gate_diff_compute(const struct type_db *old, const struct type_db *new,
 			while (j < nn && !strcmp(type_db_struct(new, j)->name, name))
 				j++;
 	}
+	diff_typedefs(out, old, new, only);
 	return 0;
 }
 

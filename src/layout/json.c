@@ -81,14 +81,15 @@ static json_t *json_struct(const struct layout *l)
 	for (i = 0; i < s->nr_members; i++)
 		json_array_append_new(members, json_member(layout_member(l, i)));
 	o = json_pack("{s:s?, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-		      "name", t->name, "kind", t->kind == TYPE_UNION ? "union" : "struct", "size",
-		      (json_int_t)s->size, "alignment", (json_int_t)s->alignment,
-		      "forced_alignment", (json_int_t)t->alignment, "packed", s->packed,
-		      "cachelines", (json_int_t)s->nr_cachelines, "nr_members",
-		      (json_int_t)s->nr_members, "holes", (json_int_t)s->nr_holes, "sum_holes",
-		      (json_int_t)s->sum_holes, "bit_holes", (json_int_t)s->nr_bit_holes,
-		      "sum_bit_holes", (json_int_t)s->sum_bit_holes, "padding",
-		      (json_int_t)s->padding, "last_cacheline", (json_int_t)s->last_cacheline);
+		      "name", type_aggregate_name(t), "kind",
+		      t->kind == TYPE_UNION ? "union" : "struct", "size", (json_int_t)s->size,
+		      "alignment", (json_int_t)s->alignment, "forced_alignment",
+		      (json_int_t)t->alignment, "packed", s->packed, "cachelines",
+		      (json_int_t)s->nr_cachelines, "nr_members", (json_int_t)s->nr_members,
+		      "holes", (json_int_t)s->nr_holes, "sum_holes", (json_int_t)s->sum_holes,
+		      "bit_holes", (json_int_t)s->nr_bit_holes, "sum_bit_holes",
+		      (json_int_t)s->sum_bit_holes, "padding", (json_int_t)s->padding,
+		      "last_cacheline", (json_int_t)s->last_cacheline);
 	json_object_set_new(o, "decl_file", t->decl_file ? json_string(t->decl_file) : json_null());
 	json_object_set_new(o, "decl_line",
 			    t->decl_file ? json_integer(t->decl_line) : json_null());

@@ -821,6 +821,10 @@ void layout_print(struct strbuf *sb, const struct type *t, const struct layout_p
 	init_conf(&c, t, o, &line);
 	if (o->groups && layout_analyze(t, c.cl, &l, NULL) == 0)
 		c.top = l;
+	if (!t->name && t->typedef_name) { /* as -C NAME prints the typedef */
+		strbuf_addstr(sb, "typedef ");
+		c.suffix = t->typedef_name;
+	}
 	if (t->kind == TYPE_STRUCT)
 		class_fprintf(sb, t, &c);
 	else
@@ -838,9 +842,8 @@ void layout_print_sizes(struct strbuf *sb, const struct type *t)
 	if (!t)
 		return;
 	layout_find_holes(t, NULL, &sum);
-	strbuf_addf(sb, "%s\t%llu\t%u\n",
-		    t->name ? t->name :
-		    name    ? name :
-			      "",
-		    (unsigned long long)t->size, t->kind == TYPE_UNION ? 0 : sum.nr_holes);
+	if (type_aggregate_name(t))
+		name = type_aggregate_name(t);
+	strbuf_addf(sb, "%s\t%llu\t%u\n", name ? name : "", (unsigned long long)t->size,
+		    t->kind == TYPE_UNION ? 0 : sum.nr_holes);
 }

@@ -151,7 +151,7 @@ int layout_profile_json(struct strbuf *sb, const struct type *t, const struct st
 	if (!st) {
 		json_decref(fields);
 		return c2c_err_set(err, EINVAL, "struct %s cannot be laid out",
-				   t->name ? t->name : "(anonymous)");
+				   type_aggregate_name(t) ? type_aggregate_name(t) : "(anonymous)");
 	}
 	layout_profile_find(&fs, t, p, cl);
 	for (i = 0; i < p->nr_fields; i++)

@@ -202,6 +202,24 @@ static void pareto(struct strbuf *sb, struct c2c_session *s, const struct c2c_li
 	strbuf_release(&title);
 }
 
+/* c2cscope's own section, as the text has it: the lines only stores fight over. */
+static void store_contention(struct strbuf *sb, struct c2c_session *s,
+			     const struct c2c_store_line *v, size_t n)
+{
+	struct table *t;
+
+	if (!n)
+		return;
+	html_heading(sb, 2, "stores", "Store Contention");
+	strbuf_addstr(sb, "<p class=\"note\">Lines more than one cpu writes whose stores miss L1 "
+			  "while no load saw a HITM: each store takes the line from the last "
+			  "writer (RFO ping-pong), which perf does not count as sharing, so "
+			  "the tables above leave them out.</p>\n");
+	t = c2c_view_store_table(s, v, n);
+	html_table(sb, t, true);
+	table_free(t);
+}
+
 static bool cpu_in(const struct c2c_group *g, uint32_t cpu)
 {
 	return g->cpuset[cpu / 64] >> (cpu % 64) & 1;
@@ -316,6 +334,8 @@ void html_report_render(struct c2c_session *s, const struct html_report_opts *op
 	size_t max_structs = opts && opts->max_structs ? opts->max_structs : HTML_REPORT_STRUCTS;
 	const struct c2c_line **lines;
 	size_t nr = hot_lines(s->model, max, &lines);
+	struct c2c_store_line *store = NULL; /* c2cscope's own, not in --no-attrib's */
+	size_t nr_store = s->opts.attribute ? c2c_store_contention(s, &store) : 0;
 	struct strbuf title = STRBUF_INIT;
 
 	strbuf_addf(&title, "c2cscope report: %s", s->opts.path);
@@ -324,6 +344,8 @@ void html_report_render(struct c2c_session *s, const struct html_report_opts *op
 	strbuf_addstr(out, "<nav><a href=\"#summary\">Summary</a><a href=\"#heatmap\">Heatmap</a>"
 			   "<a href=\"#structs\">Hot structs</a><a href=\"#lines\">Lines</a>"
 			   "<a href=\"#pareto\">Pareto</a><a href=\"#cpus\">Cpu x line</a>");
+	if (nr_store)
+		strbuf_addstr(out, "<a href=\"#stores\">Store contention</a>");
 	if (opts && opts->placement)
 		strbuf_addstr(out, "<a href=\"#placement\">Task placement</a>");
 	strbuf_addstr(out, "</nav>\n");
@@ -337,10 +359,12 @@ void html_report_render(struct c2c_session *s, const struct html_report_opts *op
 	struct_sections(out, s, lines, nr, max_structs);
 	lines_table(out, s, nr);
 	pareto(out, s, lines, nr);
+	store_contention(out, s, store, nr_store);
 	cpu_matrix(out, s, lines, nr);
 	if (opts && opts->placement)
 		placement(out, opts->placement);
 	html_page_end(out);
+	free(store);
 	free(lines);
 	strbuf_release(&title);
 }

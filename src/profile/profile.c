@@ -64,7 +64,7 @@ struct struct_profile *profile_new(const struct type *t)
 	uint32_t i, n = 0;
 
 	t = type_strip(t);
-	p->struct_name = xstrdup(t->name ? t->name : "(anonymous)");
+	p->struct_name = xstrdup(type_aggregate_name(t) ? type_aggregate_name(t) : "(anonymous)");
 	p->fields = xcalloc(t->nr_members ? t->nr_members : 1, sizeof(*p->fields));
 	for (i = 0; i < t->nr_members; i++) {
 		char *name = member_field_name(&t->members[i]);

@@ -531,7 +531,7 @@ int suggest_src_patch(const struct src_struct *s, const struct proposal *p,
 	}
 	if ((uint64_t)(s->lists[0].close - first + 1) * (body.len / 2 + 1) > 64u << 20) {
 		ret = c2c_err_set(err, E2BIG, "%s: struct %s's body is too long to diff", s->path,
-				  s->t->name);
+				  type_aggregate_name(s->t));
 		goto out;
 	}
 	/*

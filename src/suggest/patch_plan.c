@@ -133,7 +133,9 @@ static void format_offsets(struct strbuf *sb, const struct type *t, uint64_t bas
 
 void suggest_patch_format_header(struct strbuf *sb, const struct type *t, const struct proposal *p)
 {
-	strbuf_addf(sb, "c2cscope suggest --patch: struct %s, option '%s'\n", t->name, p->title);
+	strbuf_addstr(sb, "c2cscope suggest --patch: ");
+	type_format_aggregate(sb, t);
+	strbuf_addf(sb, ", option '%s'\n", p->title);
 	strbuf_addf(sb, "size %llu -> %llu bytes, conflicting field pairs %llu -> %llu\n",
 		    (unsigned long long)p->old_size, (unsigned long long)p->new_size,
 		    (unsigned long long)p->conflicts_before,
@@ -173,10 +175,10 @@ void suggest_patch_format(const struct suggest_patch *sp, const struct type *t, 
 	const struct proposal *p = sp->chosen;
 
 	if (sp->status == SUGGEST_PATCH_NOTHING) {
-		strbuf_addf(before,
-			    "nothing to change: option '%s' keeps struct %s as it is%s%s%s\n",
-			    p->title, t->name, p->note ? " (" : "", p->note ? p->note : "",
-			    p->note ? ")" : "");
+		strbuf_addf(before, "nothing to change: option '%s' keeps ", p->title);
+		type_format_aggregate(before, t);
+		strbuf_addf(before, " as it is%s%s%s\n", p->note ? " (" : "",
+			    p->note ? p->note : "", p->note ? ")" : "");
 		return;
 	}
 	if (sp->status == SUGGEST_PATCH_REFUSED) {
@@ -192,7 +194,9 @@ void suggest_patch_format(const struct suggest_patch *sp, const struct type *t, 
 			    (long long)p->new_size - (long long)p->old_size);
 	suggest_patch_format_header(out, t, p);
 	strbuf_add(out, sp->diff.buf, sp->diff.len);
-	strbuf_addf(after, "patch for struct %s, option '%s': %u move%s, size %llu -> %llu\n",
-		    t->name, p->title, p->nr_moves, p->nr_moves == 1 ? "" : "s",
-		    (unsigned long long)p->old_size, (unsigned long long)p->new_size);
+	strbuf_addstr(after, "patch for ");
+	type_format_aggregate(after, t);
+	strbuf_addf(after, ", option '%s': %u move%s, size %llu -> %llu\n", p->title, p->nr_moves,
+		    p->nr_moves == 1 ? "" : "s", (unsigned long long)p->old_size,
+		    (unsigned long long)p->new_size);
 }

@@ -101,8 +101,9 @@ static int setup_members(struct proposer *pr, const struct struct_profile *p,
 			if (t->members[i].name && !strcmp(t->members[i].name, *pinned))
 				break;
 		if (i == t->nr_members)
-			return c2c_err_set(err, EINVAL, "--pin %s: struct %s has no such member",
-					   *pinned, t->name ? t->name : "(anonymous)");
+			return c2c_err_set(
+				err, EINVAL, "--pin %s: struct %s has no such member", *pinned,
+				type_aggregate_name(t) ? type_aggregate_name(t) : "(anonymous)");
 		pr->blocks[pr->members[i].block].pinned = true;
 	}
 	return 0;
@@ -124,7 +125,7 @@ static int check_identity(struct proposer *pr, struct c2c_err *err)
 {
 	uint32_t *order = xmalloc((pr->nr_blocks + 1) * sizeof(*order));
 	struct placement *pl = propose_placement_new(pr);
-	const char *sname = pr->t->name ? pr->t->name : "(anonymous)";
+	const char *sname = type_aggregate_name(pr->t) ? type_aggregate_name(pr->t) : "(anonymous)";
 	struct score sc;
 	uint32_t i;
 	int ret = 0;
@@ -376,6 +377,8 @@ static const struct type *build_type(struct proposer *pr, const uint32_t *order,
 	nt->packed = t->packed;
 	nt->decl_file = t->decl_file ? type_db_intern(pr->db, t->decl_file) : NULL;
 	nt->decl_line = t->decl_line;
+	if (t->typedef_name) /* "typedef struct {...} args_t;" stays args_t */
+		nt->typedef_name = type_db_intern(pr->db, t->typedef_name);
 	for (k = 0; k < pr->nr_blocks; k += span) {
 		const struct block *b = &pr->blocks[order[k]];
 		bool iso = isolated && isolated[order[k]];

@@ -177,8 +177,9 @@ void propose_format_text(struct strbuf *sb, const struct type *t, const struct s
 {
 	uint32_t i;
 
-	strbuf_addf(sb, "struct %s: %llu bytes, %llu cache lines of %u bytes; profile: %s\n",
-		    t->name ? t->name : "(anonymous)", (unsigned long long)t->size,
+	type_format_aggregate(sb, t);
+	strbuf_addf(sb, ": %llu bytes, %llu cache lines of %u bytes; profile: %s\n",
+		    (unsigned long long)t->size,
 		    (unsigned long long)((t->size + pr->cl - 1) / pr->cl), pr->cl,
 		    p->origin ? p->origin : "counts");
 	describe_sharing(sb, t, p, pr);
@@ -235,7 +236,7 @@ void propose_format_rules(struct strbuf *sb, const struct type *t, const struct 
 
 	strbuf_addf(sb, "# Written by c2cscope suggest (%s) from %s.\n", chosen->title,
 		    p->origin ? p->origin : "a profile");
-	strbuf_addf(sb, "struct %s {\n", t->name);
+	strbuf_addf(sb, "struct %s {\n", type_aggregate_name(t));
 	for (i = 0; i < p->nr_fields; i++) {
 		const struct field_profile *w = &p->fields[i];
 		bool first = true;
@@ -349,9 +350,9 @@ int propose_format_json(struct strbuf *sb, const struct type *t, const struct st
 	for (i = 0; i < pr->nr_proposals; i++)
 		json_array_append_new(options, proposal_json(t, &pr->proposals[i]));
 	doc = json_pack("{s:i, s:s, s:I, s:i, s:s?, s:o, s:o, s:s, s:I}", "c2cscope_suggest", 1,
-			"struct", t->name ? t->name : "", "size", (json_int_t)t->size,
-			"cacheline_size", (int)pr->cl, "profile", p->origin, "fields",
-			fields_json(p), "options", options, "default",
+			"struct", type_aggregate_name(t) ? type_aggregate_name(t) : "", "size",
+			(json_int_t)t->size, "cacheline_size", (int)pr->cl, "profile", p->origin,
+			"fields", fields_json(p), "options", options, "default",
 			propose_kind_name(proposer_choose(pr, NULL)->kind), "between_hitm",
 			(json_int_t)pr->between_hitm);
 	json_object_set_new(doc, "true_sharing", propose_true_sharing_json(p));

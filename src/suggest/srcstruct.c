@@ -92,11 +92,15 @@ static bool ident_at(const char *buf, size_t i, const char *word)
 	       !isalnum((unsigned char)buf[i + n]) && buf[i + n] != '_';
 }
 
-/* The "{" of "struct NAME ... {" starting on the declaration line. */
+/*
+ * The "{" of "struct NAME ... {" starting on the declaration line, or for
+ * the anonymous struct a typedef names, of "typedef struct ... {".
+ */
 static int find_open(const struct src_struct *s, size_t *open, struct c2c_err *err)
 {
 	const struct type *t = s->t;
 	const char *kw = t->kind == TYPE_UNION ? "union" : "struct";
+	const char *word = t->name ? t->name : kw;
 	uint32_t line = t->decl_line;
 	size_t i, end;
 
@@ -104,11 +108,11 @@ static int find_open(const struct src_struct *s, size_t *open, struct c2c_err *e
 		goto not_here;
 	end = s->line_off[line + 1];
 	for (i = s->line_off[line]; i < end; i++)
-		if (ident_at(s->buf, i, t->name))
+		if (ident_at(s->buf, i, word))
 			break;
 	if (i == end)
 		goto not_here;
-	for (i += strlen(t->name); i < s->len && s->buf[i] != '{'; i++)
+	for (i += strlen(word); i < s->len && s->buf[i] != '{'; i++)
 		if (s->buf[i] == ';' || s->buf[i] == '}')
 			goto not_here;
 	if (i < s->len) {
@@ -119,7 +123,7 @@ not_here:
 	return c2c_err_set(err, EINVAL,
 			   "%s:%u: no '%s %s {' here (the source does not match the "
 			   "object's DWARF?)",
-			   s->path, line, kw, t->name);
+			   s->path, line, t->name ? kw : "typedef", word);
 }
 
 static bool text_has_ident(const struct src_struct *s, uint32_t from, uint32_t to, const char *name)
@@ -187,8 +191,8 @@ static int map_members(struct src_struct *s, struct c2c_err *err)
 				err, EINVAL,
 				"%s:%u: member %s of struct %s (declared at line %u) not "
 				"found in the struct's body after line %u",
-				s->path, t->decl_line, m->name ? m->name : "(anonymous)", t->name,
-				m->decl_line,
+				s->path, t->decl_line, m->name ? m->name : "(anonymous)",
+				type_aggregate_name(t), m->decl_line,
 				cursor < s->nr_nodes ? s->nodes[cursor].decl_first :
 						       s->lists[0].close);
 		if (s->nodes[k].mfirst < 0)
@@ -242,17 +246,18 @@ int suggest_src_load(const struct type *t, const char *source_dir, struct src_st
 	int ret;
 
 	t = type_strip(t);
-	if (!t || !t->name || !t->decl_file || !t->decl_line)
+	if (!t || !type_aggregate_name(t) || !t->decl_file || !t->decl_line)
 		return c2c_err_set(err, EINVAL,
 				   "struct %s: the type information has no declaration line (BTF "
 				   "has none): give an object with DWARF",
-				   t && t->name ? t->name : "(anonymous)");
+				   t && type_aggregate_name(t) ? type_aggregate_name(t) :
+								 "(anonymous)");
 	s = xcalloc(1, sizeof(*s));
 	s->t = t;
 	s->path = resolve(t->decl_file, dir, &rel);
 	if (!s->path) {
 		ret = c2c_err_set(err, ENOENT, "%s:%u: source of struct %s not found under %s%s",
-				  t->decl_file, t->decl_line, t->name, dir,
+				  t->decl_file, t->decl_line, type_aggregate_name(t), dir,
 				  source_dir ? "" : " (give --source-dir DIR)");
 		goto fail;
 	}

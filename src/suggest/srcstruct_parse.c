@@ -136,7 +136,7 @@ static int parse_err(struct scan *sc, size_t at, const char *what, struct c2c_er
 {
 	return c2c_err_set(err, EINVAL, "%s:%u: %s in the body of struct %s; cannot patch it",
 			   sc->s->path, suggest_src_line_of(sc->s, at), what,
-			   sc->s->t->name ? sc->s->t->name : "(anonymous)");
+			   type_aggregate_name(sc->s->t));
 }
 
 static bool directive_is(const char *p, const char *word)

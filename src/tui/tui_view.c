@@ -260,7 +260,7 @@ static void add_styled_text(struct tui_view *v, const char *text)
 
 static const char *type_name(const struct type *t)
 {
-	return t->name ? t->name : "(anonymous)";
+	return type_aggregate_name(t) ? type_aggregate_name(t) : "(anonymous)";
 }
 
 /* A screen of engine text about struct t, each line styled by its heat. */

@@ -294,6 +294,7 @@ static void fill_type(struct btf_ctx *ctx, const struct btf_rec *bt, struct type
 	case TYPE_VOLATILE:
 	case TYPE_RESTRICT:
 		t->target = btf_to_type(ctx, bt->size_type, true);
+		type_note_typedef(t);
 		break;
 	default:
 		break;

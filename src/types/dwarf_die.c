@@ -423,6 +423,7 @@ static void fill_type(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct type *t)
 	case TYPE_RESTRICT:
 	case TYPE_ATOMIC:
 		t->target = die_target(ctx, die, true);
+		type_note_typedef(t);
 		break;
 	default:
 		break;

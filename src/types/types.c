@@ -339,6 +339,7 @@ void type_db_finish(struct type_db *db)
 
 	entries = xmalloc((db->nr_types + 1) * sizeof(*entries));
 	for (i = 0; i < db->nr_types; i++) {
+		type_note_typedef(db->types[i]); /* models built by hand too */
 		if (is_indexed(db->types[i]) && type_db_wants(db, db->types[i]->name)) {
 			entries[n].t = db->types[i];
 			entries[n].order = i;

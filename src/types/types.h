@@ -111,6 +111,13 @@ struct type {
 	/* Declaration site, when DWARF has one (decl_file NULL otherwise). */
 	const char *decl_file;
 	uint32_t decl_line;
+
+	/*
+	 * STRUCT, UNION without a tag: the typedef that names it ("typedef
+	 * struct {...} NAME;"), set by the loaders; NULL otherwise. Read it
+	 * through type_aggregate_name().
+	 */
+	const char *typedef_name;
 };
 
 enum type_source {
@@ -287,6 +294,25 @@ bool type_name_is_glob(const char *pat);
 bool type_name_matches(const char *pat, const char *name);
 /* Whether NAME matches one of the NULL-terminated GLOBS; NULL: any name. */
 bool type_name_wanted(const char *const *globs, const char *name);
+
+/*
+ * The name C code knows a struct or union by, the one every view prints
+ * and matches -C against: its tag, else the typedef that names it
+ * ("typedef struct {...} args_t;" is args_t); NULL when it has neither.
+ */
+const char *type_aggregate_name(const struct type *t);
+/*
+ * How messages name t: "struct " or "union " then its tag, or the
+ * typedef's name alone ("args_t"), or "struct (anonymous)" when it has
+ * neither. Appends to sb.
+ */
+void type_format_aggregate(struct strbuf *sb, const struct type *t);
+/*
+ * The struct or union -C NAME selects: the one tagged NAME, else the one
+ * the typedef NAME names (the anonymous body of "typedef struct {...}
+ * NAME;", or the struct of "typedef struct x NAME;"); NULL when neither.
+ */
+const struct type *type_db_find_aggregate(const struct type_db *db, const char *name);
 
 /*
  * C declaration of NAME (may be NULL) with type T, as pahole prints it:

@@ -46,6 +46,14 @@ void type_db_keep(struct type_db *db, void (*release)(void *), void *arg);
  */
 bool type_infer_packed(const struct type *t, bool own_alignment);
 
+/*
+ * Called by the loaders once typedef td has its target, and for every
+ * typedef by type_db_finish (models built by hand): an anonymous
+ * struct or union it names (through qualifiers only) takes its name as
+ * typedef_name, the first such typedef winning.
+ */
+void type_note_typedef(const struct type *td);
+
 /* "struct ", "union " (union forward declarations too), "enum " or "". */
 const char *type_keyword(const struct type *t);
 

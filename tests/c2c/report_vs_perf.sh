@@ -41,8 +41,10 @@ perf_pareto() {
 		tr -s ' ' | sed 's/^ //; s/ $//'
 }
 
+# (up to c2cscope's own Store Contention section, which perf does not have)
 ours_pareto() {
-	sed -n '/Shared Cache Line Distribution Pareto/,$p' "$1" | strip_attrib | grep -vE '^$|Pareto|^=|==|Rmt|----|^  Writers: ' |
+	sed -n '/Shared Cache Line Distribution Pareto/,$p' "$1" | sed '/Store Contention (c2cscope)/,$d' |
+		strip_attrib | grep -vE '^$|Pareto|^=|==|Rmt|----|^  Writers: ' |
 		sed -E 's/^  Line ([0-9]+)  (0x[0-9a-f]+)  (HITM|Peer): rmt ([0-9]+) lcl ([0-9]+)  Store refs: L1 hit ([0-9]+), L1 miss ([0-9]+), N\/A ([0-9]+)$/\1 \4 \5 \6 \7 \8 \2/' |
 		tr -s ' ' | sed 's/^ //; s/ $//'
 }

@@ -258,9 +258,17 @@ static void lock_and_blocked(void **state)
 	assert_int_equal(st.locks, 1);
 	assert_int_equal(st.blk_data, 1);
 	assert_int_equal(st.blk_addr, 1);
+	/* a locked RMW sampled as its load is one write; as a store, one too */
+	assert_int_equal(st.lock_loads, 1);
+	assert_int_equal(c2c_writes(&st), 1);
+	st = one(OP_STORE | LVL(HIT | L1) | LOCKED, C2C_RULES_PERF61);
+	assert_int_equal(st.locks, 1);
+	assert_int_equal(st.lock_loads, 0);
+	assert_int_equal(c2c_writes(&st), 1);
 	/* lock NA is not a lock */
 	st = one(OP_LOAD | LVL(HIT | L1) | (0x1ULL << 24), C2C_RULES_PERF61);
 	assert_int_equal(st.locks, 0);
+	assert_int_equal(c2c_writes(&st), 0);
 }
 
 static void totals_and_buckets(void **state)

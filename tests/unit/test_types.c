@@ -431,6 +431,50 @@ static void group_markers(void **state)
 	free(v);
 }
 
+/* "typedef struct {...} a_t;" is a_t: found by -C a_t and named so. */
+static void typedef_names_anonymous_struct(void **state)
+{
+	struct type_db *db = type_db_new("DWARF", "test");
+	struct type *anon = type_db_add(db, TYPE_STRUCT, NULL);
+	struct type *named = type_db_add(db, TYPE_STRUCT, "named");
+	struct type *u = type_db_add(db, TYPE_UNION, NULL);
+	struct type *a_t = type_db_add(db, TYPE_TYPEDEF, "a_t");
+	struct type *b_t = type_db_add(db, TYPE_TYPEDEF, "b_t");
+	struct type *c_t = type_db_add(db, TYPE_TYPEDEF, "c_t");
+	struct type *n_t = type_db_add(db, TYPE_TYPEDEF, "named_t");
+	struct type *p_t = type_db_add(db, TYPE_TYPEDEF, "ptr_t");
+	struct type *cv = type_db_add(db, TYPE_CONST, NULL);
+	struct type *ptr = type_db_add(db, TYPE_POINTER, NULL);
+	struct strbuf sb = STRBUF_INIT;
+
+	a_t->target = anon;
+	b_t->target = a_t; /* typedef a_t b_t: a_t stays the name */
+	c_t->target = anon; /* a second typedef of the same body: the first wins */
+	n_t->target = named;
+	cv->target = u;
+	ptr->target = u;
+	p_t->target = ptr; /* a pointer does not name the union */
+	type_db_finish(db);
+	assert_string_equal(type_aggregate_name(anon), "a_t");
+	assert_string_equal(type_aggregate_name(named), "named");
+	assert_null(type_aggregate_name(u));
+	assert_ptr_equal(type_db_find_aggregate(db, "a_t"), anon);
+	assert_ptr_equal(type_db_find_aggregate(db, "b_t"), anon);
+	assert_ptr_equal(type_db_find_aggregate(db, "named_t"), named);
+	assert_ptr_equal(type_db_find_aggregate(db, "named"), named);
+	assert_null(type_db_find_aggregate(db, "ptr_t"));
+	assert_null(type_db_find_aggregate(db, "nope"));
+	assert_null(type_db_find(db, "a_t")); /* the index keeps tagged structs only */
+	type_format_aggregate(&sb, anon);
+	strbuf_addch(&sb, '|');
+	type_format_aggregate(&sb, named);
+	strbuf_addch(&sb, '|');
+	type_format_aggregate(&sb, u);
+	assert_string_equal(sb.buf, "a_t|struct named|union (anonymous)");
+	strbuf_release(&sb);
+	type_db_free(db);
+}
+
 static void load_reports_bad_files(void **state)
 {
 	struct type_db *db = (void *)1;
@@ -460,6 +504,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(helpers_strip_and_align, setup, teardown),
 		cmocka_unit_test_setup_teardown(extents_of_bitfields, setup, teardown),
 		cmocka_unit_test_setup_teardown(group_markers, setup, teardown),
+		cmocka_unit_test(typedef_names_anonymous_struct),
 		cmocka_unit_test(load_reports_bad_files),
 	};
 
