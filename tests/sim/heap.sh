@@ -50,7 +50,7 @@ def want(off):
     if kind == "reuse":  # the block sits where a freed one of another site was
         last = " (last of 2 blocks here)" if vals["first"] == block else ""
         # main's stores into the first block, when their instruction names them
-        first = ["first.a[%d]" % (off // 8)] if last else []
+        first = ["first.a[%d]" % (off // 8), "first.a[]"] if last else []
         name = {vals["hits"]: "hits", vals["misses"]: "misses"}.get(off)
         if not name:
             return first + ["shared->pad[%d]%s" % (off // 8 - 2, last)]
