@@ -6,6 +6,7 @@
  *                  sleep and thread-exit model for blocked threads
  *   c2csim_sim.c   per-thread event buffers, the merge by virtual time, MESI
  *   c2csim_out.c   the record stream to c2cscope (c2csim_proto.h)
+ *   c2csim_heap.c  the program's allocator, replaced: heap blocks
  */
 #ifndef C2CSIM_H
 #define C2CSIM_H
@@ -131,6 +132,10 @@ void sim_merge(struct slot *running, ULong running_clock);
 /* Process everything (at exit). */
 void sim_drain(void);
 
+/* c2csim_heap.c */
+void heap_init(void); /* pre_clo_init: the malloc replacement */
+void heap_start(void); /* post_clo_init */
+
 /* c2csim_out.c */
 void out_open(void);
 void out_header(void);
@@ -139,6 +144,9 @@ void out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HC
 /* code: C2CSIM_CODE_* (c2csim_proto.h); size: of the access */
 void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, UInt code, UInt size);
 void out_rate(ULong time, UInt rate);
+void out_alloc(ThreadId tid, ULong time, Addr addr, SizeT size, UInt kind, const Addr *frames,
+	       UInt nr_frames);
+void out_free(ThreadId tid, ULong time, Addr addr);
 void out_stats(void);
 void out_close(void);
 void out_disable(void);

@@ -11,10 +11,16 @@
  *
  * Accesses whose address is the stack pointer plus a constant are not
  * instrumented (unless --sim-stack=yes): a thread's own stack is private.
+ * Nor are the accesses of the allocator's replacement functions
+ * (vgpreload_c2csim: reading their table of the tool's functions), whose
+ * instructions still count in the clock: the allocator is the tool's, not
+ * the program's (c2csim_heap.c).
  */
 #include "pub_tool_basics.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "libvex_guest_offsets.h"
@@ -47,6 +53,7 @@ struct ir_state {
 	Addr ip;
 	Int load_stmt; /* the call emitted for this instruction's last load */
 	IRExpr *load_addr;
+	Bool no_accesses; /* the block is the allocator replacement's */
 };
 
 static IRExpr *u64(ULong v)
@@ -113,7 +120,7 @@ static void add_event(struct ir_state *st, IRExpr *addr, UInt size, UInt kind, I
 	UWord packed;
 	IRDirty *di;
 
-	if (is_stack_addr(st, addr))
+	if (st->no_accesses || is_stack_addr(st, addr))
 		return;
 	if (size > EV_SIZE_MASK)
 		size = EV_SIZE_MASK;
@@ -212,6 +219,15 @@ static void on_stmt(struct ir_state *st, IRStmt *s, const VexGuestLayout *layout
 	addStmtToIRSB(st->out, s);
 }
 
+/* Whether code at a is in vgpreload_c2csim (once per translation, not per access). */
+static Bool in_preload(Addr a)
+{
+	DebugInfo *di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+	const HChar *name = di ? VG_(DebugInfo_get_filename)(di) : NULL;
+
+	return name && VG_(strstr)(name, "vgpreload_c2csim") != NULL;
+}
+
 IRSB *c2c_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
 		     const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwt,
 		     IRType hwt)
@@ -221,6 +237,7 @@ IRSB *c2c_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout 
 
 	if (gwt != hwt)
 		VG_(tool_panic)("c2csim: host/guest word size mismatch");
+	st.no_accesses = in_preload(vge->base[0]);
 	st.out = deepCopyIRSBExceptStmts(in);
 	st.tyenv = in->tyenv;
 	st.sp_tmp = VG_(calloc)("c2csim.ir", in->tyenv->types_used + 1, sizeof(Bool));

@@ -25,6 +25,7 @@
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_replacemalloc.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
@@ -118,7 +119,7 @@ static Bool c2c_option(const HChar *arg)
 			VG_(fmsg_bad_option)
 		(arg, "expected 7 numbers: L1,LLC,LHITM,RPEER,RHITM,LDRAM,RDRAM\n");
 	} else {
-		return False;
+		return VG_(replacement_malloc_process_cmd_line_option)(arg);
 	}
 	return True;
 }
@@ -405,6 +406,7 @@ static void c2c_post_clo_init(void)
 	for (i = 0; i < VG_N_THREADS; i++)
 		slot_of_tid[i] = -1;
 	sim_init();
+	heap_start();
 	out_open();
 	out_header();
 }
@@ -438,6 +440,7 @@ static void c2c_pre_clo_init(void)
 	VG_(basic_tool_funcs)(c2c_post_clo_init, c2c_instrument, c2c_fini);
 	VG_(needs_command_line_options)(c2c_option, c2c_usage, c2c_debug_usage);
 	VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+	heap_init();
 	VG_(track_start_client_code)(start_client);
 	VG_(track_stop_client_code)(stop_client);
 	VG_(track_pre_thread_ll_create)(thread_create);

@@ -173,6 +173,40 @@ void out_rate(ULong time, UInt rate)
 	r->rate = rate;
 }
 
+static UInt lwpid_of(ThreadId tid)
+{
+	const struct slot *s = sched_slot(tid);
+
+	return s->lwpid ? (UInt)s->lwpid : (UInt)VG_(gettid)();
+}
+
+void out_alloc(ThreadId tid, ULong time, Addr addr, SizeT size, UInt kind, const Addr *frames,
+	       UInt nr_frames)
+{
+	struct c2csim_alloc *a;
+	UInt i;
+
+	if (nr_frames > C2CSIM_ALLOC_FRAMES)
+		nr_frames = C2CSIM_ALLOC_FRAMES;
+	a = out_reserve(C2CSIM_REC_ALLOC, sizeof(*a) + nr_frames * sizeof(a->frames[0]),
+			lwpid_of(tid));
+	a->time = time;
+	a->addr = addr;
+	a->size = size;
+	a->kind = kind;
+	a->nr_frames = nr_frames;
+	for (i = 0; i < nr_frames; i++)
+		a->frames[i] = frames[i];
+}
+
+void out_free(ThreadId tid, ULong time, Addr addr)
+{
+	struct c2csim_free *f = out_reserve(C2CSIM_REC_FREE, sizeof(*f), lwpid_of(tid));
+
+	f->time = time;
+	f->addr = addr;
+}
+
 void out_stats(void)
 {
 	struct c2csim_stats *st = out_reserve(C2CSIM_REC_STATS, sizeof(*st), 0);

@@ -21,8 +21,11 @@
 #include <stdint.h>
 
 #define C2CSIM_MAGIC 0x4d495343u /* "CSIM" */
-/* 2: compact samples (C2CSIM_REC_CSAMPLE); 3: thinning (C2CSIM_REC_RATE, header hitm_rate) */
-#define C2CSIM_VERSION 3
+/*
+ * 2: compact samples (C2CSIM_REC_CSAMPLE); 3: thinning (C2CSIM_REC_RATE, header hitm_rate);
+ * 4: heap blocks (C2CSIM_REC_ALLOC, C2CSIM_REC_FREE)
+ */
+#define C2CSIM_VERSION 4
 #define C2CSIM_MAX_CPUS 64
 #define C2CSIM_MAX_NODES 8
 #define C2CSIM_MAX_REC 4096
@@ -46,6 +49,8 @@ enum c2csim_rec_type {
 	C2CSIM_REC_STATS = 5, /* totals, written last */
 	C2CSIM_REC_CSAMPLE = 6, /* a sample in 32 bytes (version 2) */
 	C2CSIM_REC_RATE = 7, /* samples are thinned further from here on (version 3) */
+	C2CSIM_REC_ALLOC = 8, /* a heap block was allocated (version 4) */
+	C2CSIM_REC_FREE = 9, /* a heap block was freed (version 4) */
 };
 
 struct c2csim_rec {
@@ -112,6 +117,47 @@ struct c2csim_rate {
 	uint64_t time; /* the merge frontier: samples from here on use rate */
 	uint32_t rate; /* the new rate, a multiple of the one before */
 	uint32_t pad;
+};
+
+/*
+ * Heap blocks (version 4). The tool replaces the program's allocator
+ * (malloc, calloc, realloc, free, memalign, posix_memalign, aligned_alloc,
+ * valloc, C++ new and delete): each block it hands out is an ALLOC record,
+ * each block given back a FREE record; realloc is a FREE of the old block
+ * and an ALLOC of the new one (the same kind). time is the thread's clock
+ * at the call: a block's records are in the thread's order, not merged
+ * with the samples (a sample of a block is later than its ALLOC in virtual
+ * time, not necessarily in the stream).
+ */
+#define C2CSIM_ALLOC_FRAMES 6 /* at most this many frames of the allocating stack */
+
+enum c2csim_alloc_kind {
+	C2CSIM_ALLOC_MALLOC, /* malloc, valloc, memalign, posix_memalign, aligned_alloc */
+	C2CSIM_ALLOC_CALLOC,
+	C2CSIM_ALLOC_REALLOC,
+	C2CSIM_ALLOC_NEW, /* operator new */
+	C2CSIM_ALLOC_NEW_ARRAY, /* operator new[] */
+	C2CSIM_NR_ALLOC_KINDS,
+};
+
+struct c2csim_alloc {
+	struct c2csim_rec h; /* h.tid: the allocating thread */
+	uint64_t time;
+	uint64_t addr, size; /* the block: size as asked for (calloc: n * size) */
+	uint32_t kind; /* enum c2csim_alloc_kind */
+	uint32_t nr_frames; /* <= C2CSIM_ALLOC_FRAMES */
+	/*
+	 * The allocating stack, innermost first, starting at the allocator's
+	 * caller: frames[0] is inside the call instruction to malloc (Valgrind
+	 * gives return addresses minus 1), so it names the line of the call.
+	 */
+	uint64_t frames[];
+};
+
+struct c2csim_free {
+	struct c2csim_rec h; /* h.tid: the freeing thread */
+	uint64_t time;
+	uint64_t addr;
 };
 
 enum c2csim_sample_flags {
@@ -197,6 +243,8 @@ enum c2csim_stat {
 	C2CSIM_ST_FB_RAN_WAITING, /* entered client code while the model had it waiting */
 	C2CSIM_ST_FB_EXIT, /* a thread's exit never finished in the kernel */
 	C2CSIM_ST_FB_HANG_SYSNO, /* the syscall of the last FB_HANG, +1 (0: none) */
+	C2CSIM_ST_ALLOCS, /* heap blocks allocated (version 4) */
+	C2CSIM_ST_FREES, /* heap blocks freed */
 	C2CSIM_NR_STATS,
 };
 

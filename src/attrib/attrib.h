@@ -215,6 +215,23 @@ int attrib_find_symbol(const struct attrib *a, const char *name, uint64_t *addr)
 /* A relocatable object (.o, .ko): its sections were laid out by libdwfl. */
 bool attrib_is_relocatable(const struct attrib *a);
 
+/* ---- heap blocks: what an allocation site says the block holds ------- */
+
+struct attrib_alloc_site {
+	const char *var; /* the pointer variable the block was stored in ("args") */
+	const struct type *type; /* its pointee, typedefs stripped: what the block holds */
+	const char *type_name; /* its C name: tag, or the typedef naming an anonymous struct */
+};
+
+/*
+ * ret: the return address of a call to the allocator (binary-relative).
+ * The variable the result is stored in within a few instructions (a
+ * register location, or at -O0 the stack slot the first instruction
+ * stores it to) and its pointee type. -ENOENT when no typed pointer takes
+ * the result there.
+ */
+int attrib_alloc_site(struct attrib *a, uint64_t ret, struct attrib_alloc_site *out);
+
 /* ---- the other direction (watch) ------------------------------------ */
 
 struct attrib_global {

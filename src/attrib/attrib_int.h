@@ -306,6 +306,8 @@ struct func *attrib_func_get(struct attrib *a, uint64_t pc);
 uint64_t attrib_insn_writes(struct attrib *a, const struct func *f, size_t k);
 /* The direct calls of f in its unit (a static function's callers), f->callers. */
 void attrib_func_callers(struct attrib *a, struct func *f);
+/* The unit holding pc: .debug_aranges, else every unit's ranges (clang emits no aranges). */
+bool attrib_find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu);
 /* f's code bytes (*len of them, at most its size), or NULL: none, or no decoder. */
 const uint8_t *attrib_func_code(const struct attrib *a, const struct func *f, size_t *len);
 void attrib_func_free(struct func *f);

@@ -185,7 +185,7 @@ static bool find_subprogram(Dwarf_Die *parent, uint64_t pc, Dwarf_Die *out, int 
 	return false;
 }
 
-static bool find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu)
+bool attrib_find_cu(struct attrib *a, uint64_t pc, Dwarf_Die *cu)
 {
 	Dwarf_Off off = 0, next;
 	size_t hdr;
@@ -367,7 +367,7 @@ static struct func *func_build(struct attrib *a, uint64_t pc)
 {
 	Dwarf_Die cu, sub;
 
-	if (!find_cu(a, pc, &cu) || !find_subprogram(&cu, pc, &sub, 0))
+	if (!attrib_find_cu(a, pc, &cu) || !find_subprogram(&cu, pc, &sub, 0))
 		return NULL;
 	return func_from_die(a, &cu, &sub, pc);
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap/heap.h"
 #include "util/hashmap.h"
 #include "util/strpool.h"
 #include "util/xalloc.h"
@@ -36,6 +37,12 @@ struct c2c_attrib {
 	uint64_t counts[C2C_ATTRIB_NR_REASONS];
 	struct c2c_row_attrib reason_only[C2C_ATTRIB_NR_REASONS]; /* nothing but the reason */
 	bool any;
+	/* heap blocks: the file had them; samples named through one; the refs */
+	bool heap_recorded;
+	size_t nr_heap_blocks;
+	uint64_t heap_named, heap_typed;
+	struct heap_entry **heap_refs;
+	size_t nr_heap_refs, alloc_heap_refs;
 };
 
 static const char *const extra_names[] = {
@@ -149,6 +156,91 @@ static void set_mapping_label(struct c2c_attrib *ca, struct c2c_row_attrib *ra,
 	strbuf_release(&sb);
 }
 
+/*
+ * A row named through its heap block; for a typed block also the result
+ * that --by-type and profiles read: the instruction's, with the block's
+ * element type as the outermost object.
+ */
+struct heap_entry {
+	struct c2c_heap_ref ref;
+	struct attrib_result res;
+};
+
+struct heap_ctx {
+	struct c2c_attrib *ca;
+	struct c2c_session *s;
+};
+
+static struct attrib *heap_open(void *ctx, const struct as_map *map, uint64_t *bias)
+{
+	struct heap_ctx *hc = ctx;
+	struct object *o = map->identity || map->kernel ? NULL : object_of(hc->ca, hc->s, map);
+
+	if (!o || !o->a || attrib_load_bias(o->a, map->start, map->pgoff, bias))
+		return NULL;
+	return o->a;
+}
+
+static const char *heap_intern(void *ctx, const char *str)
+{
+	return intern(((struct heap_ctx *)ctx)->ca, str);
+}
+
+/* Whether the block should name the row: nothing else did, or only a scalar pointer. */
+static bool heap_wanted(const struct c2c_row_attrib *ra)
+{
+	if (ra->reason != ATTRIB_OK) /* kernel code too: a user heap address is the block's */
+		return true;
+	return ra->res && ra->res->kind == ATTRIB_KIND_POINTER && !ra->res->outer_type;
+}
+
+static const struct attrib_result *heap_result(struct heap_entry *e,
+					       const struct attrib_result *insn)
+{
+	if (insn)
+		e->res = *insn;
+	else
+		e->res.func = NULL;
+	e->res.outer_type = e->ref.type;
+	e->res.outer_name = e->ref.type_name;
+	e->res.outer_offset = e->ref.elem_offset;
+	return &e->res;
+}
+
+static void heap_name(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
+		      struct c2c_row_attrib *ra)
+{
+	struct heap_ctx hc = { ca, s };
+	const struct c2c_line *l = r->line;
+	uint32_t pid = l->key.pid >= 0 ? (uint32_t)l->key.pid : r->pid;
+	struct c2c_heap_ref h, *keep;
+	struct heap_entry *e;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!c2c_heap_lookup(s, l->addr + r->offset, pid, heap_open, &hc, heap_intern, &h))
+		return;
+	e = xcalloc(1, sizeof(*e));
+	e->ref = h;
+	keep = &e->ref;
+	ca->heap_refs = xgrow(ca->heap_refs, &ca->alloc_heap_refs, ca->nr_heap_refs + 1,
+			      sizeof(*ca->heap_refs));
+	ca->heap_refs[ca->nr_heap_refs++] = e;
+	ra->heap = keep;
+	if (keep->type && keep->type_name && *keep->field)
+		ra->res = heap_result(e, ra->res);
+	c2c_heap_label(keep, &sb);
+	ra->label = intern(ca, sb.buf);
+	if (keep->type) {
+		ra->object = keep->type_name ? keep->type_name : keep->var;
+		ra->outer_field = keep->field;
+	} else {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "heap block from %s", keep->func ? keep->func : "?");
+		ra->object = intern(ca, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 static void query(struct c2c_attrib *ca, const struct c2c_row *r, struct attrib *a,
 		  struct c2c_row_attrib *ra)
 {
@@ -210,6 +302,12 @@ static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const st
 		ra->reason = C2C_ATTRIB_NO_DEBUGINFO;
 	else
 		query(ca, r, o->a, ra);
+	if (s->heap && shown && heap_wanted(ra))
+		heap_name(ca, s, r, ra);
+	if (ra->heap) {
+		ca->heap_named += r->g.stats.nr_entries;
+		ca->heap_typed += ra->heap->type && *ra->heap->field ? r->g.stats.nr_entries : 0;
+	}
 	if (!*ra->label && shown)
 		set_mapping_label(ca, ra, r, o ? o->a : NULL);
 	if (*ra->label)
@@ -219,7 +317,7 @@ static void attribute_row(struct c2c_attrib *ca, struct c2c_session *s, const st
 /* Whether ra says more than its reason (then it needs an entry of its own). */
 static bool has_more(const struct c2c_row_attrib *ra)
 {
-	return ra->res || ra->biased || *ra->label || *ra->object || *ra->outer_field;
+	return ra->res || ra->biased || *ra->label || *ra->object || *ra->outer_field || ra->heap;
 }
 
 static uint64_t entry_hash(const struct c2c_row_attrib *ra)
@@ -228,6 +326,7 @@ static uint64_t entry_hash(const struct c2c_row_attrib *ra)
 		hash_u64((uintptr_t)ra->res ^ (uint64_t)(uint32_t)ra->reason << 1 ^ ra->biased);
 
 	h = hash_u64(h ^ (uintptr_t)ra->label ^ ra->bias);
+	h = hash_u64(h ^ (uintptr_t)ra->heap);
 	return hash_u64(h ^ (uintptr_t)ra->object ^ (uintptr_t)ra->outer_field << 3);
 }
 
@@ -235,7 +334,7 @@ static bool entry_eq(const struct c2c_row_attrib *a, const struct c2c_row_attrib
 {
 	return a->res == b->res && a->reason == b->reason && a->label == b->label &&
 	       a->object == b->object && a->outer_field == b->outer_field && a->bias == b->bias &&
-	       a->biased == b->biased;
+	       a->biased == b->biased && a->heap == b->heap;
 }
 
 /*
@@ -303,6 +402,8 @@ struct c2c_attrib *c2c_attrib_session(struct c2c_session *s)
 	strpool_init(&ca->strings);
 	hashmap_init(&ca->entries);
 	strbuf_init(&ca->missing, 0);
+	ca->heap_recorded = s->heap != NULL;
+	ca->nr_heap_blocks = s->heap ? heap_table_count(s->heap) : 0;
 	ca->kernel = c2c_kernel_new(s);
 	for (i = 0; i < C2C_ATTRIB_NR_REASONS; i++)
 		ca->reason_only[i] = (struct c2c_row_attrib){
@@ -338,6 +439,9 @@ void c2c_attrib_free(struct c2c_attrib *ca)
 		free(ca->objects[i]);
 	}
 	free(ca->objects);
+	for (i = 0; i < ca->nr_heap_refs; i++)
+		free(ca->heap_refs[i]);
+	free(ca->heap_refs);
 	hashmap_release(&ca->by_dso);
 	hashmap_release(&ca->by_path);
 	strpool_release(&ca->strings);
@@ -431,6 +535,17 @@ void c2c_attrib_render_stats(const struct c2c_attrib *ca, uint64_t nr_samples, s
 			    ca->counts[i]);
 	}
 	strbuf_addf(out, "  %-34s: %10zu\n", "Objects with debug info", c2c_attrib_nr_objects(ca));
+	if (!ca->heap_recorded) {
+		strbuf_addstr(out, "  Heap blocks: none in the file (allocation events come from\n"
+				   "  record --sim; a PMU recording has none): heap addresses are\n"
+				   "  named by mapping only\n");
+		return;
+	}
+	strbuf_addf(out, "  %-34s: %10zu\n", "Heap blocks recorded", ca->nr_heap_blocks);
+	strbuf_addf(out, "  %-34s: %10" PRIu64 "\n", "Shown, named through a heap block",
+		    ca->heap_named);
+	strbuf_addf(out, "  %-34s: %10" PRIu64 "\n", "  of them to an element and field",
+		    ca->heap_typed);
 }
 
 const struct type *c2c_attrib_find_type(const struct c2c_attrib *ca, const char *name)

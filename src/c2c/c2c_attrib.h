@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "attrib/attrib.h"
+#include "c2c/c2c_heap.h"
 #include "c2c/c2c_session.h"
 #include "profile/profile.h"
 
@@ -45,7 +46,25 @@ struct c2c_row_attrib {
 	const char *outer_field;
 	uint64_t bias; /* of the code's object, when biased */
 	bool biased;
+	/*
+	 * The heap block holding the data address (record --sim), when the
+	 * label names the address through it: the instruction did not say
+	 * (or said only a pointer to a scalar, "bins[]"). NULL otherwise.
+	 */
+	const struct c2c_heap_ref *heap;
 };
+
+/*
+ * Whether the row names a field of a struct type (res->outer_name,
+ * outer_offset, outer_field): resolved by attrib, or through a heap block
+ * whose allocation site typed it (then res is the block's, and reason
+ * stays the instruction's).
+ */
+static inline bool c2c_row_typed(const struct c2c_row_attrib *ra)
+{
+	return ra->res && ra->res->outer_name && *ra->outer_field &&
+	       (ra->reason == ATTRIB_OK || (ra->heap && ra->heap->type));
+}
 
 struct c2c_attrib;
 

@@ -206,8 +206,7 @@ struct c2c_bytype *c2c_bytype_build(struct c2c_session *s, const struct c2c_attr
 		for (j = 0; j < l->nr_rows; j++) {
 			const struct c2c_row_attrib *ra = c2c_attrib_row(ca, l->rows[j]);
 
-			if (ra->res && ra->reason == ATTRIB_OK && ra->res->outer_name &&
-			    *ra->outer_field)
+			if (c2c_row_typed(ra))
 				add_row(bt, s, l->rows[j], ra);
 		}
 	}
@@ -476,8 +475,7 @@ static const struct type_member *row_member(const struct type *st, const struct 
 	const struct type *mt;
 	uint64_t base, esize;
 
-	if (!ra->res || ra->reason != ATTRIB_OK || !ra->res->outer_name ||
-	    strcmp(ra->res->outer_name, type_aggregate_name(st)))
+	if (!c2c_row_typed(ra) || strcmp(ra->res->outer_name, type_aggregate_name(st)))
 		return NULL;
 	m = top_member(st, ra->res->outer_offset);
 	if (!m || !profile_member_field(p, m))

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
+#include "heap/heap.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_view.h"
 
@@ -134,6 +135,32 @@ static json_t *str_or_null(const char *v)
 	return v && *v ? json_string(v) : json_null();
 }
 
+/* The heap block the row is named through (doc/report-json.md, "heap"), or null. */
+static json_t *heap_json(const struct c2c_heap_ref *h)
+{
+	json_t *o;
+
+	if (!h)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "block", hex(h->block));
+	json_object_set_new(o, "size", json_integer((json_int_t)h->size));
+	json_object_set_new(o, "offset", json_integer((json_int_t)h->offset));
+	json_object_set_new(o, "alloc", json_string(h->kind));
+	json_object_set_new(o, "site_function", str_or_null(h->func));
+	json_object_set_new(o, "site_srcline", str_or_null(h->srcline));
+	json_object_set_new(o, "blocks_at_address", json_integer((json_int_t)h->nr_blocks));
+	json_object_set_new(o, "blocks_differ", json_boolean(h->mixed));
+	json_object_set_new(o, "type", str_or_null(h->type ? h->type_name : NULL));
+	json_object_set_new(o, "var", str_or_null(h->type ? h->var : NULL));
+	json_object_set_new(o, "element",
+			    h->type ? json_integer((json_int_t)h->element) : json_null());
+	json_object_set_new(o, "element_offset",
+			    h->type ? json_integer((json_int_t)h->elem_offset) : json_null());
+	json_object_set_new(o, "field", str_or_null(h->type ? h->field : NULL));
+	return o;
+}
+
 /* The row's field (doc/report-json.md, "attribution"). */
 static json_t *attribution_json(const struct c2c_attrib *ca, const struct c2c_row *r)
 {
@@ -157,6 +184,7 @@ static json_t *attribution_json(const struct c2c_attrib *ca, const struct c2c_ro
 	json_object_set_new(o, "outer_offset",
 			    res && res->outer_type ? json_integer((json_int_t)res->outer_offset) :
 						     json_null());
+	json_object_set_new(o, "heap", heap_json(ra->heap));
 	return o;
 }
 
@@ -344,6 +372,10 @@ json_t *c2c_json_build(struct c2c_session *s)
 	json_object_set_new(root, "store_contention", store_contention_json(s));
 	if (s->attrib)
 		json_object_set_new(root, "attribution_stats", attrib_stats_json(s));
+	/* null: the file has no allocation events (a PMU recording) */
+	json_object_set_new(root, "heap_blocks",
+			    s->heap ? json_integer((json_int_t)heap_table_count(s->heap)) :
+				      json_null());
 	return root;
 }
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "c2c/c2c_order.h"
+#include "heap/heap.h"
 #include "perf/perf_data.h"
 #include "util/progress.h"
 #include "util/xalloc.h"
@@ -49,6 +50,17 @@ static bool parse_cpu_list(const char *list, uint32_t node, int *cpu2node, uint3
 static char *dup_or_null(const char *v)
 {
 	return v ? xstrdup(v) : NULL;
+}
+
+/* Damaged heap blocks name nothing, and say so. */
+static void setup_heap(struct c2c_session *s, const struct perf_header_info *h)
+{
+	struct c2c_err err = { 0 };
+
+	if (!h->heap_blocks_size || s->heap)
+		return;
+	if (heap_table_decode(h->heap_blocks, h->heap_blocks_size, s->opts.path, &s->heap, &err))
+		strbuf_addf(&s->warnings, "%s; heap addresses are not named by block\n", err.msg);
 }
 
 static void setup_machine(struct c2c_machine *mc, const struct perf_header_info *h)
@@ -97,6 +109,7 @@ static void setup_topology(struct c2c_session *s, const struct perf_header_info 
 	}
 	mo->cpu2node = s->cpu2node;
 	setup_machine(&s->machine, h);
+	setup_heap(s, h);
 	if (h->nr_mem_ranges) {
 		s->mem = xcalloc(h->nr_mem_ranges, sizeof(*s->mem));
 		for (i = 0; i < h->nr_mem_ranges; i++) {
@@ -422,6 +435,7 @@ void c2c_session_free(struct c2c_session *s)
 	free(s->machine.arch);
 	free(s->machine.cpudesc);
 	free(s->machine.perf_version);
+	heap_table_free(s->heap);
 	strbuf_release(&s->warnings);
 	free(s);
 }

@@ -67,6 +67,11 @@ struct c2c_session {
 	struct strbuf warnings; /* one per line, for the command to print */
 	int *cpu2node;
 	struct c2c_mem_range *mem;
+	/*
+	 * Heap blocks from the file (record --sim: PERF_FEAT_C2C_HEAP_BLOCKS);
+	 * NULL when it has none, as a PMU recording has no allocation events.
+	 */
+	struct heap_table *heap;
 	/* Set by c2c_session_load when opts.attribute (c2c_load.c). */
 	struct c2c_attrib *attrib;
 	void (*attrib_free)(struct c2c_attrib *ca);

@@ -203,6 +203,9 @@ struct perf_header_info {
 	/* TRACING_DATA feature as written (perf's trace-event-info blob) */
 	const void *tracing_data;
 	size_t tracing_data_size;
+	/* c2cscope's heap blocks (PERF_FEAT_C2C_HEAP_BLOCKS, src/heap/heap.h), when size != 0 */
+	const void *heap_blocks;
+	size_t heap_blocks_size;
 	bool unclosed; /* a writer's checkpoint header: the recorder never closed it */
 };
 
@@ -268,6 +271,9 @@ struct perf_writer_info {
 	/* CPU_TOPOLOGY feature as perf lays it out, when size != 0 */
 	const void *cpu_topology;
 	size_t cpu_topology_size;
+	/* c2cscope's heap blocks (PERF_FEAT_C2C_HEAP_BLOCKS), when size != 0 */
+	const void *heap_blocks;
+	size_t heap_blocks_size;
 };
 
 /*

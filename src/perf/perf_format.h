@@ -75,6 +75,12 @@ enum {
 	PERF_FEAT_CLOCK_DATA = 29,
 	PERF_FEAT_HYBRID_TOPOLOGY = 30,
 	PERF_FEAT_PMU_CAPS = 31,
+	/*
+	 * c2cscope's own: the heap blocks of a simulated run (src/heap/heap.h).
+	 * perf processes only the bits it knows (below HEADER_LAST_FEATURE) and
+	 * skips the others' sections, so a high bit stays out of its way.
+	 */
+	PERF_FEAT_C2C_HEAP_BLOCKS = 250,
 	PERF_FEAT_BITS = 256,
 };
 

@@ -179,6 +179,19 @@ static void parse_mem_topology(struct perf_reader *r, struct cursor *c)
 	}
 }
 
+/* A section kept as it is, for a module that knows its format. */
+static void copy_blob(struct cursor *c, const void **data, size_t *size)
+{
+	void *copy;
+
+	if (*data || c->len <= c->pos)
+		return;
+	copy = xmalloc(c->len - c->pos);
+	memcpy(copy, c->p + c->pos, c->len - c->pos);
+	*data = copy;
+	*size = c->len - c->pos;
+}
+
 static void parse_more(struct perf_reader *r, int feat, struct cursor *c)
 {
 	struct perf_header_info *h = &r->hdr;
@@ -220,13 +233,10 @@ static void parse_more(struct perf_reader *r, int feat, struct cursor *c)
 		parse_event_desc(r, c);
 		break;
 	case PERF_FEAT_TRACING_DATA:
-		if (!h->tracing_data && c->len > c->pos) {
-			void *copy = xmalloc(c->len - c->pos);
-
-			memcpy(copy, c->p + c->pos, c->len - c->pos);
-			h->tracing_data = copy;
-			h->tracing_data_size = c->len - c->pos;
-		}
+		copy_blob(c, &h->tracing_data, &h->tracing_data_size);
+		break;
+	case PERF_FEAT_C2C_HEAP_BLOCKS:
+		copy_blob(c, &h->heap_blocks, &h->heap_blocks_size);
 		break;
 	}
 }
@@ -312,6 +322,7 @@ void reader_free_features(struct perf_reader *r)
 	size_t i;
 
 	free((void *)h->tracing_data);
+	free((void *)h->heap_blocks);
 	free((char *)h->hostname);
 	free((char *)h->osrelease);
 	free((char *)h->version);

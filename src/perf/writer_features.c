@@ -243,13 +243,16 @@ static size_t collect_features(struct perf_writer *w, const struct perf_writer_i
 		writer_put_u64(sb, w->last_time);
 	}
 	put_mem_topology(feature_add(feats, &nr, PERF_FEAT_MEM_TOPOLOGY), &topo);
+	if (info->heap_blocks_size) /* the highest bit: its section comes last */
+		strbuf_add(feature_add(feats, &nr, PERF_FEAT_C2C_HEAP_BLOCKS), info->heap_blocks,
+			   info->heap_blocks_size);
 	return nr;
 }
 
 void writer_build_features(struct perf_writer *w, const struct perf_writer_info *info,
 			   uint64_t base, struct strbuf *out, uint64_t feat_bits[4])
 {
-	struct feature feats[20];
+	struct feature feats[24];
 	uint64_t off;
 	size_t nr, i;
 

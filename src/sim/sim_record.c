@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap/heap.h"
 #include "perf/perf_data.h"
 #include "sim/sim_record.h"
 #include "util/strbuf.h"
@@ -45,11 +46,13 @@ struct sim_record {
 	uint64_t thin_rng, thin_bits; /* its coins: xorshift seeded per pass, bits left */
 	unsigned int thin_nbits;
 	struct perf_sample sample; /* zeroed once; put_sample sets its fields */
+	struct heap_table *heap; /* from ALLOC and FREE records (version 4) */
 	bool full; /* the output filled up: later samples are counted, not kept */
 };
 
 static void fill_info(struct sim_record *r, struct perf_writer_info *info,
-		      struct perf_numa_node *nodes, struct strbuf *lists, struct strbuf *desc);
+		      struct perf_numa_node *nodes, struct strbuf *lists, struct strbuf *desc,
+		      struct strbuf *heap);
 
 static void release_lists(struct sim_record *r, struct strbuf *lists, struct strbuf *desc)
 {
@@ -68,7 +71,7 @@ static void set_writer_info(struct sim_record *r)
 	struct strbuf desc = STRBUF_INIT;
 	struct perf_writer_info info;
 
-	fill_info(r, &info, nodes, lists, &desc);
+	fill_info(r, &info, nodes, lists, &desc, NULL); /* checkpoints go without the heap */
 	perf_writer_set_info(r->w, &info);
 	release_lists(r, lists, &desc);
 }
@@ -159,7 +162,7 @@ static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64
 		     struct c2c_err *err)
 {
 	if (h->magic != C2CSIM_MAGIC || h->version < 1 || h->version > C2CSIM_VERSION)
-		return bad(r, at, "expected a c2csim header (magic CSIM, version 1 to 3)", err);
+		return bad(r, at, "expected a c2csim header (magic CSIM, version 1 to 4)", err);
 	if (!h->nr_cpus || h->nr_cpus > C2CSIM_MAX_CPUS || !h->nr_nodes ||
 	    h->nr_nodes > C2CSIM_MAX_NODES || h->nr_nodes > h->nr_cpus)
 		return bad(r, at, "virtual topology out of range", err);
@@ -346,6 +349,38 @@ static int on_csample(struct sim_record *r, const struct c2csim_csample *p)
 			  c2csim_code_flags(code));
 }
 
+static int on_alloc(struct sim_record *r, const struct c2csim_alloc *a, size_t size)
+{
+	struct heap_block b = { 0 };
+	uint32_t i;
+
+	if (a->nr_frames > C2CSIM_ALLOC_FRAMES ||
+	    sizeof(*a) + a->nr_frames * sizeof(a->frames[0]) > size)
+		return -EPROTO;
+	b.addr = a->addr;
+	b.size = a->size;
+	b.alloc_time = a->time;
+	b.free_time = HEAP_NEVER;
+	b.tid = a->h.tid;
+	b.kind = a->kind < HEAP_NR_KINDS ? (uint16_t)a->kind : HEAP_MALLOC;
+	b.nr_frames = (uint16_t)a->nr_frames;
+	for (i = 0; i < a->nr_frames && i < HEAP_MAX_FRAMES; i++)
+		b.frames[i] = a->frames[i];
+	if (!r->heap)
+		r->heap = heap_table_new();
+	heap_table_alloc(r->heap, &b);
+	r->st.allocs++;
+	return 0;
+}
+
+static void on_free(struct sim_record *r, const struct c2csim_free *f)
+{
+	if (!r->heap)
+		r->heap = heap_table_new();
+	heap_table_release(r->heap, f->addr, f->time); /* unmatched: counted by the table */
+	r->st.frees++;
+}
+
 static size_t min_size(uint16_t type)
 {
 	switch (type) {
@@ -359,8 +394,12 @@ static size_t min_size(uint16_t type)
 		return sizeof(struct c2csim_sample);
 	case C2CSIM_REC_CSAMPLE:
 		return sizeof(struct c2csim_csample);
-	case C2CSIM_REC_STATS:
-		return sizeof(struct c2csim_stats);
+	case C2CSIM_REC_STATS: /* a version 3 tool sent fewer totals */
+		return sizeof(struct c2csim_rec) + C2CSIM_ST_ALLOCS * sizeof(uint64_t);
+	case C2CSIM_REC_ALLOC:
+		return sizeof(struct c2csim_alloc);
+	case C2CSIM_REC_FREE:
+		return sizeof(struct c2csim_free);
 	case C2CSIM_REC_RATE:
 		return sizeof(struct c2csim_rate);
 	default:
@@ -397,13 +436,23 @@ static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct 
 	case C2CSIM_REC_RATE:
 		return on_rate(r, rec, at, err);
 	case C2CSIM_REC_STATS:
-		memcpy(r->st.totals, ((const struct c2csim_stats *)rec)->v, sizeof(r->st.totals));
+		memset(r->st.totals, 0, sizeof(r->st.totals));
+		memcpy(r->st.totals, ((const struct c2csim_stats *)rec)->v,
+		       h->size - sizeof(*h) < sizeof(r->st.totals) ? h->size - sizeof(*h) :
+								     sizeof(r->st.totals));
 		r->st.have_totals = true;
+		break;
+	case C2CSIM_REC_ALLOC:
+		if (on_alloc(r, rec, h->size))
+			return bad(r, at, "allocation record with more frames than it holds", err);
+		break;
+	case C2CSIM_REC_FREE:
+		on_free(r, rec);
 		break;
 	default: /* a newer tool's record: skip */
 		break;
 	}
-	if (ret == -EPROTO || ret == -ERANGE)
+	if (ret == -EPROTO || ret == -ERANGE) /* from samples and mappings */
 		return bad(r, at,
 			   ret == -ERANGE ? "sample cpu beyond the virtual cpus" :
 					    "mapping name not terminated",
@@ -506,7 +555,8 @@ int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct c2
 
 /* The thinning rate is written in the file's CPUDESC too (perf report --header-only). */
 static void fill_info(struct sim_record *r, struct perf_writer_info *info,
-		      struct perf_numa_node *nodes, struct strbuf *lists, struct strbuf *desc)
+		      struct perf_numa_node *nodes, struct strbuf *lists, struct strbuf *desc,
+		      struct strbuf *heap)
 {
 	uint32_t n, c;
 
@@ -520,6 +570,11 @@ static void fill_info(struct sim_record *r, struct perf_writer_info *info,
 	info->cpudesc = desc->buf;
 	if (!r->st.have_header)
 		return;
+	if (heap && r->heap) {
+		heap_table_encode(r->heap, heap);
+		info->heap_blocks = heap->buf;
+		info->heap_blocks_size = heap->len;
+	}
 	info->nr_cpus_avail = info->nr_cpus_online = r->st.nr_cpus;
 	info->nr_numa_nodes = r->st.nr_nodes;
 	info->numa_nodes = nodes;
@@ -539,14 +594,18 @@ int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c
 	struct perf_numa_node nodes[C2CSIM_MAX_NODES];
 	struct strbuf lists[C2CSIM_MAX_NODES];
 	struct perf_writer_info info;
-	struct strbuf desc = STRBUF_INIT;
+	struct strbuf desc = STRBUF_INIT, heap = STRBUF_INIT;
 	struct perf_writer_result res;
 	int ret;
 
 	r->st.truncated_bytes = r->pending_len;
-	fill_info(r, &info, nodes, lists, &desc);
+	if (r->heap)
+		r->st.heap_unmatched = heap_table_unmatched(r->heap);
+	fill_info(r, &info, nodes, lists, &desc, &heap);
 	ret = perf_writer_finish(r->w, &info, &res, err);
 	release_lists(r, lists, &desc);
+	strbuf_release(&heap);
+	heap_table_free(r->heap);
 	r->st.cut = res.cut;
 	r->st.kept_samples = res.samples;
 	if (st)
@@ -560,6 +619,7 @@ int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c
 void sim_record_abort(struct sim_record *r)
 {
 	perf_writer_abort(r->w);
+	heap_table_free(r->heap);
 	free(r->kinds);
 	free(r->pending);
 	free(r);

@@ -4,7 +4,8 @@
  * (plugins/valgrind/c2csim_proto.h) into perf.data through the perf writer:
  * COMM, MMAP2 for every mapping the tool saw, one SAMPLE per simulated
  * sample (mem-loads or mem-stores style event), NRCPUS and NUMA_TOPOLOGY
- * from the virtual topology, CMDLINE, EVENT_DESC.
+ * from the virtual topology, CMDLINE, EVENT_DESC, and the heap blocks of
+ * the ALLOC and FREE records in c2cscope's PERF_FEAT_C2C_HEAP_BLOCKS.
  *
  * Feed it the stream in any chunks as it arrives; a stream cut short is
  * converted up to its last whole record and still gives a valid file.
@@ -46,6 +47,8 @@ struct sim_record_stats {
 	uint64_t thin_passes; /* times the samples written were thinned */
 	uint64_t thinned; /* samples written, then taken out by a thinning */
 	uint64_t over_size; /* samples not written: the file had reached max_size */
+	/* heap blocks (stream version 4): allocations, frees, frees of no live block */
+	uint64_t allocs, frees, heap_unmatched;
 };
 
 struct sim_record;

@@ -12,7 +12,11 @@ BINARY_NAME is scored by its records (samples):
            array field also as PATH[] or PATH[INDEX] with the right index;
            a field inside an embedded struct also as that struct's own
            TYPE.FIELD, named in ALIASES below);
-  wrong    the attribution names a field (reason ok) and it is not that;
+           a row named through its heap block (record --sim: "w[2].id",
+           attribution.heap) is judged by the block's type, field and
+           element index instead;
+  wrong    the attribution names a field (reason ok, or a typed heap
+           block) and it is not that;
   unnamed  anything else (no field named, with its reason).
 Prints "samples TOTAL RIGHT WRONG UNNAMED" and "sites TOTAL RIGHT WRONG
 UNNAMED" (distinct code addresses), then with -v one line per row.
@@ -48,8 +52,9 @@ def expected(objects, fields, addr):
         for path, foff, fsize, elem in fields[name]:
             if foff <= off < foff + fsize:
                 full = "%s.%s" % (name, path)
-                return {full, ALIASES.get(full)} - {None}, (off - foff, full, elem)
-        return set(), (off, "%s+%d" % (name, off), 0)
+                return {full, ALIASES.get(full)} - {None}, (off - foff, full, elem,
+                                                            (addr - start) // size)
+        return set(), (off, "%s+%d" % (name, off), 0, (addr - start) // size)
     return None, None
 
 
@@ -79,7 +84,12 @@ def main():
             if names is None or r["object"] != binary:
                 continue
             a, n = r["attribution"], r["stats"]["total_records"]
-            if is_right(a["label"], names, within):
+            h = a.get("heap") or {}
+            if h.get("type") and h.get("field"):  # named through its heap block
+                named = "%s.%s" % (h["type"], h["field"])
+                right = is_right(named, names, within) and h["element"] == within[3]
+                verdict = "right" if right else "wrong"
+            elif is_right(a["label"], names, within):
                 verdict = "right"
             elif a["reason"] == "ok":
                 verdict = "wrong"

@@ -11,6 +11,7 @@ declare -A prefix=(
 	[attrib]='attrib_'
 	[c2c]='c2c_'
 	[gate]='gate_|ruleset_|rule_|diff_|baseline_'
+	[heap]='heap_'
 	[layout]='layout_'
 	[output]='html_|svg_|table_|json_'
 	[perf]='perf_|reader_|writer_'
