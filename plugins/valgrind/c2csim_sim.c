@@ -250,11 +250,16 @@ static ULong rng_next(struct slot *s)
  * seed and the thread's creation index), so that a few more or fewer
  * accesses in one thread do not shift every other thread's samples.
  */
-static Bool sample_this(struct slot *s)
+static void sample_gap_next(struct slot *s)
 {
-	if (--s->sample_gap)
-		return False;
 	s->sample_gap = cfg.sample_rate <= 1 ? 1 : 1 + rng_next(s) % (2 * cfg.sample_rate - 1);
+}
+
+static inline Bool sample_this(struct slot *s)
+{
+	if (LIKELY(--s->sample_gap))
+		return False;
+	sample_gap_next(s);
 	return True;
 }
 
@@ -490,9 +495,24 @@ void sim_push(struct slot *s, ULong key, Addr addr, Addr ip)
 	push(s, key, addr, ip);
 }
 
-/* One call from the generated code's helper: the fast path, else the buffer. */
-void sim_event(struct slot *s, ULong key, Addr addr, Addr ip)
+/*
+ * The generated code's one call per access (c2csim_ir.c): the fast path,
+ * else the buffer. packed = (instruction index - instructions already
+ * counted + 1) << 16 | size << 2 | kind. Here, not there, so that the fast
+ * path and the push are inlined into it.
+ */
+VG_REGPARM(3) void sim_on_access(Addr addr, Addr ip, UWord packed)
 {
+	struct slot *s = g_cur;
+	ULong key;
+
+	if (addr - g_stack_lo < g_stack_len) {
+		stats[C2CSIM_ST_STACK_SKIPPED]++;
+		return;
+	}
+	if (UNLIKELY(!s || sim_disabled))
+		return;
+	key = ((g_clock + (packed >> 16) - 1) << EV_TIME_SHIFT) | (packed & 0xffff);
 	if (!cfg.fast || !sim_fast(s, &key, addr))
 		push(s, key, addr, ip);
 }
