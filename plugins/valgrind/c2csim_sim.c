@@ -307,12 +307,23 @@ static void budget_note(ULong time)
 	}
 }
 
+/* Thinned out (kept with probability 1/hitm_rate)? The budget's rates are
+ * powers of 2: a mask, the same answer as the remainder, not a division per
+ * HITM. */
+static inline Bool thin_out(struct slot *s)
+{
+	ULong x = xorshift(&s->thin_rng);
+
+	return cfg.hitm_rate & (cfg.hitm_rate - 1) ? x % cfg.hitm_rate != 0 :
+						     (x & (cfg.hitm_rate - 1)) != 0;
+}
+
 /* A sample of code (C2CSIM_CODE_*): always, or 1 in sample_rate; then thinned. */
 static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, UInt code, Bool always)
 {
 	if (!always && !(e->key & EV_FORCE) && !sample_this(s))
 		return;
-	if (cfg.hitm_rate > 1 && xorshift(&s->thin_rng) % cfg.hitm_rate)
+	if (cfg.hitm_rate > 1 && thin_out(s))
 		return;
 	out_sample(s, time, e->ip, addr, always ? code : code | C2CSIM_CODE_RATE,
 		   (e->key >> 2) & EV_SIZE_MASK);
