@@ -538,20 +538,18 @@ void propose_search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_s
 	propose_placement_free(s.pl);
 }
 
+/* One allocation: the struct, then its mbit and boff arrays. */
 struct placement *propose_placement_new(const struct proposer *pr)
 {
-	struct placement *pl = xcalloc(1, sizeof(*pl));
+	size_t nr_mbit = pr->t->nr_members + 1, nr_boff = pr->nr_blocks + 1;
+	struct placement *pl = xcalloc(1, sizeof(*pl) + (nr_mbit + nr_boff) * sizeof(uint64_t));
 
-	pl->mbit = xcalloc(pr->t->nr_members + 1, sizeof(*pl->mbit));
-	pl->boff = xcalloc(pr->nr_blocks + 1, sizeof(*pl->boff));
+	pl->mbit = (uint64_t *)(pl + 1);
+	pl->boff = pl->mbit + nr_mbit;
 	return pl;
 }
 
 void propose_placement_free(struct placement *pl)
 {
-	if (!pl)
-		return;
-	free(pl->mbit);
-	free(pl->boff);
 	free(pl);
 }
