@@ -62,17 +62,16 @@ static void setup_weights(struct proposer *pr)
 	uint32_t a, b, n = pr->nr_fields;
 
 	pr->weight = xcalloc((size_t)n * n + 1, sizeof(*pr->weight));
-	for (a = 0; a < n; a++)
-		for (b = 0; b < n; b++) {
-			uint64_t h = profile_hitm_inside(pr->profile, &pr->fields[b]);
+	for (b = 0; b < n; b++) {
+		uint64_t h = profile_hitm_inside(pr->profile, &pr->fields[b]);
 
-			if (!profile_field_conflict(&pr->fields[a], &pr->fields[b]) ||
-			    same_contexts(&pr->fields[a], &pr->fields[b]))
-				continue;
-			if (pr->between_hitm && !profile_pairs_inside(pr->profile, &pr->fields[b]))
-				continue; /* one writer per object: a pair only by HITMs */
-			pr->weight[a * n + b] = 1 + h;
-		}
+		if (pr->between_hitm && !profile_pairs_inside(pr->profile, &pr->fields[b]))
+			continue; /* one writer per object: a pair only by HITMs */
+		for (a = 0; a < n; a++)
+			if (profile_field_conflict(&pr->fields[a], &pr->fields[b]) &&
+			    !same_contexts(&pr->fields[a], &pr->fields[b]))
+				pr->weight[a * n + b] = 1 + h;
+	}
 }
 
 static int setup_members(struct proposer *pr, const struct struct_profile *p,
@@ -164,6 +163,24 @@ static bool share_line(uint64_t s1, uint64_t e1, uint64_t s2, uint64_t e2, unsig
 }
 
 /*
+ * A field's HITMs under a placement: all of them while it stays (a
+ * conflicting field shares one of its lines, or it is truly shared), else
+ * its true sharing when that is known. Those between objects stay while
+ * objects share lines and go once they are apart.
+ */
+static uint64_t field_hitm_placed(const struct field_profile *f, bool stays, bool apart)
+{
+	uint64_t with_between;
+
+	if (!stays && !f->hitm_true_known)
+		return 0;
+	with_between = stays ? field_hitm(f) : f->hitm_true + f->hitm_between;
+	if (apart && f->hitm_true_known && f->hitm_between <= with_between)
+		return with_between - f->hitm_between;
+	return with_between;
+}
+
+/*
  * Per-line predicted HITMs and conflicts under a placement: a field's HITMs
  * stay when it is truly shared, or while a conflicting writer still shares
  * one of its lines; they are counted on the line the field starts on.
@@ -205,19 +222,8 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 			if (line < nr_lines)
 				lines[line].nr_conflicts++;
 		}
-		if (stays && line < nr_lines) {
-			/* the HITMs from other objects go once objects are apart */
-			uint64_t h =
-				field_hitm(f) -
-				(apart && f->hitm_true_known && f->hitm_between <= field_hitm(f) ?
-					 f->hitm_between :
-					 0);
-
-			lines[line].hitm += h;
-			*hitm_total += h;
-		} else if (f->hitm_true_known && line < nr_lines) {
-			/* objects that share lines keep the HITMs between them */
-			uint64_t h = f->hitm_true + (apart ? 0 : f->hitm_between);
+		if (line < nr_lines) {
+			uint64_t h = field_hitm_placed(f, stays, apart);
 
 			lines[line].hitm += h;
 			*hitm_total += h;
