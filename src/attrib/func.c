@@ -77,29 +77,24 @@ static void add_loc(struct loc_list *l, uint64_t lo, uint64_t hi, const struct w
 		    uint32_t depth, const char *name, const struct type *type)
 {
 	struct func *f = l->f;
+	struct var_loc v = { .lo = lo,
+			     .hi = hi,
+			     .reg = w->reg,
+			     .off = w->off,
+			     .depth = depth,
+			     .name = name,
+			     .type = type };
 
 	if (hi <= f->lo || lo >= f->hi || w->reg >= NR_DWARF_REGS ||
 	    (w->reg < 0 && !(w->slot && w->reg == REG_FRAME_BASE)))
 		return;
 	if (w->slot) {
 		f->slots = xgrow(f->slots, &l->alloc_slots, f->nr_slots + 1, sizeof(*f->slots));
-		f->slots[f->nr_slots++] = (struct var_slot){ .lo = lo,
-							     .hi = hi,
-							     .reg = w->reg,
-							     .off = w->off,
-							     .depth = depth,
-							     .name = name,
-							     .type = type };
-		return;
+		f->slots[f->nr_slots++] = v;
+	} else {
+		f->locs = xgrow(f->locs, &l->alloc, f->nr_locs + 1, sizeof(*f->locs));
+		f->locs[f->nr_locs++] = v;
 	}
-	f->locs = xgrow(f->locs, &l->alloc, f->nr_locs + 1, sizeof(*f->locs));
-	f->locs[f->nr_locs++] = (struct var_loc){ .lo = lo,
-						  .hi = hi,
-						  .reg = w->reg,
-						  .bias = w->off,
-						  .depth = depth,
-						  .name = name,
-						  .type = type };
 }
 
 static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf_Die *scope,
