@@ -244,21 +244,20 @@ static void func_decode(struct attrib *a, struct func *f)
 	}
 }
 
+static int cmp_pc_insn(const void *key, const void *elem)
+{
+	uint64_t pc = *(const uint64_t *)key, at = ((const struct insn *)elem)->pc;
+
+	return (pc > at) - (pc < at);
+}
+
 ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc)
 {
-	size_t lo = 0, hi = f->nr_insns;
+	const struct insn *in = NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->insns[mid].pc == pc)
-			return mid;
-		if (f->insns[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	if (f->nr_insns)
+		in = bsearch(&pc, f->insns, f->nr_insns, sizeof(*f->insns), cmp_pc_insn);
+	return in ? in - f->insns : -1;
 }
 
 /* Integer/pointer argument registers in order (DWARF numbers). */
