@@ -76,6 +76,7 @@ struct insn {
 	uint8_t mem_size;
 	bool pc_relative; /* base is the program counter: disp is an address */
 	bool unconditional; /* INSN_JUMP only */
+	bool leader; /* starts a basic block (set once the function is decoded) */
 	int64_t disp;
 	uint64_t writes; /* bitmask of DWARF registers written */
 	uint64_t target; /* a direct jump or call */
@@ -137,7 +138,6 @@ struct func {
 	const char *name;
 	struct insn *insns;
 	size_t nr_insns;
-	bool *leader; /* per insn: starts a basic block */
 	struct var_loc *locs;
 	size_t nr_locs;
 	struct var_loc *slots;

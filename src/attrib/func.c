@@ -226,9 +226,8 @@ static void func_decode(struct attrib *a, struct func *f)
 		f->insns[f->nr_insns++] = in;
 		pc += n;
 	}
-	f->leader = xcalloc(f->nr_insns + 1, sizeof(*f->leader));
 	if (f->nr_insns)
-		f->leader[0] = true;
+		f->insns[0].leader = true;
 	for (i = 0; i < f->nr_insns; i++) {
 		const struct insn *in = &f->insns[i];
 		ptrdiff_t t;
@@ -237,10 +236,11 @@ static void func_decode(struct attrib *a, struct func *f)
 			continue;
 		if (in->op == INSN_JUMP && !in->target)
 			f->indirect_jumps = true;
-		f->leader[i + 1] = true;
+		if (i + 1 < f->nr_insns)
+			f->insns[i + 1].leader = true;
 		if (in->target >= f->lo && in->target < f->hi &&
 		    (t = attrib_func_insn_index(f, in->target)) >= 0)
-			f->leader[t] = true;
+			f->insns[t].leader = true;
 	}
 }
 
@@ -371,7 +371,6 @@ void attrib_func_free(struct func *f)
 	if (!f)
 		return;
 	free(f->insns);
-	free(f->leader);
 	free(f->locs);
 	free(f->slots);
 	free(f->callers);

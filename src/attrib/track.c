@@ -541,7 +541,7 @@ static int track_def(struct attrib *a, struct func *f, size_t j, int reg, int64_
 {
 	if (j == 0)
 		return entry_value(a, f, reg, disp, out, depth);
-	if (f->leader[j])
+	if (f->insns[j].leader)
 		return merge_preds(a, f, j, reg, disp, out, depth);
 	if (attrib_insn_writes(a, f, j - 1) & (1ULL << reg))
 		return def_type(a, f, j - 1, reg, disp, out, depth);
@@ -582,7 +582,8 @@ int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_
 			prefer_whole(a, f, j, reg, disp, out, depth);
 		if (ret != -ENOENT)
 			return ret;
-		if (j == 0 || f->leader[j] || (attrib_insn_writes(a, f, j - 1) & (1ULL << reg)))
+		if (j == 0 || f->insns[j].leader ||
+		    (attrib_insn_writes(a, f, j - 1) & (1ULL << reg)))
 			return track_def(a, f, j, reg, disp, out, depth);
 	}
 }
@@ -594,7 +595,7 @@ uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg, int6
 	size_t j;
 
 	/* index = stride * (the earliest value reached) + b */
-	for (j = i; j > 0 && !f->leader[j] && reg >= 0 && reg < NR_DWARF_REGS; j--) {
+	for (j = i; j > 0 && !f->insns[j].leader && reg >= 0 && reg < NR_DWARF_REGS; j--) {
 		const struct insn *prev = &f->insns[j - 1];
 
 		if (!(prev->writes & (1ULL << reg)))
