@@ -127,12 +127,17 @@ void propose_build_blocks(struct proposer *pr)
 		pr->blocks[pr->nr_blocks - 1].fixed_last = true;
 }
 
+void *propose_alloc(struct proposer *pr, size_t n, size_t size)
+{
+	return arena_alloc(&pr->arena, n * size, _Alignof(max_align_t));
+}
+
 /* Member ranges that stay contiguous, as ranges of blocks. */
 void propose_build_groups(struct proposer *pr, const struct propose_range *groups, uint32_t n)
 {
 	uint32_t g;
 
-	pr->groups = xcalloc(n + 1, sizeof(*pr->groups));
+	pr->groups = propose_alloc(pr, n + 1, sizeof(*pr->groups));
 	for (g = 0; g < n; g++) {
 		if (groups[g].first > groups[g].last || groups[g].last >= pr->t->nr_members)
 			continue;

@@ -61,7 +61,7 @@ static void setup_weights(struct proposer *pr)
 {
 	uint32_t a, b, n = pr->nr_fields;
 
-	pr->weight = xcalloc((size_t)n * n + 1, sizeof(*pr->weight));
+	pr->weight = propose_alloc(pr, (size_t)n * n + 1, sizeof(*pr->weight));
 	for (b = 0; b < n; b++) {
 		uint64_t h = profile_hitm_inside(pr->profile, &pr->fields[b]);
 
@@ -81,7 +81,7 @@ static int setup_members(struct proposer *pr, const struct struct_profile *p,
 	const struct type *t = pr->t;
 	uint32_t i;
 
-	pr->members = xcalloc(t->nr_members + 1, sizeof(*pr->members));
+	pr->members = propose_alloc(pr, t->nr_members + 1, sizeof(*pr->members));
 	pr->fields = p->fields;
 	pr->nr_fields = p->nr_fields;
 	if (opts) {
@@ -185,12 +185,12 @@ static uint64_t field_hitm_placed(const struct field_profile *f, bool stays, boo
  * stay when it is truly shared, or while a conflicting writer still shares
  * one of its lines; they are counted on the line the field starts on.
  */
-static void predict_lines(const struct proposer *pr, const struct placement *pl, uint64_t size,
+static void predict_lines(struct proposer *pr, const struct placement *pl, uint64_t size,
 			  bool apart, struct proposal_line **out, uint32_t *nr_out,
 			  uint64_t *hitm_total)
 {
 	uint32_t nr_lines = (uint32_t)((size + pr->cl - 1) / pr->cl), i, j;
-	struct proposal_line *lines = xcalloc(nr_lines + 1, sizeof(*lines));
+	struct proposal_line *lines = propose_alloc(pr, nr_lines + 1, sizeof(*lines));
 
 	for (i = 0; i < nr_lines; i++)
 		lines[i].line = i;
@@ -299,7 +299,7 @@ static void describe_moves(struct proposer *pr, struct proposal *p, const uint32
 	uint32_t k;
 
 	kept_order(pr, order, pl, kept);
-	p->moves = xcalloc(pr->nr_blocks + 1, sizeof(*p->moves));
+	p->moves = propose_alloc(pr, pr->nr_blocks + 1, sizeof(*p->moves));
 	for (k = 0; k < pr->nr_blocks; k++) {
 		const struct block *b = &pr->blocks[order[k]];
 		struct proposal_move *mv;
@@ -453,11 +453,11 @@ static void finish_proposal(struct proposer *pr, struct proposal *p, const uint3
 	describe_moves(pr, p, order, pl, isolated);
 	p->type = build_type(pr, order, isolated, pl, p->new_size, p->align_to);
 	p->nr_order = pr->t->nr_members;
-	p->order = xcalloc(pr->t->nr_members + 1, sizeof(*p->order));
-	p->isolated = xcalloc(pr->t->nr_members + 1, sizeof(*p->isolated));
-	p->wrappers = xcalloc(pr->t->nr_members + 1, sizeof(*p->wrappers));
-	p->offsets = xcalloc(pr->t->nr_members + 1, sizeof(*p->offsets));
-	p->blocks = xcalloc(pr->t->nr_members + 1, sizeof(*p->blocks));
+	p->order = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->order));
+	p->isolated = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->isolated));
+	p->wrappers = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->wrappers));
+	p->offsets = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->offsets));
+	p->blocks = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->blocks));
 	for (k = 0; k < pr->nr_blocks; k++) {
 		const struct block *b = &pr->blocks[order[k]];
 
@@ -524,7 +524,7 @@ static void group_wrappers(struct proposer *pr, const bool *iso, uint32_t *order
 	uint32_t n = pr->nr_blocks, b, l, k = 0;
 	bool *placed = xcalloc(n + 1, sizeof(*placed));
 
-	pr->wrap_with = xmalloc((n + 1) * sizeof(*pr->wrap_with));
+	pr->wrap_with = propose_alloc(pr, n + 1, sizeof(*pr->wrap_with));
 	for (b = 0; b < n; b++) {
 		pr->wrap_with[b] = iso[b] ? b : UINT32_MAX;
 		for (l = 0; iso[b] && l < b; l++)
@@ -665,6 +665,7 @@ int suggest_propose(const struct type *t, const struct struct_profile *p,
 				   "%s is not a struct: only struct members can be reordered",
 				   t && t->name ? t->name : "the type");
 	pr = xcalloc(1, sizeof(*pr));
+	pr->arena = (struct arena)ARENA_INIT(64 << 10, false);
 	pr->t = t;
 	pr->cl = opts && opts->cacheline_size ? opts->cacheline_size : 64;
 	pr->struct_align = t->alignment ? t->alignment : 1;
@@ -675,7 +676,7 @@ int suggest_propose(const struct type *t, const struct struct_profile *p,
 	pairs = 0;
 	for (uint32_t i = 0; i < t->nr_members; i++)
 		pairs += type_size(t->members[i].type) / pr->cl + 2;
-	pr->scratch_lf = xcalloc(pairs + 1, 2 * sizeof(uint64_t));
+	pr->scratch_lf = propose_alloc(pr, pairs + 1, 2 * sizeof(uint64_t));
 	setup_between(pr, p);
 	setup_weights(pr);
 	ret = check_identity(pr, err);
@@ -767,27 +768,11 @@ unsigned int proposer_cacheline_size(const struct proposer *pr)
 
 void proposer_free(struct proposer *pr)
 {
-	uint32_t i;
-
 	if (!pr)
 		return;
-	for (i = 0; i < pr->nr_proposals; i++) {
-		free(pr->proposals[i].moves);
-		free(pr->proposals[i].lines_before);
-		free(pr->proposals[i].lines_after);
-		free(pr->proposals[i].order);
-		free(pr->proposals[i].isolated);
-		free(pr->proposals[i].wrappers);
-		free(pr->proposals[i].offsets);
-		free(pr->proposals[i].blocks);
-	}
-	free(pr->members);
-	free(pr->wrap_with);
 	free(pr->blocks);
-	free(pr->groups);
-	free(pr->weight);
-	free(pr->scratch_lf);
 	if (pr->db)
 		type_db_free(pr->db);
+	arena_release(&pr->arena);
 	free(pr);
 }
