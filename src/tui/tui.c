@@ -287,10 +287,7 @@ static void open_stores(struct tui *t)
 	struct c2c_err err = { 0 };
 	struct tui_view v;
 
-	if (tui_view_stores(&v, t->s, &err))
-		say(t, "%s", err.msg);
-	else
-		push(t, &v);
+	push_or_say(t, tui_view_stores(&v, t->s, &err), &v, "", &err);
 }
 
 static void resort(struct tui *t, enum c2c_display d)
