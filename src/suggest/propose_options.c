@@ -704,16 +704,25 @@ const struct proposal *proposer_get(const struct proposer *pr, uint32_t i)
 	return i < pr->nr_proposals ? &pr->proposals[i] : NULL;
 }
 
+static const char *const kind_names[] = {
+	[PROPOSAL_REORDER] = "reorder",
+	[PROPOSAL_ISOLATE] = "isolate",
+	[PROPOSAL_ALIGN] = "align",
+};
+
 const char *propose_kind_name(enum proposal_kind kind)
 {
-	switch (kind) {
-	case PROPOSAL_REORDER:
-		return "reorder";
-	case PROPOSAL_ISOLATE:
-		return "isolate";
-	default:
-		return "align";
-	}
+	return (size_t)kind < ARRAY_SIZE(kind_names) ? kind_names[kind] : "align";
+}
+
+bool propose_kind_known(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kind_names); i++)
+		if (!strcmp(name, kind_names[i]))
+			return true;
+	return false;
 }
 
 /* Whether A leaves fewer conflicts than B, or as few in fewer bytes. */
