@@ -270,6 +270,14 @@ static void step_model_layout(struct demo *d)
 	strbuf_release(&what);
 }
 
+/* What check's output says about each build's rules. */
+static const struct demo_match violations[] = {
+	{ "VIOLATED", 4 },
+	{ "share a cache line", 4 },
+	{ "size is", 2 },
+	{ NULL, 0 },
+};
+
 static void step_rules(struct demo *d)
 {
 	struct strbuf rules = STRBUF_INIT, bin = STRBUF_INIT, log = STRBUF_INIT, out = STRBUF_INIT;
@@ -292,9 +300,7 @@ static void step_rules(struct demo *d)
 		d->rules_rc[i] = demo_c2c(d, log.buf, false, args);
 		demo_slurp(log.buf, &out);
 		printf("    %s: exit %d\n", demo_builds[i], d->rules_rc[i]);
-		demo_print_matching(out.buf, "VIOLATED", 4);
-		demo_print_matching(out.buf, "share a cache line", 4);
-		demo_print_matching(out.buf, "size is", 2);
+		demo_print_each(out.buf, violations);
 	}
 	strbuf_release(&rules);
 	strbuf_release(&bin);

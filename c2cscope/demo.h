@@ -89,6 +89,13 @@ int demo_c2c(struct demo *d, const char *log, bool echo, const char *const args[
 int demo_slurp(const char *path, struct strbuf *sb);
 /* Print the lines of text that contain needle, indented; returns how many. */
 int demo_print_matching(const char *text, const char *needle, int max);
+/* One needle for demo_print_each: the lines holding it, at most max. */
+struct demo_match {
+	const char *needle;
+	int max;
+};
+/* demo_print_matching for each of matches, in order, up to one with no needle. */
+void demo_print_each(const char *text, const struct demo_match *matches);
 /*
  * Offset of a member in a pahole-style layout text (a top-level member, or
  * one of a top-level anonymous struct or union), -1 if not found.

@@ -280,6 +280,13 @@ static void report_build(struct demo *d, int run, const char *data)
 	strbuf_release(&html);
 }
 
+/* What record's log says of the run. */
+static const struct demo_match recorded[] = {
+	{ "sched-core:", 8 },
+	{ "c2cscope record:", 2 },
+	{ NULL, 0 },
+};
+
 void demo_record_and_report(struct demo *d, int run)
 {
 	struct demo_line_facts *f = &d->facts[run];
@@ -299,8 +306,7 @@ void demo_record_and_report(struct demo *d, int run)
 		demo_print_matching(out.buf, "", 8);
 		goto out;
 	}
-	demo_print_matching(out.buf, "sched-core:", 8);
-	demo_print_matching(out.buf, "c2cscope record:", 2);
+	demo_print_each(out.buf, recorded);
 	if (!find_addresses(out.buf, f)) {
 		printf("    the model did not say where task_group is; see %s\n", log.buf);
 		goto out;

@@ -171,6 +171,12 @@ int demo_print_matching(const char *text, const char *needle, int max)
 	return shown;
 }
 
+void demo_print_each(const char *text, const struct demo_match *matches)
+{
+	for (; matches->needle; matches++)
+		demo_print_matching(text, matches->needle, matches->max);
+}
+
 /*
  * The declared name of a member line "\tTYPE NAME [attrs]; /x OFF SIZE x/";
  * depth is the number of tabs the line must start with.

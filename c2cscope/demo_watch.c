@@ -13,6 +13,12 @@
 /* Few wakeups per cpu: every hit costs a debug exception (about 9 us). */
 #define WATCH_ITERATIONS 5000
 
+/* What watch's output says about the watched fields. */
+static const struct demo_match watched[] = {
+	{ " bytes at ", 3 },	{ "  hits ", 3 }, { "found the line dirty", 4 },
+	{ "replayed_hitm", 3 }, { NULL, 0 },
+};
+
 static void watch_build(struct demo *d, int build)
 {
 	struct strbuf bin = STRBUF_INIT, threads = STRBUF_INIT, iters = STRBUF_INIT;
@@ -48,10 +54,7 @@ static void watch_build(struct demo *d, int build)
 		demo_print_matching(out.buf, "c2cscope watch:", 2);
 		demo_skip("no hardware breakpoints to watch with (exit %d)", rc);
 	} else {
-		demo_print_matching(out.buf, " bytes at ", 3);
-		demo_print_matching(out.buf, "  hits ", 3);
-		demo_print_matching(out.buf, "found the line dirty", 4);
-		demo_print_matching(out.buf, "replayed_hitm", 3);
+		demo_print_each(out.buf, watched);
 	}
 	strbuf_release(&bin);
 	strbuf_release(&threads);

@@ -183,16 +183,22 @@ static void flush(struct strbuf *sb, bool force)
 	}
 }
 
-static void print_text(const struct type_db *db, const struct layout_args *a,
-		       const struct selection *sel)
+/* The printer's options: the command's, for types read from db (NULL: none). */
+static struct layout_print_opts print_opts(const struct layout_args *a, const struct type_db *db)
 {
-	struct layout_print_opts o = {
+	return (struct layout_print_opts){
 		.cacheline_size = a->cacheline_size,
 		.hex = a->hex,
 		.expand = a->expand,
 		.groups = a->groups,
-		.btf = !strcmp(type_db_source(db), "BTF"),
+		.btf = db && !strcmp(type_db_source(db), "BTF"),
 	};
+}
+
+static void print_text(const struct type_db *db, const struct layout_args *a,
+		       const struct selection *sel)
+{
+	struct layout_print_opts o = print_opts(a, db);
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
@@ -263,12 +269,6 @@ static int layout_file(const char *path, const struct layout_args *a)
 
 static int layout_profile(const char *path, const struct layout_args *a)
 {
-	struct layout_print_opts o = {
-		.cacheline_size = a->cacheline_size,
-		.hex = a->hex,
-		.expand = a->expand,
-		.groups = a->groups,
-	};
 	struct strbuf sb = STRBUF_INIT;
 	struct c2c_err err = { 0 };
 	struct profiled pd;
@@ -276,7 +276,8 @@ static int layout_profile(const char *path, const struct layout_args *a)
 
 	ret = type_args_load_profile(CMD, &a->ta, path, a->ta.structs.items[0], &pd);
 	if (!ret) {
-		o.btf = pd.db && !strcmp(type_db_source(pd.db), "BTF");
+		struct layout_print_opts o = print_opts(a, pd.db);
+
 		if (a->json)
 			ret = layout_profile_json(&sb, pd.type, pd.profile, path, a->cacheline_size,
 						  &err);

@@ -46,7 +46,7 @@ static int opt_choose(const struct cmd_option *opt, const char *arg, void *ctx)
 {
 	struct suggest_args *a = ctx;
 
-	if (strcmp(arg, "reorder") && strcmp(arg, "isolate") && strcmp(arg, "align"))
+	if (!propose_kind_known(arg))
 		return cmd_error(CMD, "--choose expects reorder, isolate or align, not '%s'", arg);
 	a->choose = arg;
 	return 0;

@@ -76,6 +76,7 @@ struct insn {
 	uint8_t mem_size;
 	bool pc_relative; /* base is the program counter: disp is an address */
 	bool unconditional; /* INSN_JUMP only */
+	bool leader; /* starts a basic block (set once the function is decoded) */
 	int64_t disp;
 	uint64_t writes; /* bitmask of DWARF registers written */
 	uint64_t target; /* a direct jump or call */
@@ -106,29 +107,20 @@ struct global_var {
 	const struct type *type; /* NULL when unknown */
 };
 
-/* One (pc range, register) where a variable's value is reg + bias. */
+/*
+ * One pc range of a variable: in f->locs, its value is reg + off; in
+ * f->slots, it lives in memory at reg + off, or, with reg REG_FRAME_BASE,
+ * at the function's frame base + off (DW_OP_fbreg). An -O0 build keeps
+ * every local in a slot.
+ */
+#define REG_FRAME_BASE (-2)
 struct var_loc {
 	uint64_t lo, hi;
 	int reg;
-	int64_t bias; /* value = reg + bias */
+	int64_t off;
 	uint32_t depth; /* scope nesting: deeper = more specific */
 	const char *name;
-	const struct type *type; /* the variable's type (a pointer, we hope) */
-};
-
-/*
- * One (pc range, memory slot) where a variable lives in memory: at reg +
- * off, or, with reg REG_FRAME_BASE, at the function's frame base + off
- * (DW_OP_fbreg). An -O0 build keeps every local there.
- */
-#define REG_FRAME_BASE (-2)
-struct var_slot {
-	uint64_t lo, hi;
-	int reg;
-	int64_t off;
-	uint32_t depth;
-	const char *name;
-	const struct type *type; /* the variable's type: what the slot holds */
+	const struct type *type; /* the variable's type (a pointer, we hope, in f->locs) */
 };
 
 /* DW_AT_frame_base: the CFA (from the call frame information) or reg + off. */
@@ -146,10 +138,9 @@ struct func {
 	const char *name;
 	struct insn *insns;
 	size_t nr_insns;
-	bool *leader; /* per insn: starts a basic block */
 	struct var_loc *locs;
 	size_t nr_locs;
-	struct var_slot *slots;
+	struct var_loc *slots;
 	size_t nr_slots;
 	struct {
 		enum frame_base_kind kind;

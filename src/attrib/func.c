@@ -77,29 +77,24 @@ static void add_loc(struct loc_list *l, uint64_t lo, uint64_t hi, const struct w
 		    uint32_t depth, const char *name, const struct type *type)
 {
 	struct func *f = l->f;
+	struct var_loc v = { .lo = lo,
+			     .hi = hi,
+			     .reg = w->reg,
+			     .off = w->off,
+			     .depth = depth,
+			     .name = name,
+			     .type = type };
 
 	if (hi <= f->lo || lo >= f->hi || w->reg >= NR_DWARF_REGS ||
 	    (w->reg < 0 && !(w->slot && w->reg == REG_FRAME_BASE)))
 		return;
 	if (w->slot) {
 		f->slots = xgrow(f->slots, &l->alloc_slots, f->nr_slots + 1, sizeof(*f->slots));
-		f->slots[f->nr_slots++] = (struct var_slot){ .lo = lo,
-							     .hi = hi,
-							     .reg = w->reg,
-							     .off = w->off,
-							     .depth = depth,
-							     .name = name,
-							     .type = type };
-		return;
+		f->slots[f->nr_slots++] = v;
+	} else {
+		f->locs = xgrow(f->locs, &l->alloc, f->nr_locs + 1, sizeof(*f->locs));
+		f->locs[f->nr_locs++] = v;
 	}
-	f->locs = xgrow(f->locs, &l->alloc, f->nr_locs + 1, sizeof(*f->locs));
-	f->locs[f->nr_locs++] = (struct var_loc){ .lo = lo,
-						  .hi = hi,
-						  .reg = w->reg,
-						  .bias = w->off,
-						  .depth = depth,
-						  .name = name,
-						  .type = type };
 }
 
 static void var_locs(struct attrib *a, struct loc_list *l, Dwarf_Die *var, Dwarf_Die *scope,
@@ -231,9 +226,8 @@ static void func_decode(struct attrib *a, struct func *f)
 		f->insns[f->nr_insns++] = in;
 		pc += n;
 	}
-	f->leader = xcalloc(f->nr_insns + 1, sizeof(*f->leader));
 	if (f->nr_insns)
-		f->leader[0] = true;
+		f->insns[0].leader = true;
 	for (i = 0; i < f->nr_insns; i++) {
 		const struct insn *in = &f->insns[i];
 		ptrdiff_t t;
@@ -242,28 +236,28 @@ static void func_decode(struct attrib *a, struct func *f)
 			continue;
 		if (in->op == INSN_JUMP && !in->target)
 			f->indirect_jumps = true;
-		f->leader[i + 1] = true;
+		if (i + 1 < f->nr_insns)
+			f->insns[i + 1].leader = true;
 		if (in->target >= f->lo && in->target < f->hi &&
 		    (t = attrib_func_insn_index(f, in->target)) >= 0)
-			f->leader[t] = true;
+			f->insns[t].leader = true;
 	}
+}
+
+static int cmp_pc_insn(const void *key, const void *elem)
+{
+	uint64_t pc = *(const uint64_t *)key, at = ((const struct insn *)elem)->pc;
+
+	return (pc > at) - (pc < at);
 }
 
 ptrdiff_t attrib_func_insn_index(const struct func *f, uint64_t pc)
 {
-	size_t lo = 0, hi = f->nr_insns;
+	const struct insn *in = NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->insns[mid].pc == pc)
-			return mid;
-		if (f->insns[mid].pc < pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	if (f->nr_insns)
+		in = bsearch(&pc, f->insns, f->nr_insns, sizeof(*f->insns), cmp_pc_insn);
+	return in ? in - f->insns : -1;
 }
 
 /* Integer/pointer argument registers in order (DWARF numbers). */
@@ -377,7 +371,6 @@ void attrib_func_free(struct func *f)
 	if (!f)
 		return;
 	free(f->insns);
-	free(f->leader);
 	free(f->locs);
 	free(f->slots);
 	free(f->callers);

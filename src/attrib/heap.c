@@ -56,7 +56,7 @@ static bool reg_variable(const struct func *f, uint64_t pc, uint64_t regs,
 	for (i = 0; i < f->nr_locs; i++) {
 		const struct var_loc *v = &f->locs[i];
 
-		if (pc < v->lo || pc >= v->hi || v->bias || !(regs >> v->reg & 1) ||
+		if (pc < v->lo || pc >= v->hi || v->off || !(regs >> v->reg & 1) ||
 		    !pointee(v->type))
 			continue;
 		if (!best || v->depth > best->depth)

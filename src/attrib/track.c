@@ -27,7 +27,7 @@ static const struct type *pointee(const struct type *t)
 static int var_score(const struct var_loc *v, int64_t disp)
 {
 	const struct type *t = pointee(v->type);
-	int64_t off = disp - v->bias;
+	int64_t off = disp - v->off;
 	int score = v->depth > 255 ? 255 : (int)v->depth;
 
 	if (off >= 0 && (uint64_t)off < type_size(t))
@@ -43,8 +43,8 @@ static bool encloses(const struct var_loc *v, const struct var_loc *inner, int64
 	uint64_t vsize = type_size(pointee(v->type)), isize = type_size(pointee(inner->type));
 
 	/* each object starts at reg + bias */
-	return var_score(v, disp) >= 1536 && vsize > isize && v->bias <= inner->bias &&
-	       v->bias + (int64_t)vsize >= inner->bias + (int64_t)isize;
+	return var_score(v, disp) >= 1536 && vsize > isize && v->off <= inner->off &&
+	       v->off + (int64_t)vsize >= inner->off + (int64_t)isize;
 }
 
 /*
@@ -100,7 +100,7 @@ static int var_in_reg(const struct func *f, uint64_t pc, int reg, int64_t disp,
 		return untyped ? -EINVAL : -ENOENT;
 	best = outermost(f, pc, reg, disp, best);
 	*out = (struct reg_type){ .type = pointee(best->type),
-				  .offset = -best->bias,
+				  .offset = -best->off,
 				  .var = best->name };
 	return 0;
 }
@@ -179,7 +179,7 @@ struct cfa_cache {
 };
 
 /* Where slot s lives at pc: reg + *off; false when its frame base is unknown. */
-static bool slot_address(struct attrib *a, const struct func *f, const struct var_slot *s,
+static bool slot_address(struct attrib *a, const struct func *f, const struct var_loc *s,
 			 uint64_t pc, struct cfa_cache *cfa, int *reg, int64_t *off)
 {
 	if (s->reg != REG_FRAME_BASE) {
@@ -210,7 +210,7 @@ static bool slot_address(struct attrib *a, const struct func *f, const struct va
 static int slot_var(struct attrib *a, struct func *f, size_t k, int base, int64_t disp,
 		    struct reg_type *out)
 {
-	const struct var_slot *best = NULL;
+	const struct var_loc *best = NULL;
 	struct cfa_cache cfa = { 0 };
 	uint64_t pc = f->insns[k].pc;
 	int64_t start = 0, off;
@@ -218,7 +218,7 @@ static int slot_var(struct attrib *a, struct func *f, size_t k, int base, int64_
 	int reg;
 
 	for (i = 0; i < f->nr_slots; i++) {
-		const struct var_slot *v = &f->slots[i];
+		const struct var_loc *v = &f->slots[i];
 
 		if (pc < v->lo || pc >= v->hi || !v->type ||
 		    !slot_address(a, f, v, pc, &cfa, &reg, &off) || reg != base || disp < off ||
@@ -541,7 +541,7 @@ static int track_def(struct attrib *a, struct func *f, size_t j, int reg, int64_
 {
 	if (j == 0)
 		return entry_value(a, f, reg, disp, out, depth);
-	if (f->leader[j])
+	if (f->insns[j].leader)
 		return merge_preds(a, f, j, reg, disp, out, depth);
 	if (attrib_insn_writes(a, f, j - 1) & (1ULL << reg))
 		return def_type(a, f, j - 1, reg, disp, out, depth);
@@ -582,7 +582,8 @@ int attrib_track_reg(struct attrib *a, struct func *f, size_t i, int reg, int64_
 			prefer_whole(a, f, j, reg, disp, out, depth);
 		if (ret != -ENOENT)
 			return ret;
-		if (j == 0 || f->leader[j] || (attrib_insn_writes(a, f, j - 1) & (1ULL << reg)))
+		if (j == 0 || f->insns[j].leader ||
+		    (attrib_insn_writes(a, f, j - 1) & (1ULL << reg)))
 			return track_def(a, f, j, reg, disp, out, depth);
 	}
 }
@@ -594,7 +595,7 @@ uint64_t attrib_track_index_stride(const struct func *f, size_t i, int reg, int6
 	size_t j;
 
 	/* index = stride * (the earliest value reached) + b */
-	for (j = i; j > 0 && !f->leader[j] && reg >= 0 && reg < NR_DWARF_REGS; j--) {
+	for (j = i; j > 0 && !f->insns[j].leader && reg >= 0 && reg < NR_DWARF_REGS; j--) {
 		const struct insn *prev = &f->insns[j - 1];
 
 		if (!(prev->writes & (1ULL << reg)))

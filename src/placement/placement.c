@@ -62,8 +62,8 @@ static void set_comm(struct thread_model *t, const char *comm, size_t max)
 static void ran_on(struct task_placement *p, struct thread_model *t, uint32_t cpu)
 {
 	placement_bitmap_set(&t->cpus, &t->cpu_words, cpu);
-	if (cpu < p->nr_cpus && p->cpu_node[cpu] >= 0)
-		placement_bitmap_set(&t->nodes, &t->node_words, (uint32_t)p->cpu_node[cpu]);
+	if (cpu < p->nr_cpus && p->cpus[cpu].node >= 0)
+		placement_bitmap_set(&t->nodes, &t->node_words, (uint32_t)p->cpus[cpu].node);
 }
 
 void task_placement_grow_cpus(struct task_placement *p, uint32_t cpu)
@@ -73,14 +73,9 @@ void task_placement_grow_cpus(struct task_placement *p, uint32_t cpu)
 	if (cpu < n)
 		return;
 	p->nr_cpus = cpu + 1;
-	p->cpu_node = xrealloc(p->cpu_node, p->nr_cpus * sizeof(*p->cpu_node));
-	p->cur_tid = xrealloc(p->cur_tid, p->nr_cpus * sizeof(*p->cur_tid));
-	p->cur_since = xrealloc(p->cur_since, p->nr_cpus * sizeof(*p->cur_since));
-	for (i = n; i < p->nr_cpus; i++) {
-		p->cpu_node[i] = -1;
-		p->cur_tid[i] = 0;
-		p->cur_since[i] = 0;
-	}
+	p->cpus = xrealloc(p->cpus, p->nr_cpus * sizeof(*p->cpus));
+	for (i = n; i < p->nr_cpus; i++)
+		p->cpus[i] = (struct cpu_state){ .node = -1 };
 }
 
 void task_placement_on_memory(struct task_placement *p, const struct perf_sample *s)
@@ -131,16 +126,18 @@ void task_placement_on_switch(struct task_placement *p, struct tep_event *ev,
 {
 	unsigned long long prev, next;
 	struct thread_model *t;
+	struct cpu_state *c;
 
 	if (!field_u64(ev, s, "prev_pid", &prev) || !field_u64(ev, s, "next_pid", &next))
 		return;
 	p->nr_switch++;
 	task_placement_grow_cpus(p, s->cpu);
-	if (prev && p->cur_tid[s->cpu] == prev && s->time >= p->cur_since[s->cpu])
+	c = &p->cpus[s->cpu];
+	if (prev && c->cur_tid == prev && s->time >= c->cur_since)
 		task_placement_thread_of(p, 0, (uint32_t)prev)->pub.run_ns +=
-			s->time - p->cur_since[s->cpu];
-	p->cur_tid[s->cpu] = (uint32_t)next;
-	p->cur_since[s->cpu] = s->time;
+			s->time - c->cur_since;
+	c->cur_tid = (uint32_t)next;
+	c->cur_since = s->time;
 	if (!next)
 		return; /* the idle task */
 	t = task_placement_thread_of(p, 0, (uint32_t)next);
@@ -292,8 +289,6 @@ void task_placement_free(struct task_placement *p)
 	hashmap_release(&p->by_tid);
 	free(p->threads);
 	free(p->order);
-	free(p->cpu_node);
-	free(p->cur_tid);
-	free(p->cur_since);
+	free(p->cpus);
 	free(p);
 }

@@ -16,15 +16,20 @@ struct thread_model {
 	struct hashmap lines; /* line -> struct task_placement_line * */
 };
 
+/* What the model knows of one cpu. */
+struct cpu_state {
+	int node; /* -1 unknown */
+	uint32_t cur_tid; /* who was switched in last, and when */
+	uint64_t cur_since;
+};
+
 struct task_placement {
 	struct thread_model *threads;
 	size_t nr_threads, alloc_threads;
 	struct hashmap by_tid; /* tid -> index + 1 */
 	size_t *order; /* indexes by tid */
 	uint32_t nr_cpus, nr_nodes;
-	int *cpu_node; /* nr_cpus entries, -1 unknown */
-	uint32_t *cur_tid; /* per cpu: who was switched in last, and when */
-	uint64_t *cur_since;
+	struct cpu_state *cpus; /* nr_cpus entries */
 	uint64_t nr_switch, nr_migrate;
 	unsigned int line_size;
 	struct tep_handle *tep;
@@ -35,7 +40,7 @@ int placement_tracing_blob_parse(const void *blob, size_t size, const char *path
 				 struct tep_handle **out, struct c2c_err *err);
 /* A thread's model, created on first sight. */
 struct thread_model *task_placement_thread_of(struct task_placement *p, uint32_t pid, uint32_t tid);
-/* Room for cpu in the per-cpu arrays (new cpus: node unknown). */
+/* Room for cpu in p->cpus (new cpus: node unknown). */
 void task_placement_grow_cpus(struct task_placement *p, uint32_t cpu);
 void placement_bitmap_set(uint64_t **map, size_t *words, uint32_t bit);
 

@@ -47,7 +47,7 @@ static void map_node(struct task_placement *p, const char *cpus, uint32_t node)
 			hi = strtoul(end + 1, &end, 10);
 		for (c = lo; c <= hi && c < PERF_MAX_CPUS; c++) {
 			task_placement_grow_cpus(p, (uint32_t)c);
-			p->cpu_node[c] = (int)node;
+			p->cpus[c].node = (int)node;
 		}
 		s = *end == ',' ? end + 1 : NULL;
 	}

@@ -64,18 +64,21 @@ struct record_event *record_evlist_new(struct record_evlist *l, const char *name
 	return e;
 }
 
-static void evlist_drop_from(struct record_evlist *l, size_t nr)
+void record_event_release(struct record_event *e)
 {
-	while (l->nr > nr) {
-		l->nr--;
-		free(l->ev[l->nr].name);
-		free(l->ev[l->nr].pmu);
-	}
+	free(e->name);
+	free(e->pmu);
+}
+
+void record_evlist_truncate(struct record_evlist *l, size_t nr)
+{
+	while (l->nr > nr)
+		record_event_release(&l->ev[--l->nr]);
 }
 
 void record_evlist_release(struct record_evlist *l)
 {
-	evlist_drop_from(l, 0);
+	record_evlist_truncate(l, 0);
 	free(l->ev);
 	memset(l, 0, sizeof(*l));
 }
@@ -503,7 +506,7 @@ int record_evlist_parse(struct record_evlist *l, const char *spec, struct c2c_er
 		p += n + 1;
 	}
 	if (ret)
-		evlist_drop_from(l, first);
+		record_evlist_truncate(l, first);
 	free(copy);
 	return ret;
 }

@@ -126,8 +126,7 @@ static int pfm_defaults(struct record_evlist *l, unsigned int ldlat, struct strb
 	ret = record_evlist_parse(l, spec.buf, NULL);
 	strbuf_release(&spec);
 	if (ret) {
-		while (l->nr > first)
-			free(l->ev[--l->nr].name), free(l->ev[l->nr].pmu);
+		record_evlist_truncate(l, first);
 		return -ENOENT;
 	}
 	if (pfm_needs_aux(core))

@@ -64,5 +64,9 @@ int record_tracing_data_build(const struct record_event *ev, size_t nr, struct s
 
 /* Appends an event and returns it (zeroed attr of the right size, leader -1). */
 struct record_event *record_evlist_new(struct record_evlist *l, const char *name, const char *pmu);
+/* Frees what an event owns: its name and PMU name. */
+void record_event_release(struct record_event *e);
+/* Drops the events from index nr on. */
+void record_evlist_truncate(struct record_evlist *l, size_t nr);
 
 #endif

@@ -64,10 +64,8 @@ static void session_free(struct record_session *s)
 	hashmap_release(&s->dsos);
 	hashmap_release(&s->keep_pids);
 	hashmap_release(&s->ids);
-	for (i = 0; i < s->nr_events; i++) {
-		free(s->events[i].name);
-		free(s->events[i].pmu);
-	}
+	for (i = 0; i < s->nr_events; i++)
+		record_event_release(&s->events[i]);
 	free(s->events);
 	free(s->counters);
 	free(s->rings);

@@ -127,12 +127,17 @@ void propose_build_blocks(struct proposer *pr)
 		pr->blocks[pr->nr_blocks - 1].fixed_last = true;
 }
 
+void *propose_alloc(struct proposer *pr, size_t n, size_t size)
+{
+	return arena_alloc(&pr->arena, n * size, _Alignof(max_align_t));
+}
+
 /* Member ranges that stay contiguous, as ranges of blocks. */
 void propose_build_groups(struct proposer *pr, const struct propose_range *groups, uint32_t n)
 {
 	uint32_t g;
 
-	pr->groups = xcalloc(n + 1, sizeof(*pr->groups));
+	pr->groups = propose_alloc(pr, n + 1, sizeof(*pr->groups));
 	for (g = 0; g < n; g++) {
 		if (groups[g].first > groups[g].last || groups[g].last >= pr->t->nr_members)
 			continue;
@@ -538,20 +543,18 @@ void propose_search_reorder(struct proposer *pr, uint32_t *order, uint64_t max_s
 	propose_placement_free(s.pl);
 }
 
+/* One allocation: the struct, then its mbit and boff arrays. */
 struct placement *propose_placement_new(const struct proposer *pr)
 {
-	struct placement *pl = xcalloc(1, sizeof(*pl));
+	size_t nr_mbit = pr->t->nr_members + 1, nr_boff = pr->nr_blocks + 1;
+	struct placement *pl = xcalloc(1, sizeof(*pl) + (nr_mbit + nr_boff) * sizeof(uint64_t));
 
-	pl->mbit = xcalloc(pr->t->nr_members + 1, sizeof(*pl->mbit));
-	pl->boff = xcalloc(pr->nr_blocks + 1, sizeof(*pl->boff));
+	pl->mbit = (uint64_t *)(pl + 1);
+	pl->boff = pl->mbit + nr_mbit;
 	return pl;
 }
 
 void propose_placement_free(struct placement *pl)
 {
-	if (!pl)
-		return;
-	free(pl->mbit);
-	free(pl->boff);
 	free(pl);
 }

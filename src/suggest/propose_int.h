@@ -4,6 +4,7 @@
 #define C2C_SUGGEST_PROPOSE_INT_H
 
 #include "suggest/suggest.h"
+#include "util/arena.h"
 
 #include <stddef.h>
 
@@ -41,6 +42,8 @@ struct proposer {
 	unsigned int cl;
 	uint32_t struct_align;
 	struct type_db *db; /* holds the proposed types */
+	/* the tables and the proposals' arrays: sized once, freed with pr */
+	struct arena arena;
 	struct member_info *members; /* per original member */
 	struct block *blocks;
 	uint32_t nr_blocks;
@@ -73,6 +76,8 @@ struct proposer {
 	struct proposal proposals[3];
 };
 
+/* n zeroed elements of size bytes from pr's arena. */
+void *propose_alloc(struct proposer *pr, size_t n, size_t size);
 uint32_t propose_count_moves(const uint32_t *order, uint32_t n);
 void propose_evaluate(const struct proposer *pr, const uint32_t *order, const bool *isolated,
 		      struct score *sc, struct placement *pl);

@@ -61,18 +61,17 @@ static void setup_weights(struct proposer *pr)
 {
 	uint32_t a, b, n = pr->nr_fields;
 
-	pr->weight = xcalloc((size_t)n * n + 1, sizeof(*pr->weight));
-	for (a = 0; a < n; a++)
-		for (b = 0; b < n; b++) {
-			uint64_t h = profile_hitm_inside(pr->profile, &pr->fields[b]);
+	pr->weight = propose_alloc(pr, (size_t)n * n + 1, sizeof(*pr->weight));
+	for (b = 0; b < n; b++) {
+		uint64_t h = profile_hitm_inside(pr->profile, &pr->fields[b]);
 
-			if (!profile_field_conflict(&pr->fields[a], &pr->fields[b]) ||
-			    same_contexts(&pr->fields[a], &pr->fields[b]))
-				continue;
-			if (pr->between_hitm && !profile_pairs_inside(pr->profile, &pr->fields[b]))
-				continue; /* one writer per object: a pair only by HITMs */
-			pr->weight[a * n + b] = 1 + h;
-		}
+		if (pr->between_hitm && !profile_pairs_inside(pr->profile, &pr->fields[b]))
+			continue; /* one writer per object: a pair only by HITMs */
+		for (a = 0; a < n; a++)
+			if (profile_field_conflict(&pr->fields[a], &pr->fields[b]) &&
+			    !same_contexts(&pr->fields[a], &pr->fields[b]))
+				pr->weight[a * n + b] = 1 + h;
+	}
 }
 
 static int setup_members(struct proposer *pr, const struct struct_profile *p,
@@ -82,7 +81,7 @@ static int setup_members(struct proposer *pr, const struct struct_profile *p,
 	const struct type *t = pr->t;
 	uint32_t i;
 
-	pr->members = xcalloc(t->nr_members + 1, sizeof(*pr->members));
+	pr->members = propose_alloc(pr, t->nr_members + 1, sizeof(*pr->members));
 	pr->fields = p->fields;
 	pr->nr_fields = p->nr_fields;
 	if (opts) {
@@ -164,16 +163,34 @@ static bool share_line(uint64_t s1, uint64_t e1, uint64_t s2, uint64_t e2, unsig
 }
 
 /*
+ * A field's HITMs under a placement: all of them while it stays (a
+ * conflicting field shares one of its lines, or it is truly shared), else
+ * its true sharing when that is known. Those between objects stay while
+ * objects share lines and go once they are apart.
+ */
+static uint64_t field_hitm_placed(const struct field_profile *f, bool stays, bool apart)
+{
+	uint64_t with_between;
+
+	if (!stays && !f->hitm_true_known)
+		return 0;
+	with_between = stays ? field_hitm(f) : f->hitm_true + f->hitm_between;
+	if (apart && f->hitm_true_known && f->hitm_between <= with_between)
+		return with_between - f->hitm_between;
+	return with_between;
+}
+
+/*
  * Per-line predicted HITMs and conflicts under a placement: a field's HITMs
  * stay when it is truly shared, or while a conflicting writer still shares
  * one of its lines; they are counted on the line the field starts on.
  */
-static void predict_lines(const struct proposer *pr, const struct placement *pl, uint64_t size,
+static void predict_lines(struct proposer *pr, const struct placement *pl, uint64_t size,
 			  bool apart, struct proposal_line **out, uint32_t *nr_out,
 			  uint64_t *hitm_total)
 {
 	uint32_t nr_lines = (uint32_t)((size + pr->cl - 1) / pr->cl), i, j;
-	struct proposal_line *lines = xcalloc(nr_lines + 1, sizeof(*lines));
+	struct proposal_line *lines = propose_alloc(pr, nr_lines + 1, sizeof(*lines));
 
 	for (i = 0; i < nr_lines; i++)
 		lines[i].line = i;
@@ -205,19 +222,8 @@ static void predict_lines(const struct proposer *pr, const struct placement *pl,
 			if (line < nr_lines)
 				lines[line].nr_conflicts++;
 		}
-		if (stays && line < nr_lines) {
-			/* the HITMs from other objects go once objects are apart */
-			uint64_t h =
-				field_hitm(f) -
-				(apart && f->hitm_true_known && f->hitm_between <= field_hitm(f) ?
-					 f->hitm_between :
-					 0);
-
-			lines[line].hitm += h;
-			*hitm_total += h;
-		} else if (f->hitm_true_known && line < nr_lines) {
-			/* objects that share lines keep the HITMs between them */
-			uint64_t h = f->hitm_true + (apart ? 0 : f->hitm_between);
+		if (line < nr_lines) {
+			uint64_t h = field_hitm_placed(f, stays, apart);
 
 			lines[line].hitm += h;
 			*hitm_total += h;
@@ -293,7 +299,7 @@ static void describe_moves(struct proposer *pr, struct proposal *p, const uint32
 	uint32_t k;
 
 	kept_order(pr, order, pl, kept);
-	p->moves = xcalloc(pr->nr_blocks + 1, sizeof(*p->moves));
+	p->moves = propose_alloc(pr, pr->nr_blocks + 1, sizeof(*p->moves));
 	for (k = 0; k < pr->nr_blocks; k++) {
 		const struct block *b = &pr->blocks[order[k]];
 		struct proposal_move *mv;
@@ -447,11 +453,11 @@ static void finish_proposal(struct proposer *pr, struct proposal *p, const uint3
 	describe_moves(pr, p, order, pl, isolated);
 	p->type = build_type(pr, order, isolated, pl, p->new_size, p->align_to);
 	p->nr_order = pr->t->nr_members;
-	p->order = xcalloc(pr->t->nr_members + 1, sizeof(*p->order));
-	p->isolated = xcalloc(pr->t->nr_members + 1, sizeof(*p->isolated));
-	p->wrappers = xcalloc(pr->t->nr_members + 1, sizeof(*p->wrappers));
-	p->offsets = xcalloc(pr->t->nr_members + 1, sizeof(*p->offsets));
-	p->blocks = xcalloc(pr->t->nr_members + 1, sizeof(*p->blocks));
+	p->order = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->order));
+	p->isolated = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->isolated));
+	p->wrappers = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->wrappers));
+	p->offsets = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->offsets));
+	p->blocks = propose_alloc(pr, pr->t->nr_members + 1, sizeof(*p->blocks));
 	for (k = 0; k < pr->nr_blocks; k++) {
 		const struct block *b = &pr->blocks[order[k]];
 
@@ -518,7 +524,7 @@ static void group_wrappers(struct proposer *pr, const bool *iso, uint32_t *order
 	uint32_t n = pr->nr_blocks, b, l, k = 0;
 	bool *placed = xcalloc(n + 1, sizeof(*placed));
 
-	pr->wrap_with = xmalloc((n + 1) * sizeof(*pr->wrap_with));
+	pr->wrap_with = propose_alloc(pr, n + 1, sizeof(*pr->wrap_with));
 	for (b = 0; b < n; b++) {
 		pr->wrap_with[b] = iso[b] ? b : UINT32_MAX;
 		for (l = 0; iso[b] && l < b; l++)
@@ -659,6 +665,7 @@ int suggest_propose(const struct type *t, const struct struct_profile *p,
 				   "%s is not a struct: only struct members can be reordered",
 				   t && t->name ? t->name : "the type");
 	pr = xcalloc(1, sizeof(*pr));
+	pr->arena = (struct arena)ARENA_INIT(64 << 10, false);
 	pr->t = t;
 	pr->cl = opts && opts->cacheline_size ? opts->cacheline_size : 64;
 	pr->struct_align = t->alignment ? t->alignment : 1;
@@ -669,7 +676,7 @@ int suggest_propose(const struct type *t, const struct struct_profile *p,
 	pairs = 0;
 	for (uint32_t i = 0; i < t->nr_members; i++)
 		pairs += type_size(t->members[i].type) / pr->cl + 2;
-	pr->scratch_lf = xcalloc(pairs + 1, 2 * sizeof(uint64_t));
+	pr->scratch_lf = propose_alloc(pr, pairs + 1, 2 * sizeof(uint64_t));
 	setup_between(pr, p);
 	setup_weights(pr);
 	ret = check_identity(pr, err);
@@ -697,16 +704,25 @@ const struct proposal *proposer_get(const struct proposer *pr, uint32_t i)
 	return i < pr->nr_proposals ? &pr->proposals[i] : NULL;
 }
 
+static const char *const kind_names[] = {
+	[PROPOSAL_REORDER] = "reorder",
+	[PROPOSAL_ISOLATE] = "isolate",
+	[PROPOSAL_ALIGN] = "align",
+};
+
 const char *propose_kind_name(enum proposal_kind kind)
 {
-	switch (kind) {
-	case PROPOSAL_REORDER:
-		return "reorder";
-	case PROPOSAL_ISOLATE:
-		return "isolate";
-	default:
-		return "align";
-	}
+	return (size_t)kind < ARRAY_SIZE(kind_names) ? kind_names[kind] : "align";
+}
+
+bool propose_kind_known(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kind_names); i++)
+		if (!strcmp(name, kind_names[i]))
+			return true;
+	return false;
 }
 
 /* Whether A leaves fewer conflicts than B, or as few in fewer bytes. */
@@ -761,27 +777,11 @@ unsigned int proposer_cacheline_size(const struct proposer *pr)
 
 void proposer_free(struct proposer *pr)
 {
-	uint32_t i;
-
 	if (!pr)
 		return;
-	for (i = 0; i < pr->nr_proposals; i++) {
-		free(pr->proposals[i].moves);
-		free(pr->proposals[i].lines_before);
-		free(pr->proposals[i].lines_after);
-		free(pr->proposals[i].order);
-		free(pr->proposals[i].isolated);
-		free(pr->proposals[i].wrappers);
-		free(pr->proposals[i].offsets);
-		free(pr->proposals[i].blocks);
-	}
-	free(pr->members);
-	free(pr->wrap_with);
 	free(pr->blocks);
-	free(pr->groups);
-	free(pr->weight);
-	free(pr->scratch_lf);
 	if (pr->db)
 		type_db_free(pr->db);
+	arena_release(&pr->arena);
 	free(pr);
 }

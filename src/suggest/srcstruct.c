@@ -220,8 +220,9 @@ static void build_constraints(struct src_struct *s)
 {
 	uint32_t i;
 
-	s->glue = xcalloc(s->nr_nodes + 1, sizeof(*s->glue));
-	s->groups = xcalloc(s->nr_nodes + 1, sizeof(*s->groups));
+	/* a node adds to one of the two at most: one allocation holds both */
+	s->glue = xcalloc(2 * ((size_t)s->nr_nodes + 1), sizeof(*s->glue));
+	s->groups = s->glue + s->nr_nodes + 1;
 	for (i = 0; i < s->nr_nodes; i++) {
 		const struct snode *n = &s->nodes[i];
 		struct propose_range r = { (uint32_t)n->mfirst, (uint32_t)n->mlast };
@@ -261,7 +262,7 @@ int suggest_src_load(const struct type *t, const char *source_dir, struct src_st
 				  source_dir ? "" : " (give --source-dir DIR)");
 		goto fail;
 	}
-	s->rel = xstrdup(rel);
+	s->rel = rel;
 	ret = read_all(s, err);
 	if (!ret)
 		ret = find_open(s, &open, err);
@@ -284,13 +285,11 @@ void suggest_src_free(struct src_struct *s)
 	if (!s)
 		return;
 	free(s->path);
-	free(s->rel);
 	free(s->buf);
 	free(s->line_off);
 	free(s->nodes);
 	free(s->lists);
-	free(s->glue);
-	free(s->groups);
+	free(s->glue); /* and s->groups */
 	free(s);
 }
 

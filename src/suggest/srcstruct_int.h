@@ -38,7 +38,7 @@ struct slist {
 struct src_struct {
 	const struct type *t;
 	char *path; /* the file read */
-	char *rel; /* its path relative to the source directory */
+	const char *rel; /* its path relative to the source directory: a tail of t->decl_file */
 	char *buf;
 	size_t len;
 	uint32_t nr_lines;
@@ -49,7 +49,7 @@ struct src_struct {
 	struct slist *lists;
 	uint32_t nr_lists;
 	size_t lists_alloc;
-	struct propose_range *glue, *groups;
+	struct propose_range *glue, *groups; /* groups: in glue's allocation */
 	uint32_t nr_glue, nr_groups;
 };
 

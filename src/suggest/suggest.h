@@ -126,6 +126,8 @@ const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
 const struct proposal *proposer_choose(const struct proposer *pr, const char *choose);
 /* The option's name for --choose: "reorder", "isolate" or "align". */
 const char *propose_kind_name(enum proposal_kind kind);
+/* Whether NAME is one of those. */
+bool propose_kind_known(const char *name);
 /*
  * HITMs on truly shared fields of P (written by several cpus): no layout
  * removes them; nonzero (at least one per field) for a hotness file's

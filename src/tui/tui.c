@@ -25,6 +25,7 @@
 #include "c2c/c2c_model.h"
 #include "tui/tui_view.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #define TUI_MAX_DEPTH 8
 #define TUI_MIN_COLS 40
@@ -222,6 +223,16 @@ static void say(struct tui *t, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Push the view a builder made (ret 0), or say why it made none after WHAT. */
+static void push_or_say(struct tui *t, int ret, const struct tui_view *v, const char *what,
+			const struct c2c_err *err)
+{
+	if (ret)
+		say(t, "%s%s", what, err->msg);
+	else
+		push(t, v);
+}
+
 static void open_layout(struct tui *t, const struct type *type)
 {
 	struct tui_view v;
@@ -243,10 +254,7 @@ static void open_suggest(struct tui *t, const struct type *type)
 		say(t, "no struct here: this row's field was not attributed to a struct");
 		return;
 	}
-	if (tui_view_suggest(&v, t->s, type, &err))
-		say(t, "suggest: %s", err.msg);
-	else
-		push(t, &v);
+	push_or_say(t, tui_view_suggest(&v, t->s, type, &err), &v, "suggest: ", &err);
 }
 
 static void open_patch(struct tui *t, bool isolate)
@@ -254,10 +262,8 @@ static void open_patch(struct tui *t, bool isolate)
 	struct c2c_err err = { 0 };
 	struct tui_view v;
 
-	if (tui_view_patch(&v, t->s, top(t)->type, isolate, t->opts->source_dir, &err))
-		say(t, "patch: %s", err.msg);
-	else
-		push(t, &v);
+	push_or_say(t, tui_view_patch(&v, t->s, top(t)->type, isolate, t->opts->source_dir, &err),
+		    &v, "patch: ", &err);
 }
 
 static void open_types(struct tui *t)
@@ -265,10 +271,7 @@ static void open_types(struct tui *t)
 	struct c2c_err err = { 0 };
 	struct tui_view v;
 
-	if (tui_view_types(&v, t->s, t->opts->type_glob, &err))
-		say(t, "%s", err.msg);
-	else
-		push(t, &v);
+	push_or_say(t, tui_view_types(&v, t->s, t->opts->type_glob, &err), &v, "", &err);
 }
 
 static void open_placement(struct tui *t)
@@ -276,10 +279,7 @@ static void open_placement(struct tui *t)
 	struct c2c_err err = { 0 };
 	struct tui_view v;
 
-	if (tui_view_placement(&v, t->s, &err))
-		say(t, "%s", err.msg);
-	else
-		push(t, &v);
+	push_or_say(t, tui_view_placement(&v, t->s, &err), &v, "", &err);
 }
 
 static void open_stores(struct tui *t)
@@ -287,10 +287,7 @@ static void open_stores(struct tui *t)
 	struct c2c_err err = { 0 };
 	struct tui_view v;
 
-	if (tui_view_stores(&v, t->s, &err))
-		say(t, "%s", err.msg);
-	else
-		push(t, &v);
+	push_or_say(t, tui_view_stores(&v, t->s, &err), &v, "", &err);
 }
 
 static void resort(struct tui *t, enum c2c_display d)
@@ -445,28 +442,27 @@ static void find(struct tui *t, bool next)
 	say(t, "/%s: row %zu of %zu", t->search, i + 1, v->nr_rows);
 }
 
+/* Keys that move the cursor by rows or by pages (of the body's height). */
+static const struct {
+	int key;
+	long rows, pages;
+} row_keys[] = {
+	{ KEY_DOWN, 1, 0 },  { 'j', 1, 0 }, { KEY_UP, -1, 0 },	  { 'k', -1, 0 },
+	{ KEY_NPAGE, 0, 1 }, { ' ', 0, 1 }, { KEY_PPAGE, 0, -1 },
+};
+
 /* Keys that move; whether key was one. */
 static bool move_key(struct tui *t, int key)
 {
 	struct tui_view *v = top(t);
-	size_t h = body_height(v);
+	size_t h = body_height(v), i;
 
+	for (i = 0; i < ARRAY_SIZE(row_keys); i++)
+		if (row_keys[i].key == key) {
+			tui_view_move(v, row_keys[i].rows + row_keys[i].pages * (long)h, h);
+			return true;
+		}
 	switch (key) {
-	case KEY_DOWN:
-	case 'j':
-		tui_view_move(v, 1, h);
-		return true;
-	case KEY_UP:
-	case 'k':
-		tui_view_move(v, -1, h);
-		return true;
-	case KEY_NPAGE:
-	case ' ':
-		tui_view_move(v, (long)h, h);
-		return true;
-	case KEY_PPAGE:
-		tui_view_move(v, -(long)h, h);
-		return true;
 	case KEY_HOME:
 	case 'g':
 		tui_view_select(v, 0, h);

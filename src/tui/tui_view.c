@@ -38,16 +38,19 @@ static const char stores_keys[] =
 static const char placement_keys[] =
 	"Enter/d the thread's hottest line  / search  n next  ? help  q back";
 
-void tui_view_free(struct tui_view *v)
+static void free_rows(struct tui_row *rows, size_t nr)
 {
 	size_t i;
 
-	for (i = 0; i < v->nr_header; i++)
-		free(v->header[i].text);
-	for (i = 0; i < v->nr_rows; i++)
-		free(v->rows[i].text);
-	free(v->header);
-	free(v->rows);
+	for (i = 0; i < nr; i++)
+		free(rows[i].text);
+	free(rows);
+}
+
+void tui_view_free(struct tui_view *v)
+{
+	free_rows(v->header, v->nr_header);
+	free_rows(v->rows, v->nr_rows);
 	free(v->title);
 	free(v->summary);
 	memset(v, 0, sizeof(*v));

@@ -30,7 +30,7 @@ void watch_add_map(struct watch *w, const struct perf_mmap *m)
 	w->maps = xgrow(w->maps, &w->alloc_maps, w->nr_maps + 1, sizeof(*w->maps));
 	dst = &w->maps[w->nr_maps++];
 	*dst = *m;
-	dst->filename = xstrdup(m->filename ? m->filename : "");
+	dst->filename = strpool_intern(&w->strings, m->filename ? m->filename : "");
 	dst->is_mmap2 = true;
 	addr_spaces_mmap(w->as, dst);
 }
@@ -41,7 +41,9 @@ void watch_add_comm(struct watch *w, uint32_t pid, uint32_t tid, const char *com
 
 	w->comms = xgrow(w->comms, &w->alloc_comms, w->nr_comms + 1, sizeof(*w->comms));
 	c = &w->comms[w->nr_comms++];
-	*c = (struct perf_comm){ .pid = pid, .tid = tid, .comm = xstrdup(comm) };
+	*c = (struct perf_comm){ .pid = pid,
+				 .tid = tid,
+				 .comm = strpool_intern(&w->strings, comm) };
 	addr_spaces_comm(w->as, tid, c->comm);
 }
 
@@ -237,7 +239,6 @@ int watch_target_to_entry(struct watch *w, struct c2c_err *err)
 {
 #ifdef __x86_64__
 	uint64_t entry = 0;
-	size_t i;
 	int ret;
 
 	if (!w->stopped || w->at_entry)
@@ -249,11 +250,7 @@ int watch_target_to_entry(struct watch *w, struct c2c_err *err)
 	if (ret)
 		return ret;
 	w->at_entry = true;
-	for (i = 0; i < w->nr_maps; i++)
-		free((char *)w->maps[i].filename);
 	w->nr_maps = 0;
-	for (i = 0; i < w->nr_comms; i++)
-		free((char *)w->comms[i].comm);
 	w->nr_comms = 0;
 	return watch_target_maps(w, err);
 #else

@@ -73,6 +73,7 @@ int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err
 	w->opts = *opts;
 	w->pid = opts->pid;
 	hashmap_init(&w->ids);
+	strpool_init(&w->strings);
 	w->as = addr_spaces_new();
 	w->syms = sym_resolver_new(&so);
 	w->sum.pid = opts->pid;
@@ -223,8 +224,6 @@ static void free_results(struct watch *w)
 
 void watch_close(struct watch *w)
 {
-	size_t i;
-
 	if (!w)
 		return;
 	if (w->rings)
@@ -236,12 +235,9 @@ void watch_close(struct watch *w)
 	end_target(w);
 	free_results(w);
 	free(w->fields);
-	for (i = 0; i < w->nr_maps; i++)
-		free((char *)w->maps[i].filename);
 	free(w->maps);
-	for (i = 0; i < w->nr_comms; i++)
-		free((char *)w->comms[i].comm);
 	free(w->comms);
+	strpool_release(&w->strings);
 	free(w->forks);
 	free(w->acc);
 	hashmap_release(&w->ids);

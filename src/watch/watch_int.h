@@ -11,6 +11,7 @@
 #include "symbols/resolve.h"
 #include "types/types.h"
 #include "util/hashmap.h"
+#include "util/strpool.h"
 #include "watch/watch.h"
 
 /* What every hit's sample carries, in the ring and in --record's perf.data. */
@@ -75,10 +76,11 @@ struct watch {
 
 	struct watch_access *acc;
 	size_t nr_acc, alloc_acc;
-	struct perf_mmap *maps; /* filename owned (strdup) */
+	struct perf_mmap *maps; /* filename in strings */
 	size_t nr_maps, alloc_maps;
-	struct perf_comm *comms; /* comm owned */
+	struct perf_comm *comms; /* comm in strings */
 	size_t nr_comms, alloc_comms;
+	struct strpool strings; /* the maps' and comms' names, for w's lifetime */
 
 	struct perf_task *forks; /* new threads and processes, in order */
 	size_t nr_forks, alloc_forks;

@@ -74,4 +74,21 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 o = [o for o in d["options"] if o["option"] == "isolate"][0]
 print(" ".join(e["member"] for e in o["order"] if e["isolated"]))' "$TMP/mixed.json")"
+
+# --choose takes the options' names: reorder and isolate exist for locks,
+# align is a name but needs HITMs between objects, anything else is no name
+if [ -f "$TMP/locks.o" ]; then
+	for option in reorder isolate; do
+		run_c2c 0 "$TMP/choose.out" "$TMP/choose.err" suggest -C pool --hotness "$TMP/locks.hot" \
+			--choose $option "$TMP/locks.o"
+	done
+	run_c2c 2 "$TMP/choose.out" "$TMP/choose.err" suggest -C pool --hotness "$TMP/locks.hot" \
+		--choose align "$TMP/locks.o"
+	expect_contains "--choose align: a name, not an option here" \
+		"--choose align: no such option for struct pool" "$TMP/choose.err"
+	run_c2c 2 "$TMP/choose.out" "$TMP/choose.err" suggest -C pool --hotness "$TMP/locks.hot" \
+		--choose bogus "$TMP/locks.o"
+	expect_contains "--choose bogus: no such name" \
+		"--choose expects reorder, isolate or align, not 'bogus'" "$TMP/choose.err"
+fi
 finish
