@@ -4,6 +4,7 @@
  * table or from HEADER_FEATURE records in pipe mode. A damaged feature is
  * a warning: the data is still readable.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,30 +255,43 @@ static void join_cmdline(struct perf_header_info *h)
 	set_string(&h->cmdline, strbuf_detach(&sb, NULL));
 }
 
+/* The features that are one perf string each, and the field each fills. */
+static const struct {
+	int feat;
+	size_t off;
+} string_features[] = {
+	{ PERF_FEAT_HOSTNAME, offsetof(struct perf_header_info, hostname) },
+	{ PERF_FEAT_OSRELEASE, offsetof(struct perf_header_info, osrelease) },
+	{ PERF_FEAT_VERSION, offsetof(struct perf_header_info, version) },
+	{ PERF_FEAT_ARCH, offsetof(struct perf_header_info, arch) },
+	{ PERF_FEAT_CPUDESC, offsetof(struct perf_header_info, cpudesc) },
+	{ PERF_FEAT_CPUID, offsetof(struct perf_header_info, cpuid) },
+};
+
+static const char **string_field(struct perf_header_info *h, size_t i)
+{
+	return (const char **)((char *)h + string_features[i].off);
+}
+
+static bool parse_string_feature(struct perf_header_info *h, int feat, struct cursor *c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(string_features); i++) {
+		if (string_features[i].feat == feat) {
+			set_string(string_field(h, i), reader_cursor_string(c));
+			return true;
+		}
+	}
+	return false;
+}
+
 void reader_parse_feature(struct perf_reader *r, int feat, struct cursor *c)
 {
 	struct perf_header_info *h = &r->hdr;
 
 	h->features[feat / 64] |= 1ULL << (feat % 64);
 	switch (feat) {
-	case PERF_FEAT_HOSTNAME:
-		set_string(&h->hostname, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_OSRELEASE:
-		set_string(&h->osrelease, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_VERSION:
-		set_string(&h->version, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_ARCH:
-		set_string(&h->arch, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_CPUDESC:
-		set_string(&h->cpudesc, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_CPUID:
-		set_string(&h->cpuid, reader_cursor_string(c));
-		break;
 	case PERF_FEAT_NRCPUS:
 		h->nr_cpus_avail = cursor_u32(c);
 		h->nr_cpus_online = cursor_u32(c);
@@ -296,7 +310,8 @@ void reader_parse_feature(struct perf_reader *r, int feat, struct cursor *c)
 		join_cmdline(h);
 		break;
 	default:
-		parse_more(r, feat, c);
+		if (!parse_string_feature(h, feat, c))
+			parse_more(r, feat, c);
 	}
 	if (c->bad)
 		reader_warn(r, "%s: at 0x%llx: feature %s is damaged (section of %zu bytes)",
@@ -323,12 +338,8 @@ void reader_free_features(struct perf_reader *r)
 
 	free((void *)h->tracing_data);
 	free((void *)h->heap_blocks);
-	free((char *)h->hostname);
-	free((char *)h->osrelease);
-	free((char *)h->version);
-	free((char *)h->arch);
-	free((char *)h->cpudesc);
-	free((char *)h->cpuid);
+	for (i = 0; i < ARRAY_SIZE(string_features); i++)
+		free((char *)*string_field(h, i));
 	free((char *)h->cmdline);
 	free_strings(h->cmdline_argv, h->nr_cmdline);
 	free_strings(h->core_siblings, h->nr_core_siblings);
