@@ -92,6 +92,12 @@ size_t c2c_store_contention(struct c2c_session *s, struct c2c_store_line **out);
 /* The fields the writing rows name, "pair.a, pair.b" (nothing unattributed). */
 void c2c_store_line_fields(const struct c2c_session *s, const struct c2c_line *l,
 			   struct strbuf *out);
+/*
+ * Why the section is there, in the text report's lines (the HTML report
+ * joins them with spaces): C2C_STORE_NOTE_LINES of them.
+ */
+#define C2C_STORE_NOTE_LINES 3
+extern const char *const c2c_store_note[C2C_STORE_NOTE_LINES];
 /* The section's table: Num, Address, Writes, L1Miss, Loads, Cpus, Writers, Fields. */
 struct table *c2c_view_store_table(struct c2c_session *s, const struct c2c_store_line *v, size_t n);
 
