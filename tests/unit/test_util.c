@@ -34,6 +34,16 @@ static void strbuf_grows_and_formats(void **state)
 	strbuf_release(&sb);
 }
 
+static void strbuf_escapes_xml(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	strbuf_add_xml(&sb, "a<b>&\"c\" 'd'\n\te\x01\x1f\x7f\xc3\xa9");
+	assert_string_equal(sb.buf, "a&lt;b&gt;&amp;&quot;c&quot; &apos;d&apos;\n\te\x7f\xc3\xa9");
+	strbuf_release(&sb);
+}
+
 static void hashmap_holds_many_keys(void **state)
 {
 	struct hashmap map;
@@ -152,6 +162,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(strbuf_grows_and_formats),
+		cmocka_unit_test(strbuf_escapes_xml),
 		cmocka_unit_test(hashmap_holds_many_keys),
 		cmocka_unit_test(arena_aligns_zeroes_and_splices),
 		cmocka_unit_test(strpool_keeps_one_copy),
