@@ -52,20 +52,20 @@ static void space_release(struct space *s)
 	free(s->maps);
 }
 
+static void space_free(void *s)
+{
+	space_release(s);
+	free(s);
+}
+
 void addr_spaces_free(struct addr_spaces *as)
 {
 	size_t i;
-	uint64_t key;
-	void *val;
 
 	if (!as)
 		return;
-	for (i = 0; hashmap_next(&as->pids, &i, &key, &val);) {
-		space_release(val);
-		free(val);
-	}
-	for (i = 0; hashmap_next(&as->comms, &i, &key, &val);)
-		free(val);
+	hashmap_free_values(&as->pids, space_free);
+	hashmap_free_values(&as->comms, NULL);
 	space_release(&as->kernel);
 	for (i = 0; i < as->nr_all; i++)
 		free(as->all[i]);
@@ -73,8 +73,6 @@ void addr_spaces_free(struct addr_spaces *as)
 		free(as->strings[i]);
 	free(as->all);
 	free(as->strings);
-	hashmap_release(&as->pids);
-	hashmap_release(&as->comms);
 	hashmap_release(&as->dsos);
 	hashmap_release(&as->string_index);
 	free(as);

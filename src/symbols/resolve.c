@@ -80,33 +80,36 @@ static void dso_file_release(struct dso_file *f)
 	free(f->path);
 }
 
+static void dso_file_free(void *f)
+{
+	dso_file_release(f);
+	free(f);
+}
+
+/* A cache slot holds a chain of entries. */
+static void cached_free(void *val)
+{
+	struct cached *c = val, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+}
+
 void sym_resolver_free(struct sym_resolver *r)
 {
 	size_t i;
-	uint64_t key;
-	void *val;
 
 	if (!r)
 		return;
-	for (i = 0; hashmap_next(&r->dsos, &i, &key, &val);) {
-		dso_file_release(val);
-		free(val);
-	}
-	for (i = 0; hashmap_next(&r->cache, &i, &key, &val);) {
-		struct cached *c = val, *next;
-
-		for (; c; c = next) {
-			next = c->next;
-			free(c);
-		}
-	}
+	hashmap_free_values(&r->dsos, dso_file_free);
+	hashmap_free_values(&r->cache, cached_free);
 	for (i = 0; i < r->nr_strings; i++)
 		free(r->strings[i]);
 	free(r->strings);
 	dso_file_release(&r->vmlinux);
 	kallsyms_free(r->kallsyms);
-	hashmap_release(&r->dsos);
-	hashmap_release(&r->cache);
 	free(r->debug_dir);
 	free(r);
 }
