@@ -164,7 +164,7 @@ void c2c_view_line(const struct c2c_model *m, const struct c2c_line *l, struct c
 	CELL(v, "%" PRIu64, c2c_total_loads(s));
 	CELL(v, "%u", s->store);
 	for (i = 0; i < ARRAY_SIZE(counter_columns); i++)
-		CELL(v, "%u", *(const uint32_t *)((const char *)s + counter_columns[i].offset));
+		CELL(v, "%u", c2c_stat_at(s, counter_columns[i].offset));
 }
 
 void c2c_view_row_columns(const struct c2c_model *m, struct table *t)

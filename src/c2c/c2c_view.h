@@ -35,6 +35,11 @@ void c2c_view_nodeset(const struct c2c_model *m, const struct c2c_group *g, stru
 double c2c_view_costly_percent(const struct c2c_model *m, const struct c2c_stats *st,
 			       const struct c2c_stats *total);
 double c2c_view_percent(uint32_t part, uint32_t total);
+/* The counter of s at offset, an offsetof(struct c2c_stats, ...): for tables of columns. */
+static inline uint32_t c2c_stat_at(const struct c2c_stats *s, size_t offset)
+{
+	return *(const uint32_t *)((const char *)s + offset);
+}
 /* "[.] name" or "[.] 0x..." with perf's 30-column cut unless full. */
 void c2c_view_symbol(const struct sym_info *si, bool kernel, bool full, struct strbuf *out);
 bool c2c_view_has_key(const struct c2c_model *m, enum c2c_key key);
