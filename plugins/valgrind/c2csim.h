@@ -126,7 +126,7 @@ void sim_slot_init(struct slot *s, UInt index);
 void sim_buffer_full(struct slot *s, ULong now);
 void sim_push(struct slot *s, ULong key, Addr addr, Addr ip);
 /* An access of the running thread: counted at once (sim_fast) or buffered. */
-void sim_event(struct slot *s, ULong key, Addr addr, Addr ip);
+VG_REGPARM(3) void sim_on_access(Addr addr, Addr ip, UWord packed);
 /* Process every buffered event earlier than the slowest ready thread. */
 void sim_merge(struct slot *running, ULong running_clock);
 /* Process everything (at exit). */

@@ -27,24 +27,6 @@
 
 #include "c2csim.h"
 
-/*
- * packed = (instruction index - instructions already counted + 1) << 16
- *          | size << 2 | kind
- */
-static VG_REGPARM(3) void ev_access(Addr addr, Addr ip, UWord packed)
-{
-	struct slot *s = g_cur;
-
-	if (addr - g_stack_lo < g_stack_len) {
-		stats[C2CSIM_ST_STACK_SKIPPED]++;
-		return;
-	}
-	if (UNLIKELY(!s || sim_disabled))
-		return;
-	sim_event(s, ((g_clock + (packed >> 16) - 1) << EV_TIME_SHIFT) | (packed & 0xffff), addr,
-		  ip);
-}
-
 struct ir_state {
 	IRSB *out;
 	const IRTypeEnv *tyenv;
@@ -125,7 +107,7 @@ static void add_event(struct ir_state *st, IRExpr *addr, UInt size, UInt kind, I
 	if (size > EV_SIZE_MASK)
 		size = EV_SIZE_MASK;
 	packed = ((UWord)(st->n_imarks - st->counted) << 16) | (size << 2) | kind;
-	di = unsafeIRDirty_0_N(3, "c2csim_access", VG_(fnptr_to_fnentry)(ev_access),
+	di = unsafeIRDirty_0_N(3, "c2csim_access", VG_(fnptr_to_fnentry)(sim_on_access),
 			       mkIRExprVec_3(addr, mkIRExpr_HWord(st->ip), mkIRExpr_HWord(packed)));
 	if (guard)
 		di->guard = guard;

@@ -109,10 +109,10 @@ struct line {
 	ULong sharers; /* cpus holding a valid copy */
 	signed int owner : 8; /* cpu holding it M or E, or -1 */
 	UInt dirty : 1; /* Modified */
-	UInt solo : 23; /* sim_fast: the one slot (+ 1) that touched it, or SOLO_SHARED */
-	UInt epoch; /* sim_fast: virtual time >> EPOCH_SHIFT of its first touch */
+	UInt solo : 23; /* sim_fast: the slot (+ 1) that touched it last, 0: none yet */
+	UInt epoch; /* sim_fast: virtual time >> EPOCH_SHIFT when solo took it */
 };
-#define SOLO_SHARED 0x7fffffu
+#define SOLO_MAX 0x7fffffu /* slots from here on share this id and no fast path */
 #define EPOCH_SHIFT 10
 
 static struct {
@@ -250,11 +250,16 @@ static ULong rng_next(struct slot *s)
  * seed and the thread's creation index), so that a few more or fewer
  * accesses in one thread do not shift every other thread's samples.
  */
-static Bool sample_this(struct slot *s)
+static void sample_gap_next(struct slot *s)
 {
-	if (--s->sample_gap)
-		return False;
 	s->sample_gap = cfg.sample_rate <= 1 ? 1 : 1 + rng_next(s) % (2 * cfg.sample_rate - 1);
+}
+
+static inline Bool sample_this(struct slot *s)
+{
+	if (LIKELY(--s->sample_gap))
+		return False;
+	sample_gap_next(s);
 	return True;
 }
 
@@ -302,12 +307,23 @@ static void budget_note(ULong time)
 	}
 }
 
+/* Thinned out (kept with probability 1/hitm_rate)? The budget's rates are
+ * powers of 2: a mask, the same answer as the remainder, not a division per
+ * HITM. */
+static inline Bool thin_out(struct slot *s)
+{
+	ULong x = xorshift(&s->thin_rng);
+
+	return cfg.hitm_rate & (cfg.hitm_rate - 1) ? x % cfg.hitm_rate != 0 :
+						     (x & (cfg.hitm_rate - 1)) != 0;
+}
+
 /* A sample of code (C2CSIM_CODE_*): always, or 1 in sample_rate; then thinned. */
 static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, UInt code, Bool always)
 {
 	if (!always && !(e->key & EV_FORCE) && !sample_this(s))
 		return;
-	if (cfg.hitm_rate > 1 && xorshift(&s->thin_rng) % cfg.hitm_rate)
+	if (cfg.hitm_rate > 1 && thin_out(s))
 		return;
 	out_sample(s, time, e->ip, addr, always ? code : code | C2CSIM_CODE_RATE,
 		   (e->key >> 2) & EV_SIZE_MASK);
@@ -394,35 +410,55 @@ static void sim_access(struct slot *s, const struct ev *e)
 
 /*
  * The fast path, at push time: an access within one line that only this
- * thread has touched so far and that its cpu already holds as the access
- * needs (a copy for a load, M or E for a store or atomic) is an L1 hit
- * whatever the merge's order, so it is counted here and not buffered. A
- * line qualifies once every thread's clock (the merge frontier) is a lead
- * window past its first touch: lines that threads fight over are touched
- * by the others in that window and never qualify, so their accesses are
- * all merged. What is approximate: a line private for longer whose first
- * access by another thread comes while the owner runs ahead, up to a lead
- * window of the owner's accesses counted as hits before it. When the
- * sampling gap picks an access, it is buffered after all, flagged, and the
- * merge classifies and samples it.
+ * thread has touched since a lead window before the merge frontier, and
+ * that its cpu already holds as the access needs (a copy for a load, M or E
+ * for a store or atomic), is an L1 hit whatever the merge's order, so it is
+ * counted here and not buffered. Each line remembers the thread that
+ * touched it last and when that thread took it over from another (or
+ * touched it first): every access another thread made before was pushed
+ * earlier, at a virtual time within a lead window of that moment, so once
+ * the frontier is a window past it they are all merged and the line's
+ * state is final for them. Lines that threads fight over change hands
+ * within a window and never qualify, so their accesses are all merged; a
+ * buffer that one thread fills and another reads later (a message, a work
+ * item, memory the main thread initialised) is fast again a window after
+ * each hand-over. What is approximate: when another thread's next access
+ * to such a line comes while the owner runs ahead of it, up to a lead
+ * window of the owner's accesses after it are counted as hits
+ * (tests/sim/fastpath.sh: no HITM differs on the samples and the
+ * sched-core model). When the sampling gap picks an access, it is
+ * buffered after all, flagged, and the merge classifies and samples it.
  */
+static inline Bool fast_owner(struct line *l, UInt me, ULong key)
+{
+	if (l->solo == me)
+		return True;
+	l->solo = me;
+	l->epoch = (UInt)((key >> EV_TIME_SHIFT) >> EPOCH_SHIFT);
+	return False;
+}
+
 static inline Bool sim_fast(struct slot *s, ULong *key, Addr addr)
 {
-	UInt kind = *key & 3, size = (*key >> 2) & EV_SIZE_MASK, me = (UInt)(s - slots) + 1;
-	ULong lineno = addr >> cfg.line_shift;
+	UInt kind = *key & 3, size = (*key >> 2) & EV_SIZE_MASK;
+	UInt me = s - slots + 1 < SOLO_MAX ? (UInt)(s - slots) + 1 : SOLO_MAX;
+	ULong lineno = addr >> cfg.line_shift,
+	      last = (addr + (size ? size - 1 : 0)) >> cfg.line_shift;
 	struct line *l;
 
-	if (kind == EV_MIGRATE || cfg.cache_lines || s->cpu != s->next_cpu ||
-	    (addr + (size ? size - 1 : 0)) >> cfg.line_shift != lineno)
+	if (kind == EV_MIGRATE)
 		return False;
-	l = line_get(lineno);
-	if (l->solo != me || me >= SOLO_SHARED) {
-		if (!l->solo)
-			l->epoch = (UInt)((*key >> EV_TIME_SHIFT) >> EPOCH_SHIFT);
-		l->solo = l->solo || me >= SOLO_SHARED ? SOLO_SHARED : me;
+	if (last != lineno || cfg.cache_lines || s->cpu != s->next_cpu || me == SOLO_MAX) {
+		for (; lineno <= last && lineno - (addr >> cfg.line_shift) < 8; lineno++)
+			fast_owner(line_get(lineno), me, *key); /* they change hands all the same */
 		return False;
 	}
-	if ((UInt)(merged_upto >> EPOCH_SHIFT) - l->epoch <= (cfg.lead >> EPOCH_SHIFT) + 1 ||
+	l = line_get(lineno);
+	if (!fast_owner(l, me, *key))
+		return False;
+	/* signed: a thread ahead of the frontier may have taken it later */
+	if ((Int)((UInt)(merged_upto >> EPOCH_SHIFT) - l->epoch) <=
+		    (Int)(cfg.lead >> EPOCH_SHIFT) + 1 ||
 	    (kind == EV_LOAD ? !(l->sharers >> s->cpu & 1) : l->owner != (Int)s->cpu))
 		return False;
 	if (sample_this(s)) { /* its gap picked it: the merge samples it */
@@ -470,9 +506,24 @@ void sim_push(struct slot *s, ULong key, Addr addr, Addr ip)
 	push(s, key, addr, ip);
 }
 
-/* One call from the generated code's helper: the fast path, else the buffer. */
-void sim_event(struct slot *s, ULong key, Addr addr, Addr ip)
+/*
+ * The generated code's one call per access (c2csim_ir.c): the fast path,
+ * else the buffer. packed = (instruction index - instructions already
+ * counted + 1) << 16 | size << 2 | kind. Here, not there, so that the fast
+ * path and the push are inlined into it.
+ */
+VG_REGPARM(3) void sim_on_access(Addr addr, Addr ip, UWord packed)
 {
+	struct slot *s = g_cur;
+	ULong key;
+
+	if (addr - g_stack_lo < g_stack_len) {
+		stats[C2CSIM_ST_STACK_SKIPPED]++;
+		return;
+	}
+	if (UNLIKELY(!s || sim_disabled))
+		return;
+	key = ((g_clock + (packed >> 16) - 1) << EV_TIME_SHIFT) | (packed & 0xffff);
 	if (!cfg.fast || !sim_fast(s, &key, addr))
 		push(s, key, addr, ip);
 }
