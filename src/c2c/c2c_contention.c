@@ -42,7 +42,7 @@ static int store_line_cmp(const void *pa, const void *pb)
 
 size_t c2c_store_contention(struct c2c_session *s, struct c2c_store_line **out)
 {
-	const struct c2c_model *m = s->model;
+	struct c2c_model *m = s->model;
 	uint64_t total = m->totals.st_l1miss;
 	struct c2c_store_line *v = NULL;
 	size_t i, n = 0, alloc = 0;
@@ -59,6 +59,7 @@ size_t c2c_store_contention(struct c2c_session *s, struct c2c_store_line **out)
 		cpus = writer_cpus(s, l);
 		if (cpus < 2)
 			continue;
+		c2c_model_order_rows(m, m->lines[i]); /* not displayed: for its detail */
 		v = xgrow(v, &alloc, n + 1, sizeof(*v));
 		v[n++] = (struct c2c_store_line){ .line = l,
 						  .writes = c2c_writes(st),

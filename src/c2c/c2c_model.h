@@ -226,6 +226,12 @@ void c2c_model_finish(struct c2c_model *m);
  * carry no mapping label (c2c_attrib_session labels the shown rows).
  */
 void c2c_model_resort(struct c2c_model *m, enum c2c_display display);
+/*
+ * Order l's rows and mark the valid ones as c2c_model_finish does for the
+ * displayed lines (only those: the others' rows are left as they came),
+ * for a view that shows a line the table does not (Store Contention).
+ */
+void c2c_model_order_rows(struct c2c_model *m, struct c2c_line *l);
 
 /* Aggregation threads (c2c_workers.c). */
 struct c2c_workers *c2c_workers_new(const struct c2c_model_opts *opts);

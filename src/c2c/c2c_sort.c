@@ -141,10 +141,21 @@ static bool line_passes(const struct c2c_model *m, const struct c2c_line *l)
 	return sum && (double)val / sum >= DISPLAY_LINE_LIMIT;
 }
 
+void c2c_model_order_rows(struct c2c_model *m, struct c2c_line *l)
+{
+	size_t j;
+
+	sort_display = m->opts.display;
+	sort_model = m;
+	qsort(l->rows, l->nr_rows, sizeof(*l->rows), row_cmp);
+	for (j = 0; j < l->nr_rows; j++)
+		l->rows[j]->valid = row_valid(l->rows[j], m->opts.display);
+}
+
 /* Sort lines by the display metric, filter them, number them, order their rows. */
 static void order_lines(struct c2c_model *m)
 {
-	size_t i, j;
+	size_t i;
 
 	sort_display = m->opts.display;
 	sort_model = m;
@@ -158,9 +169,7 @@ static void order_lines(struct c2c_model *m)
 		if (!l->displayed)
 			continue;
 		l->index = (uint32_t)m->nr_displayed++;
-		qsort(l->rows, l->nr_rows, sizeof(*l->rows), row_cmp);
-		for (j = 0; j < l->nr_rows; j++)
-			l->rows[j]->valid = row_valid(l->rows[j], m->opts.display);
+		c2c_model_order_rows(m, l);
 	}
 }
 

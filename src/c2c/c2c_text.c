@@ -152,7 +152,10 @@ void c2c_view_offset_sums(const struct c2c_line *l, uint64_t line_size, struct c
 
 void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out)
 {
-	strbuf_addf(out, "Line %u  0x%" PRIx64 "  ", l->index, l->addr);
+	if (l->displayed)
+		strbuf_addf(out, "Line %u  0x%" PRIx64 "  ", l->index, l->addr);
+	else /* a Store Contention line: it has no number in the table */
+		strbuf_addf(out, "Line 0x%" PRIx64 " (not in the line table)  ", l->addr);
 	if (m->opts.display == C2C_DISPLAY_PEER)
 		strbuf_addf(out, "Peer: rmt %u lcl %u", l->g.stats.rmt_peer, l->g.stats.lcl_peer);
 	else

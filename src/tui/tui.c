@@ -282,6 +282,17 @@ static void open_placement(struct tui *t)
 		push(t, &v);
 }
 
+static void open_stores(struct tui *t)
+{
+	struct c2c_err err = { 0 };
+	struct tui_view v;
+
+	if (tui_view_stores(&v, t->s, &err))
+		say(t, "%s", err.msg);
+	else
+		push(t, &v);
+}
+
 static void resort(struct tui *t, enum c2c_display d)
 {
 	struct tui_view v;
@@ -303,7 +314,7 @@ static const struct type *selected_struct(struct tui *t)
 		return v->type;
 	if (!r)
 		return NULL;
-	if (v->screen == TUI_SCREEN_LINES)
+	if (v->screen == TUI_SCREEN_LINES || v->screen == TUI_SCREEN_STORES)
 		return r->ref ? tui_line_struct(t->s, r->ref) : NULL;
 	if (r->type)
 		return r->type;
@@ -324,8 +335,9 @@ static bool screen_key(struct tui *t, int key)
 			say(t, "none of this thread's lines is in the line table");
 			return true;
 		}
-		if ((v->screen != TUI_SCREEN_LINES && v->screen != TUI_SCREEN_PLACEMENT) || !r ||
-		    !r->ref)
+		if ((v->screen != TUI_SCREEN_LINES && v->screen != TUI_SCREEN_PLACEMENT &&
+		     v->screen != TUI_SCREEN_STORES) ||
+		    !r || !r->ref)
 			return key == 'd' ? false : true;
 		tui_view_detail(&nv, t->s, r->ref);
 		push(t, &nv);
@@ -349,6 +361,9 @@ static bool screen_key(struct tui *t, int key)
 		return true;
 	case 'S':
 		open_placement(t);
+		return true;
+	case 'W':
+		open_stores(t);
 		return true;
 	case 'p':
 	case 'P':

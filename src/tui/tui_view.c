@@ -25,7 +25,7 @@
 #include "util/xalloc.h"
 
 static const char lines_keys[] =
-	"Enter/d detail  l layout  T types  S tasks  t/r/L/p sort  / search  n next  ? help  q quit";
+	"Enter/d detail  l layout  T types  S tasks  W stores  t/r/L/p sort  / search  n next  ? help  q quit";
 static const char detail_keys[] =
 	"a annotate  l layout  s suggest  / search  n next  ? help  q back";
 static const char text_keys[] = "arrows/PgUp/PgDn move  / search  n next  ? help  q back";
@@ -33,6 +33,8 @@ static const char layout_keys[] = "s suggest  / search  n next  ? help  q back";
 static const char suggest_keys[] =
 	"p patch (reorder)  P patch (isolate)  / search  n next  ? help  q back";
 static const char types_keys[] = "l layout  s suggest  / search  n next  ? help  q back";
+static const char stores_keys[] =
+	"Enter/d detail  l layout  s suggest  / search  n next  ? help  q back";
 static const char placement_keys[] =
 	"Enter/d the thread's hottest line  / search  n next  ? help  q back";
 
@@ -438,6 +440,32 @@ int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct c2c_err
 	return 0;
 }
 
+int tui_view_stores(struct tui_view *v, struct c2c_session *s, struct c2c_err *err)
+{
+	struct c2c_store_line *sl;
+	size_t n = c2c_store_contention(s, &sl), first, i;
+
+	memset(v, 0, sizeof(*v));
+	if (!n) {
+		free(sl);
+		return c2c_err_set(
+			err, ENOENT,
+			"no Store Contention: no line that several cpus write has "
+			"stores missing L1 without any HITM%s",
+			s->model->opts.show_all ? "" : " (at 0.1% of the misses; --show-all)");
+	}
+	v->screen = TUI_SCREEN_STORES;
+	v->keys = stores_keys;
+	set_title(v, "Store Contention (c2cscope): %zu line%s", n, n == 1 ? "" : "s");
+	v->summary = xstrdup("stores take these lines from each other (RFO ping-pong) while no "
+			     "load sees a HITM, so perf's tables leave them out");
+	first = add_table(v, c2c_view_store_table(s, sl, n));
+	for (i = 0; i < n; i++)
+		v->rows[first + i].ref = sl[i].line;
+	free(sl);
+	return 0;
+}
+
 void tui_view_help(struct tui_view *v)
 {
 	static const char help[] =
@@ -456,6 +484,7 @@ void tui_view_help(struct tui_view *v)
 		"  l                 the layout of the line's hottest struct\n"
 		"  T                 shared data by struct type (report --by-type)\n"
 		"  S                 task placement: where each thread ran (record --sched)\n"
+		"  W                 store contention: lines several cpus write, no HITM\n"
 		"  t, r, L, p        sort by total, remote, local HITMs or peer loads (-d)\n"
 		"\n"
 		"Line detail\n"

@@ -35,6 +35,7 @@ enum tui_screen {
 	TUI_SCREEN_PATCH, /* suggest --patch */
 	TUI_SCREEN_TYPES, /* report --by-type */
 	TUI_SCREEN_PLACEMENT, /* report's Task placement of a --sched recording */
+	TUI_SCREEN_STORES, /* report's Store Contention (c2cscope) */
 	TUI_SCREEN_HELP,
 };
 
@@ -82,6 +83,11 @@ int tui_view_types(struct tui_view *v, struct c2c_session *s, const char *glob,
  * file has no sched tracepoints, -ESPIPE for a pipe, or the loader's error.
  */
 int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct c2c_err *err);
+/*
+ * report's Store Contention section, a row per line (ref: the line);
+ * -ENOENT when no line has it (err says so).
+ */
+int tui_view_stores(struct tui_view *v, struct c2c_session *s, struct c2c_err *err);
 /* layout --profile of t with the session's profile. */
 void tui_view_layout(struct tui_view *v, struct c2c_session *s, const struct type *t);
 /* suggest --profile for t; -EINVAL when t cannot be re-laid (err says why). */
