@@ -261,6 +261,19 @@ static size_t popcount(const uint64_t *set, size_t words)
 	return n;
 }
 
+static const struct table_column_spec bytype_columns[] = {
+	{ .header = "Type", .align = TABLE_LEFT },
+	{ .header = "Field", .align = TABLE_LEFT },
+	{ .group = "HITM", .header = "Lcl" },
+	{ .group = "HITM", .header = "Rmt" },
+	{ .header = "Loads" },
+	{ .header = "Stores" },
+	{ .header = "Locked" },
+	{ .header = "cpu cnt" },
+	{ .header = "Readers", .align = TABLE_LEFT },
+	{ .header = "Writers", .align = TABLE_LEFT },
+};
+
 void c2c_bytype_render(const struct c2c_bytype *bt, struct strbuf *out)
 {
 	struct table *t = table_new();
@@ -270,16 +283,7 @@ void c2c_bytype_render(const struct c2c_bytype *bt, struct strbuf *out)
 	strbuf_addstr(out, "=================================================\n"
 			   "           Shared data by struct type\n"
 			   "=================================================\n");
-	table_add_column(t, NULL, "Type", TABLE_LEFT);
-	table_add_column(t, NULL, "Field", TABLE_LEFT);
-	table_add_column(t, "HITM", "Lcl", TABLE_RIGHT);
-	table_add_column(t, "HITM", "Rmt", TABLE_RIGHT);
-	table_add_column(t, NULL, "Loads", TABLE_RIGHT);
-	table_add_column(t, NULL, "Stores", TABLE_RIGHT);
-	table_add_column(t, NULL, "Locked", TABLE_RIGHT);
-	table_add_column(t, NULL, "cpu cnt", TABLE_RIGHT);
-	table_add_column(t, NULL, "Readers", TABLE_LEFT);
-	table_add_column(t, NULL, "Writers", TABLE_LEFT);
+	table_add_columns(t, bytype_columns, ARRAY_SIZE(bytype_columns));
 	for (i = 0; i < bt->n; i++) {
 		const struct field_sum *f = &bt->v[i];
 

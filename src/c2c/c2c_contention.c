@@ -98,6 +98,12 @@ void c2c_store_line_fields(const struct c2c_session *s, const struct c2c_line *l
 		strbuf_addf(out, ", +%zu more", more);
 }
 
+const char *const c2c_store_note[C2C_STORE_NOTE_LINES] = {
+	"Lines more than one cpu writes whose stores miss L1 while no load saw a",
+	"HITM: each store takes the line from the last writer (RFO ping-pong),",
+	"which perf does not count as sharing, so the tables above leave them out.",
+};
+
 struct table *c2c_view_store_table(struct c2c_session *s, const struct c2c_store_line *v, size_t n)
 {
 	static const char *const columns[] = { "Num",	"Address", "Writes",  "L1Miss",

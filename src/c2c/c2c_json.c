@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@
 #include "heap/heap.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_view.h"
+#include "util/xalloc.h"
 
 static json_t *hex(uint64_t v)
 {
@@ -188,30 +190,38 @@ static json_t *attribution_json(const struct c2c_attrib *ca, const struct c2c_ro
 	return o;
 }
 
+/* A row's shares of its line's counters, "<counter>_pct". */
+static const struct {
+	const char *name;
+	size_t offset;
+} row_shares[] = {
+	{ "rmt_hitm_pct", offsetof(struct c2c_stats, rmt_hitm) },
+	{ "lcl_hitm_pct", offsetof(struct c2c_stats, lcl_hitm) },
+	{ "rmt_peer_pct", offsetof(struct c2c_stats, rmt_peer) },
+	{ "lcl_peer_pct", offsetof(struct c2c_stats, lcl_peer) },
+	{ "st_l1hit_pct", offsetof(struct c2c_stats, st_l1hit) },
+	{ "st_l1miss_pct", offsetof(struct c2c_stats, st_l1miss) },
+	{ "st_na_pct", offsetof(struct c2c_stats, st_na) },
+};
+
 static json_t *row_json(struct c2c_session *s, const struct c2c_row *r)
 {
 	const struct c2c_stats *st = &r->g.stats, *tot = &r->line->g.stats;
 	json_t *o = json_object(), *cy = json_object();
 	static const char *const bucket_names[] = { "rmt_hitm", "lcl_hitm", "rmt_peer", "lcl_peer",
 						    "load" };
-	size_t b;
+	size_t b, i;
 
 	json_object_set_new(o, "offset", hex(r->offset_shown));
 	json_object_set_new(o, "node", nodes_str(s->model, &r->g));
 	json_object_set_new(o, "pa_count", json_integer((json_int_t)r->g.paddr_cnt));
-	json_object_set_new(o, "rmt_hitm_pct",
-			    number(c2c_view_percent(st->rmt_hitm, tot->rmt_hitm)));
-	json_object_set_new(o, "lcl_hitm_pct",
-			    number(c2c_view_percent(st->lcl_hitm, tot->lcl_hitm)));
-	json_object_set_new(o, "rmt_peer_pct",
-			    number(c2c_view_percent(st->rmt_peer, tot->rmt_peer)));
-	json_object_set_new(o, "lcl_peer_pct",
-			    number(c2c_view_percent(st->lcl_peer, tot->lcl_peer)));
-	json_object_set_new(o, "st_l1hit_pct",
-			    number(c2c_view_percent(st->st_l1hit, tot->st_l1hit)));
-	json_object_set_new(o, "st_l1miss_pct",
-			    number(c2c_view_percent(st->st_l1miss, tot->st_l1miss)));
-	json_object_set_new(o, "st_na_pct", number(c2c_view_percent(st->st_na, tot->st_na)));
+	for (i = 0; i < ARRAY_SIZE(row_shares); i++) {
+		size_t off = row_shares[i].offset;
+
+		json_object_set_new(
+			o, row_shares[i].name,
+			number(c2c_view_percent(c2c_stat_at(st, off), c2c_stat_at(tot, off))));
+	}
 	for (b = 0; b < C2C_NR_BUCKETS; b++)
 		json_object_set_new(cy, bucket_names[b], number(c2c_mean_value(&r->cycles[b])));
 	json_object_set_new(o, "mean_cycles", cy);

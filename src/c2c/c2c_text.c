@@ -207,16 +207,14 @@ static void store_contention(struct c2c_session *s, const struct c2c_store_line 
 			     struct strbuf *out)
 {
 	struct table *t;
+	size_t i;
 
 	if (!n)
 		return;
 	strbuf_addch(out, '\n');
 	section_title(out, "Store Contention (c2cscope)");
-	strbuf_addstr(
-		out,
-		"  Lines more than one cpu writes whose stores miss L1 while no load saw a\n"
-		"  HITM: each store takes the line from the last writer (RFO ping-pong),\n"
-		"  which perf does not count as sharing, so its tables above leave them out.\n");
+	for (i = 0; i < C2C_STORE_NOTE_LINES; i++)
+		strbuf_addf(out, "  %s\n", c2c_store_note[i]);
 	t = c2c_view_store_table(s, v, n);
 	table_render(t, out, "  ");
 	table_free(t);

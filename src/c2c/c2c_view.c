@@ -2,6 +2,7 @@
 #include "c2c/c2c_view.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,8 +85,29 @@ double c2c_view_costly_percent(const struct c2c_model *m, const struct c2c_stats
 	return 100 * (b ? (double)(int)a / (int)b : 0);
 }
 
+/* The line table's last columns, from Stores L1Hit on: a counter each, as it is. */
+static const struct {
+	const char *group, *header;
+	size_t offset; /* of the uint32_t in struct c2c_stats */
+} counter_columns[] = {
+	{ "Stores", "L1Hit", offsetof(struct c2c_stats, st_l1hit) },
+	{ "Stores", "L1Miss", offsetof(struct c2c_stats, st_l1miss) },
+	{ "Stores", "N/A", offsetof(struct c2c_stats, st_na) },
+	{ "Core Load Hit", "FB", offsetof(struct c2c_stats, ld_fbhit) },
+	{ "Core Load Hit", "L1", offsetof(struct c2c_stats, ld_l1hit) },
+	{ "Core Load Hit", "L2", offsetof(struct c2c_stats, ld_l2hit) },
+	{ "LLC Load Hit", "LclHit", offsetof(struct c2c_stats, ld_llchit) },
+	{ "LLC Load Hit", "LclHitm", offsetof(struct c2c_stats, lcl_hitm) },
+	{ "RMT Load Hit", "RmtHit", offsetof(struct c2c_stats, rmt_hit) },
+	{ "RMT Load Hit", "RmtHitm", offsetof(struct c2c_stats, rmt_hitm) },
+	{ "Load Dram", "Lcl", offsetof(struct c2c_stats, lcl_dram) },
+	{ "Load Dram", "Rmt", offsetof(struct c2c_stats, rmt_dram) },
+};
+
 void c2c_view_line_columns(struct table *t, bool peer)
 {
+	size_t i;
+
 	table_add_column(t, NULL, "Num", TABLE_RIGHT);
 	table_add_column(t, "Cacheline", "Address", TABLE_RIGHT);
 	table_add_column(t, "Cacheline", "Node", TABLE_RIGHT);
@@ -99,18 +121,9 @@ void c2c_view_line_columns(struct table *t, bool peer)
 	table_add_column(t, "Total", "records", TABLE_RIGHT);
 	table_add_column(t, "Total", "Loads", TABLE_RIGHT);
 	table_add_column(t, "Total", "Stores", TABLE_RIGHT);
-	table_add_column(t, "Stores", "L1Hit", TABLE_RIGHT);
-	table_add_column(t, "Stores", "L1Miss", TABLE_RIGHT);
-	table_add_column(t, "Stores", "N/A", TABLE_RIGHT);
-	table_add_column(t, "Core Load Hit", "FB", TABLE_RIGHT);
-	table_add_column(t, "Core Load Hit", "L1", TABLE_RIGHT);
-	table_add_column(t, "Core Load Hit", "L2", TABLE_RIGHT);
-	table_add_column(t, "LLC Load Hit", "LclHit", TABLE_RIGHT);
-	table_add_column(t, "LLC Load Hit", "LclHitm", TABLE_RIGHT);
-	table_add_column(t, "RMT Load Hit", "RmtHit", TABLE_RIGHT);
-	table_add_column(t, "RMT Load Hit", "RmtHitm", TABLE_RIGHT);
-	table_add_column(t, "Load Dram", "Lcl", TABLE_RIGHT);
-	table_add_column(t, "Load Dram", "Rmt", TABLE_RIGHT);
+	for (i = 0; i < ARRAY_SIZE(counter_columns); i++)
+		table_add_column(t, counter_columns[i].group, counter_columns[i].header,
+				 TABLE_RIGHT);
 }
 
 static struct strbuf *cell(struct c2c_line_view *v)
@@ -136,6 +149,7 @@ void c2c_view_line(const struct c2c_model *m, const struct c2c_line *l, struct c
 {
 	const struct c2c_stats *s = &l->g.stats;
 	bool peer = m->opts.display == C2C_DISPLAY_PEER;
+	size_t i;
 
 	v->nr = 0;
 	CELL(v, "%u", l->index);
@@ -149,18 +163,8 @@ void c2c_view_line(const struct c2c_model *m, const struct c2c_line *l, struct c
 	CELL(v, "%" PRIu64, c2c_total_records(s));
 	CELL(v, "%" PRIu64, c2c_total_loads(s));
 	CELL(v, "%u", s->store);
-	CELL(v, "%u", s->st_l1hit);
-	CELL(v, "%u", s->st_l1miss);
-	CELL(v, "%u", s->st_na);
-	CELL(v, "%u", s->ld_fbhit);
-	CELL(v, "%u", s->ld_l1hit);
-	CELL(v, "%u", s->ld_l2hit);
-	CELL(v, "%u", s->ld_llchit);
-	CELL(v, "%u", s->lcl_hitm);
-	CELL(v, "%u", s->rmt_hit);
-	CELL(v, "%u", s->rmt_hitm);
-	CELL(v, "%u", s->lcl_dram);
-	CELL(v, "%u", s->rmt_dram);
+	for (i = 0; i < ARRAY_SIZE(counter_columns); i++)
+		CELL(v, "%u", c2c_stat_at(s, counter_columns[i].offset));
 }
 
 void c2c_view_row_columns(const struct c2c_model *m, struct table *t)

@@ -35,6 +35,11 @@ void c2c_view_nodeset(const struct c2c_model *m, const struct c2c_group *g, stru
 double c2c_view_costly_percent(const struct c2c_model *m, const struct c2c_stats *st,
 			       const struct c2c_stats *total);
 double c2c_view_percent(uint32_t part, uint32_t total);
+/* The counter of s at offset, an offsetof(struct c2c_stats, ...): for tables of columns. */
+static inline uint32_t c2c_stat_at(const struct c2c_stats *s, size_t offset)
+{
+	return *(const uint32_t *)((const char *)s + offset);
+}
 /* "[.] name" or "[.] 0x..." with perf's 30-column cut unless full. */
 void c2c_view_symbol(const struct sym_info *si, bool kernel, bool full, struct strbuf *out);
 bool c2c_view_has_key(const struct c2c_model *m, enum c2c_key key);
@@ -92,6 +97,12 @@ size_t c2c_store_contention(struct c2c_session *s, struct c2c_store_line **out);
 /* The fields the writing rows name, "pair.a, pair.b" (nothing unattributed). */
 void c2c_store_line_fields(const struct c2c_session *s, const struct c2c_line *l,
 			   struct strbuf *out);
+/*
+ * Why the section is there, in the text report's lines (the HTML report
+ * joins them with spaces): C2C_STORE_NOTE_LINES of them.
+ */
+#define C2C_STORE_NOTE_LINES 3
+extern const char *const c2c_store_note[C2C_STORE_NOTE_LINES];
 /* The section's table: Num, Address, Writes, L1Miss, Loads, Cpus, Writers, Fields. */
 struct table *c2c_view_store_table(struct c2c_session *s, const struct c2c_store_line *v, size_t n);
 

@@ -48,6 +48,8 @@ int baseline_load(const char *path, struct type_db **out, struct c2c_err *err)
 #else
 #include <jansson.h>
 
+#include "util/xalloc.h"
+
 #define BASELINE_MAX (1ULL << 40)
 
 struct loader {
@@ -92,6 +94,26 @@ static int get_str(struct loader *ld, json_t *obj, const char *field, bool requi
 		return bad(ld, field, "a string");
 	*out = json_string_value(v);
 	return 0;
+}
+
+/* A field of a JSON object: a string into str, else a number into num. */
+struct json_field {
+	const char *name;
+	bool required;
+	const char **str;
+	uint64_t *num;
+};
+
+/* Read the fields in order; the first one that is wrong ends it. */
+static int get_fields(struct loader *ld, json_t *obj, const struct json_field *f, size_t nr)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < nr && !ret; i++)
+		ret = f[i].str ? get_str(ld, obj, f[i].name, f[i].required, f[i].str) :
+				 get_u64(ld, obj, f[i].name, f[i].required, f[i].num);
+	return ret;
 }
 
 static struct type *placeholder(struct loader *ld, enum type_kind kind, const char *name,
@@ -238,23 +260,20 @@ static int load_member(struct loader *ld, json_t *jm, struct type_member *m)
 {
 	const char *name, *spelling;
 	uint64_t size, offset, bit_offset, bit_size, forced;
+	const struct json_field fields[] = {
+		{ "name", false, .str = &name },
+		{ "type", true, .str = &spelling },
+		{ "offset", true, .num = &offset },
+		{ "size", true, .num = &size },
+		{ "bit_offset", false, .num = &bit_offset },
+		{ "bit_size", false, .num = &bit_size },
+		{ "forced_alignment", false, .num = &forced },
+	};
 	int ret;
 
 	if (!json_is_object(jm))
 		return bad(ld, "", "an object");
-	ret = get_str(ld, jm, "name", false, &name);
-	if (!ret)
-		ret = get_str(ld, jm, "type", true, &spelling);
-	if (!ret)
-		ret = get_u64(ld, jm, "offset", true, &offset);
-	if (!ret)
-		ret = get_u64(ld, jm, "size", true, &size);
-	if (!ret)
-		ret = get_u64(ld, jm, "bit_offset", false, &bit_offset);
-	if (!ret)
-		ret = get_u64(ld, jm, "bit_size", false, &bit_size);
-	if (!ret)
-		ret = get_u64(ld, jm, "forced_alignment", false, &forced);
+	ret = get_fields(ld, jm, fields, ARRAY_SIZE(fields));
 	if (ret)
 		return ret;
 	m->name = name ? type_db_intern(ld->db, name) : NULL;
@@ -290,24 +309,26 @@ static int load_struct(struct loader *ld, json_t *js, struct type **out)
 {
 	const char *name, *kind, *file;
 	uint64_t size, forced, line;
+	const struct json_field head[] = {
+		{ "name", false, .str = &name }, /* null: an anonymous struct */
+		{ "kind", false, .str = &kind },
+	};
+	const struct json_field rest[] = {
+		{ "size", true, .num = &size },
+		{ "forced_alignment", false, .num = &forced },
+		{ "decl_file", false, .str = &file },
+		{ "decl_line", false, .num = &line },
+	};
 	struct type *t;
 	int ret;
 
 	if (!json_is_object(js))
 		return bad(ld, "", "an object");
-	ret = get_str(ld, js, "name", false, &name); /* null: an anonymous struct */
-	if (!ret)
-		ret = get_str(ld, js, "kind", false, &kind);
+	ret = get_fields(ld, js, head, ARRAY_SIZE(head));
 	if (!ret && kind && strcmp(kind, "struct") && strcmp(kind, "union"))
 		ret = bad(ld, "kind", "\"struct\" or \"union\"");
 	if (!ret)
-		ret = get_u64(ld, js, "size", true, &size);
-	if (!ret)
-		ret = get_u64(ld, js, "forced_alignment", false, &forced);
-	if (!ret)
-		ret = get_str(ld, js, "decl_file", false, &file);
-	if (!ret)
-		ret = get_u64(ld, js, "decl_line", false, &line);
+		ret = get_fields(ld, js, rest, ARRAY_SIZE(rest));
 	if (ret)
 		return ret;
 	t = type_db_add(ld->db, kind && !strcmp(kind, "union") ? TYPE_UNION : TYPE_STRUCT, name);

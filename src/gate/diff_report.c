@@ -94,19 +94,25 @@ static void text_struct(struct strbuf *sb, const struct diff_struct *s)
 		return;
 	}
 	strbuf_addf(sb, "%s %s: size %llu -> %llu (%+lld), cachelines %llu -> %llu (%+lld)\n", kind,
-		    s->name, (unsigned long long)s->old_size, (unsigned long long)s->new_size,
-		    delta(s->old_size, s->new_size), (unsigned long long)s->old_lines,
-		    (unsigned long long)s->new_lines, delta(s->old_lines, s->new_lines));
+		    s->name, (unsigned long long)s->old_stats.size,
+		    (unsigned long long)s->new_stats.size,
+		    delta(s->old_stats.size, s->new_stats.size),
+		    (unsigned long long)s->old_stats.cachelines,
+		    (unsigned long long)s->new_stats.cachelines,
+		    delta(s->old_stats.cachelines, s->new_stats.cachelines));
 	for (i = 0; i < s->nr_members; i++)
 		text_member(sb, &s->members[i]);
-	if (s->old_holes != s->new_holes || s->old_sum_holes != s->new_sum_holes ||
-	    s->old_padding != s->new_padding)
+	if (s->old_stats.holes != s->new_stats.holes ||
+	    s->old_stats.sum_holes != s->new_stats.sum_holes ||
+	    s->old_stats.padding != s->new_stats.padding)
 		strbuf_addf(sb,
 			    "    holes %llu -> %llu (%llu -> %llu bytes), padding %llu -> %llu\n",
-			    (unsigned long long)s->old_holes, (unsigned long long)s->new_holes,
-			    (unsigned long long)s->old_sum_holes,
-			    (unsigned long long)s->new_sum_holes,
-			    (unsigned long long)s->old_padding, (unsigned long long)s->new_padding);
+			    (unsigned long long)s->old_stats.holes,
+			    (unsigned long long)s->new_stats.holes,
+			    (unsigned long long)s->old_stats.sum_holes,
+			    (unsigned long long)s->new_stats.sum_holes,
+			    (unsigned long long)s->old_stats.padding,
+			    (unsigned long long)s->new_stats.padding);
 	for (i = 0; i < s->nr_shared; i++)
 		strbuf_addf(
 			sb,
@@ -150,12 +156,11 @@ bool diff_any_trips(const struct layout_diff *d, unsigned int mask)
 #ifdef HAVE_JANSSON
 #include <jansson.h>
 
-static json_t *side_json(uint64_t size, uint64_t lines, uint64_t holes, uint64_t sum_holes,
-			 uint64_t padding)
+static json_t *side_json(const struct gate_stats *st)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I}", "size", (json_int_t)size, "cachelines",
-			 (json_int_t)lines, "holes", (json_int_t)holes, "sum_holes",
-			 (json_int_t)sum_holes, "padding", (json_int_t)padding);
+	return json_pack("{s:I, s:I, s:I, s:I, s:I}", "size", (json_int_t)st->size, "cachelines",
+			 (json_int_t)st->cachelines, "holes", (json_int_t)st->holes, "sum_holes",
+			 (json_int_t)st->sum_holes, "padding", (json_int_t)st->padding);
 }
 
 static json_t *struct_json(const struct diff_struct *s, unsigned int mask)
@@ -192,13 +197,9 @@ static json_t *struct_json(const struct diff_struct *s, unsigned int mask)
 			json_array_append_new(trips, json_string(policies[i].name));
 	js = json_pack("{s:s, s:s}", "name", s->name, "status", status[s->status]);
 	if (s->old)
-		json_object_set_new(js, "old",
-				    side_json(s->old_size, s->old_lines, s->old_holes,
-					      s->old_sum_holes, s->old_padding));
+		json_object_set_new(js, "old", side_json(&s->old_stats));
 	if (s->new)
-		json_object_set_new(js, "new",
-				    side_json(s->new_size, s->new_lines, s->new_holes,
-					      s->new_sum_holes, s->new_padding));
+		json_object_set_new(js, "new", side_json(&s->new_stats));
 	json_object_set_new(js, "members", members);
 	json_object_set_new(js, "shared", shared);
 	json_object_set_new(js, "groups_broken", groups);

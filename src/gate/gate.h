@@ -278,14 +278,16 @@ enum diff_struct_status {
 	DIFF_STRUCT_ONLY_NEW,
 };
 
+/* Size, lines, holes and tail padding as pahole counts them. */
+struct gate_stats {
+	uint64_t size, cachelines, holes, sum_holes, padding;
+};
+
 struct diff_struct {
 	const char *name;
 	enum diff_struct_status status;
 	const struct type *old, *new;
-	uint64_t old_size, new_size;
-	uint64_t old_lines, new_lines;
-	uint64_t old_holes, new_holes, old_sum_holes, new_sum_holes;
-	uint64_t old_padding, new_padding;
+	struct gate_stats old_stats, new_stats; /* zero for a side without the struct */
 	struct diff_member *members;
 	size_t nr_members;
 	struct diff_shared *shared;

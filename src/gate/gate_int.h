@@ -25,11 +25,6 @@ void gate_neighbours(struct gate_members *list, const struct type *root, const c
 /* Top-level member i of t ("<anonymous>" when it has no name). */
 void gate_member_at(const struct type *t, uint32_t i, unsigned int cl, struct gate_member *out);
 
-/* Size, lines, holes and tail padding as pahole counts them. */
-struct gate_stats {
-	uint64_t size, cachelines, holes, sum_holes, padding;
-};
-
 /* holes (may be NULL) gets the member after which each hole opens. */
 int gate_stats(const struct type *t, unsigned int cl, struct gate_stats *st,
 	       struct gate_members *holes);

@@ -245,14 +245,24 @@ static json_t *outcome_json(const struct gate_outcome *o)
 	return jo;
 }
 
-int gate_report_json(struct strbuf *sb, const struct gate_result *res,
-		     const struct gate_report_opts *opts)
+/* An array of one(outcome) for every outcome, or every one that did not pass. */
+static json_t *outcomes_json(const struct gate_result *res, bool not_passed,
+			     json_t *(*one)(const struct gate_outcome *o))
 {
 	json_t *results = json_array();
 	size_t i;
 
 	for (i = 0; i < res->nr; i++)
-		json_array_append_new(results, outcome_json(&res->outcomes[i]));
+		if (!not_passed || res->outcomes[i].status != GATE_PASS)
+			json_array_append_new(results, one(&res->outcomes[i]));
+	return results;
+}
+
+int gate_report_json(struct strbuf *sb, const struct gate_result *res,
+		     const struct gate_report_opts *opts)
+{
+	json_t *results = outcomes_json(res, false, outcome_json);
+
 	add_json(sb,
 		 json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:o}", "target", opts->target,
 			   "cacheline_size", (int)res->cacheline_size, "rules", (json_int_t)res->nr,
@@ -306,12 +316,8 @@ static json_t *sarif_rules(void)
 int gate_report_sarif(struct strbuf *sb, const struct gate_result *res,
 		      const struct gate_report_opts *opts)
 {
-	json_t *results = json_array();
-	size_t i;
+	json_t *results = outcomes_json(res, true, sarif_result);
 
-	for (i = 0; i < res->nr; i++)
-		if (res->outcomes[i].status != GATE_PASS)
-			json_array_append_new(results, sarif_result(&res->outcomes[i]));
 	add_json(sb, json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o}]}", "$schema",
 			       "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
 			       "runs", "tool", "driver", "name", "c2cscope", "version",

@@ -168,27 +168,18 @@ static void fill_stats(struct diff_struct *s, unsigned int cl)
 {
 	struct gate_stats st;
 
-	if (s->old && !gate_stats(s->old, cl, &st, NULL)) {
-		s->old_size = st.size;
-		s->old_lines = st.cachelines;
-		s->old_holes = st.holes;
-		s->old_sum_holes = st.sum_holes;
-		s->old_padding = st.padding;
-	}
-	if (s->new && !gate_stats(s->new, cl, &st, NULL)) {
-		s->new_size = st.size;
-		s->new_lines = st.cachelines;
-		s->new_holes = st.holes;
-		s->new_sum_holes = st.sum_holes;
-		s->new_padding = st.padding;
-	}
+	if (s->old && !gate_stats(s->old, cl, &st, NULL))
+		s->old_stats = st;
+	if (s->new && !gate_stats(s->new, cl, &st, NULL))
+		s->new_stats = st;
 }
 
 static bool changed(const struct diff_struct *s)
 {
 	return s->status != DIFF_STRUCT_CHANGED || s->nr_members || s->nr_shared || s->nr_groups ||
-	       s->old_size != s->new_size || s->old_holes != s->new_holes ||
-	       s->old_sum_holes != s->new_sum_holes || s->old_padding != s->new_padding;
+	       s->old_stats.size != s->new_stats.size || s->old_stats.holes != s->new_stats.holes ||
+	       s->old_stats.sum_holes != s->new_stats.sum_holes ||
+	       s->old_stats.padding != s->new_stats.padding;
 }
 
 static void diff_one(struct layout_diff *d, const char *name, const struct type *old,
@@ -301,11 +292,12 @@ unsigned int diff_struct_trips(const struct diff_struct *s, unsigned int mask)
 
 	if (s->status != DIFF_STRUCT_CHANGED)
 		return 0;
-	if (s->new_size > s->old_size)
+	if (s->new_stats.size > s->old_stats.size)
 		trips |= DIFF_FAIL_SIZE_GROWTH;
 	if (s->nr_shared)
 		trips |= DIFF_FAIL_NEW_SHARED_LINE;
-	if (s->new_holes > s->old_holes || s->new_sum_holes > s->old_sum_holes)
+	if (s->new_stats.holes > s->old_stats.holes ||
+	    s->new_stats.sum_holes > s->old_stats.sum_holes)
 		trips |= DIFF_FAIL_HOLE_GROWTH;
 	for (i = 0; i < s->nr_members; i++)
 		if (s->members[i].change == DIFF_MOVED)

@@ -672,19 +672,13 @@ void rule_format(struct strbuf *sb, const struct rule *r)
 
 	switch (r->kind) {
 	case RULE_SIZE_LE:
-		strbuf_addf(sb, "size <= %llu", v);
+	case RULE_CACHELINES_LE:
+	case RULE_HOLES_LE:
+	case RULE_PADDING_LE:
+		strbuf_addf(sb, "%s <= %llu", rule_kind_name(r->kind), v);
 		break;
 	case RULE_SIZE_EQ:
 		strbuf_addf(sb, "size == %llu", v);
-		break;
-	case RULE_CACHELINES_LE:
-		strbuf_addf(sb, "cachelines <= %llu", v);
-		break;
-	case RULE_HOLES_LE:
-		strbuf_addf(sb, "holes <= %llu", v);
-		break;
-	case RULE_PADDING_LE:
-		strbuf_addf(sb, "padding <= %llu", v);
 		break;
 	case RULE_ISOLATED:
 		strbuf_addf(sb, "isolated %s", r->subject);
@@ -696,15 +690,12 @@ void rule_format(struct strbuf *sb, const struct rule *r)
 		strbuf_addf(sb, "aligned %s %llu", r->subject, v);
 		break;
 	case RULE_APART:
-		strbuf_addf(sb, "apart %s: ", r->subject);
+	case RULE_GROUP:
+		strbuf_addf(sb, "%s %s: ", rule_kind_name(r->kind), r->subject);
 		format_names(sb, r);
 		break;
 	case RULE_TOGETHER:
 		strbuf_addstr(sb, "together ");
-		format_names(sb, r);
-		break;
-	case RULE_GROUP:
-		strbuf_addf(sb, "group %s: ", r->subject);
 		format_names(sb, r);
 		break;
 	case RULE_GROUP_FITS:

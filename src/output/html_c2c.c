@@ -207,14 +207,18 @@ static void store_contention(struct strbuf *sb, struct c2c_session *s,
 			     const struct c2c_store_line *v, size_t n)
 {
 	struct table *t;
+	size_t i;
 
 	if (!n)
 		return;
 	html_heading(sb, 2, "stores", "Store Contention");
-	strbuf_addstr(sb, "<p class=\"note\">Lines more than one cpu writes whose stores miss L1 "
-			  "while no load saw a HITM: each store takes the line from the last "
-			  "writer (RFO ping-pong), which perf does not count as sharing, so "
-			  "the tables above leave them out.</p>\n");
+	strbuf_addstr(sb, "<p class=\"note\">");
+	for (i = 0; i < C2C_STORE_NOTE_LINES; i++) {
+		if (i)
+			strbuf_addch(sb, ' ');
+		html_escape(sb, c2c_store_note[i]);
+	}
+	strbuf_addstr(sb, "</p>\n");
 	t = c2c_view_store_table(s, v, n);
 	html_table(sb, t, true);
 	table_free(t);

@@ -213,25 +213,29 @@ static void draw_strip(struct strbuf *sb, const struct strip *s, const struct st
 	strbuf_release(&label);
 }
 
+static const struct table_column_spec member_columns[] = {
+	{ .header = "Field", .align = TABLE_LEFT },
+	{ .header = "Offset" },
+	{ .header = "Size" },
+	{ .header = "Line" },
+	{ .group = "HITM", .header = "Lcl" },
+	{ .group = "HITM", .header = "Rmt" },
+	{ .header = "Loads" },
+	{ .header = "Stores" },
+	{ .header = "Writer cpus", .align = TABLE_LEFT },
+	{ .header = "Reader cpus", .align = TABLE_LEFT },
+	{ .header = "Writers", .align = TABLE_LEFT },
+	{ .header = "Readers", .align = TABLE_LEFT },
+	{ .header = "Finding", .align = TABLE_LEFT },
+};
+
 static void member_table(struct strbuf *sb, const struct strip *s, const struct struct_profile *p)
 {
 	struct table *t = table_new();
 	struct strbuf w = STRBUF_INIT, r = STRBUF_INIT;
 	uint32_t i;
 
-	table_add_column(t, NULL, "Field", TABLE_LEFT);
-	table_add_column(t, NULL, "Offset", TABLE_RIGHT);
-	table_add_column(t, NULL, "Size", TABLE_RIGHT);
-	table_add_column(t, NULL, "Line", TABLE_RIGHT);
-	table_add_column(t, "HITM", "Lcl", TABLE_RIGHT);
-	table_add_column(t, "HITM", "Rmt", TABLE_RIGHT);
-	table_add_column(t, NULL, "Loads", TABLE_RIGHT);
-	table_add_column(t, NULL, "Stores", TABLE_RIGHT);
-	table_add_column(t, NULL, "Writer cpus", TABLE_LEFT);
-	table_add_column(t, NULL, "Reader cpus", TABLE_LEFT);
-	table_add_column(t, NULL, "Writers", TABLE_LEFT);
-	table_add_column(t, NULL, "Readers", TABLE_LEFT);
-	table_add_column(t, NULL, "Finding", TABLE_LEFT);
+	table_add_columns(t, member_columns, ARRAY_SIZE(member_columns));
 	for (i = 0; i < s->nr; i++) {
 		const struct strip_member *m = &s->m[i];
 		const struct field_profile *f = m->f;

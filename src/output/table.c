@@ -57,6 +57,14 @@ size_t table_add_column(struct table *t, const char *group, const char *header,
 	return t->nr_cols++;
 }
 
+void table_add_columns(struct table *t, const struct table_column_spec *spec, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		table_add_column(t, spec[i].group, spec[i].header, spec[i].align);
+}
+
 /* The element of size bytes at index from goes to index to; those between shift. */
 static void move_item(void *base, size_t size, size_t from, size_t to)
 {

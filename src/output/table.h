@@ -23,6 +23,15 @@ void table_free(struct table *t);
 /* group may be NULL; neighbours with the same group share one title. */
 size_t table_add_column(struct table *t, const char *group, const char *header,
 			enum table_align align);
+/* A column of a fixed list, for table_add_columns(). */
+struct table_column_spec {
+	const char *group; /* NULL: none */
+	const char *header;
+	enum table_align align; /* left out: TABLE_RIGHT */
+};
+
+/* table_add_column() for each of spec[0..nr), in order. */
+void table_add_columns(struct table *t, const struct table_column_spec *spec, size_t nr);
 /* Column from (with its cells) becomes column to; those between shift by one. */
 void table_move_column(struct table *t, size_t from, size_t to);
 /* Start a new row; cells not set stay empty. */

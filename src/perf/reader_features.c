@@ -4,32 +4,13 @@
  * table or from HEADER_FEATURE records in pipe mode. A damaged feature is
  * a warning: the data is still readable.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
 #include "util/xalloc.h"
-
-static const char *const feat_names[] = {
-	[PERF_FEAT_BUILD_ID] = "BUILD_ID",
-	[PERF_FEAT_HOSTNAME] = "HOSTNAME",
-	[PERF_FEAT_OSRELEASE] = "OSRELEASE",
-	[PERF_FEAT_VERSION] = "VERSION",
-	[PERF_FEAT_ARCH] = "ARCH",
-	[PERF_FEAT_NRCPUS] = "NRCPUS",
-	[PERF_FEAT_CPUDESC] = "CPUDESC",
-	[PERF_FEAT_CPUID] = "CPUID",
-	[PERF_FEAT_TOTAL_MEM] = "TOTAL_MEM",
-	[PERF_FEAT_CMDLINE] = "CMDLINE",
-	[PERF_FEAT_EVENT_DESC] = "EVENT_DESC",
-	[PERF_FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY",
-	[PERF_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
-	[PERF_FEAT_SAMPLE_TIME] = "SAMPLE_TIME",
-	[PERF_FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
-	[PERF_FEAT_CLOCKID] = "CLOCKID",
-	[PERF_FEAT_COMPRESSED] = "COMPRESSED",
-};
 
 static void set_string(const char **field, char *s)
 {
@@ -192,53 +173,64 @@ static void copy_blob(struct cursor *c, const void **data, size_t *size)
 	*size = c->len - c->pos;
 }
 
-static void parse_more(struct perf_reader *r, int feat, struct cursor *c)
+static void parse_cpu_topology(struct perf_reader *r, struct cursor *c)
 {
 	struct perf_header_info *h = &r->hdr;
 
-	switch (feat) {
-	case PERF_FEAT_CPU_TOPOLOGY:
-		if (h->core_siblings || h->thread_siblings)
-			break; /* a pipe may repeat it: the first one counts, as CMDLINE */
-		parse_strings(c, &h->core_siblings, &h->nr_core_siblings);
-		parse_strings(c, &h->thread_siblings, &h->nr_thread_siblings);
-		break;
-	case PERF_FEAT_NUMA_TOPOLOGY:
-		parse_numa(r, c);
-		break;
-	case PERF_FEAT_MEM_TOPOLOGY:
-		parse_mem_topology(r, c);
-		break;
-	case PERF_FEAT_SAMPLE_TIME:
-		h->first_sample_time = cursor_u64(c);
-		h->last_sample_time = cursor_u64(c);
-		break;
-	case PERF_FEAT_CLOCKID:
-		h->clockid = cursor_u64(c);
-		h->clockid_set = !c->bad;
-		break;
-	case PERF_FEAT_COMPRESSED:
-		cursor_u32(c); /* version */
-		h->comp_type = cursor_u32(c);
-		h->comp_level = cursor_u32(c);
-		cursor_u32(c); /* ratio */
-		r->comp_mmap_len = cursor_u32(c);
-		if (c->bad)
-			r->comp_mmap_len = 0;
-		break;
-	case PERF_FEAT_BUILD_ID:
-		parse_build_ids(r, c);
-		break;
-	case PERF_FEAT_EVENT_DESC:
-		parse_event_desc(r, c);
-		break;
-	case PERF_FEAT_TRACING_DATA:
-		copy_blob(c, &h->tracing_data, &h->tracing_data_size);
-		break;
-	case PERF_FEAT_C2C_HEAP_BLOCKS:
-		copy_blob(c, &h->heap_blocks, &h->heap_blocks_size);
-		break;
+	if (h->core_siblings || h->thread_siblings)
+		return; /* a pipe may repeat it: the first one counts, as CMDLINE */
+	parse_strings(c, &h->core_siblings, &h->nr_core_siblings);
+	parse_strings(c, &h->thread_siblings, &h->nr_thread_siblings);
+}
+
+static void parse_sample_time(struct perf_reader *r, struct cursor *c)
+{
+	r->hdr.first_sample_time = cursor_u64(c);
+	r->hdr.last_sample_time = cursor_u64(c);
+}
+
+static void parse_clockid(struct perf_reader *r, struct cursor *c)
+{
+	r->hdr.clockid = cursor_u64(c);
+	r->hdr.clockid_set = !c->bad;
+}
+
+static void parse_compressed(struct perf_reader *r, struct cursor *c)
+{
+	cursor_u32(c); /* version */
+	r->hdr.comp_type = cursor_u32(c);
+	r->hdr.comp_level = cursor_u32(c);
+	cursor_u32(c); /* ratio */
+	r->comp_mmap_len = cursor_u32(c);
+	if (c->bad)
+		r->comp_mmap_len = 0;
+}
+
+static void parse_tracing_data(struct perf_reader *r, struct cursor *c)
+{
+	copy_blob(c, &r->hdr.tracing_data, &r->hdr.tracing_data_size);
+}
+
+static void parse_heap_blocks(struct perf_reader *r, struct cursor *c)
+{
+	copy_blob(c, &r->hdr.heap_blocks, &r->hdr.heap_blocks_size);
+}
+
+static void parse_nrcpus(struct perf_reader *r, struct cursor *c)
+{
+	struct perf_header_info *h = &r->hdr;
+
+	h->nr_cpus_avail = cursor_u32(c);
+	h->nr_cpus_online = cursor_u32(c);
+	if (h->nr_cpus_avail > PERF_MAX_CPUS || h->nr_cpus_online > PERF_MAX_CPUS) {
+		h->nr_cpus_avail = h->nr_cpus_online = 0;
+		c->bad = true;
 	}
+}
+
+static void parse_total_mem(struct perf_reader *r, struct cursor *c)
+{
+	r->hdr.total_mem = cursor_u64(c);
 }
 
 static void join_cmdline(struct perf_header_info *h)
@@ -254,56 +246,72 @@ static void join_cmdline(struct perf_header_info *h)
 	set_string(&h->cmdline, strbuf_detach(&sb, NULL));
 }
 
+static void parse_cmdline(struct perf_reader *r, struct cursor *c)
+{
+	if (r->hdr.cmdline_argv)
+		return;
+	parse_strings(c, &r->hdr.cmdline_argv, &r->hdr.nr_cmdline);
+	join_cmdline(&r->hdr);
+}
+
+/*
+ * How each feature section is read, as perf's feat_ops: a parser, or for
+ * the features that are one perf string, the field the string goes to.
+ * name is what a damage warning calls it ("?" without one).
+ */
+struct feature_op {
+	const char *name;
+	void (*parse)(struct perf_reader *r, struct cursor *c);
+	bool string;
+	size_t field; /* string: offsetof(struct perf_header_info, ...) */
+};
+
+#define STRING_FEATURE(feat_name, member)                          \
+	{                                                          \
+		.name = feat_name, .string = true,                 \
+		.field = offsetof(struct perf_header_info, member) \
+	}
+
+static const struct feature_op feature_ops[] = {
+	[PERF_FEAT_TRACING_DATA] = { .parse = parse_tracing_data },
+	[PERF_FEAT_BUILD_ID] = { "BUILD_ID", parse_build_ids },
+	[PERF_FEAT_HOSTNAME] = STRING_FEATURE("HOSTNAME", hostname),
+	[PERF_FEAT_OSRELEASE] = STRING_FEATURE("OSRELEASE", osrelease),
+	[PERF_FEAT_VERSION] = STRING_FEATURE("VERSION", version),
+	[PERF_FEAT_ARCH] = STRING_FEATURE("ARCH", arch),
+	[PERF_FEAT_NRCPUS] = { "NRCPUS", parse_nrcpus },
+	[PERF_FEAT_CPUDESC] = STRING_FEATURE("CPUDESC", cpudesc),
+	[PERF_FEAT_CPUID] = STRING_FEATURE("CPUID", cpuid),
+	[PERF_FEAT_TOTAL_MEM] = { "TOTAL_MEM", parse_total_mem },
+	[PERF_FEAT_CMDLINE] = { "CMDLINE", parse_cmdline },
+	[PERF_FEAT_EVENT_DESC] = { "EVENT_DESC", parse_event_desc },
+	[PERF_FEAT_CPU_TOPOLOGY] = { "CPU_TOPOLOGY", parse_cpu_topology },
+	[PERF_FEAT_NUMA_TOPOLOGY] = { "NUMA_TOPOLOGY", parse_numa },
+	[PERF_FEAT_SAMPLE_TIME] = { "SAMPLE_TIME", parse_sample_time },
+	[PERF_FEAT_MEM_TOPOLOGY] = { "MEM_TOPOLOGY", parse_mem_topology },
+	[PERF_FEAT_CLOCKID] = { "CLOCKID", parse_clockid },
+	[PERF_FEAT_COMPRESSED] = { "COMPRESSED", parse_compressed },
+	[PERF_FEAT_C2C_HEAP_BLOCKS] = { .parse = parse_heap_blocks },
+};
+
+static const char **string_field(struct perf_header_info *h, const struct feature_op *op)
+{
+	return (const char **)((char *)h + op->field);
+}
+
 void reader_parse_feature(struct perf_reader *r, int feat, struct cursor *c)
 {
-	struct perf_header_info *h = &r->hdr;
+	const struct feature_op *op =
+		feat >= 0 && feat < (int)ARRAY_SIZE(feature_ops) ? &feature_ops[feat] : NULL;
 
-	h->features[feat / 64] |= 1ULL << (feat % 64);
-	switch (feat) {
-	case PERF_FEAT_HOSTNAME:
-		set_string(&h->hostname, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_OSRELEASE:
-		set_string(&h->osrelease, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_VERSION:
-		set_string(&h->version, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_ARCH:
-		set_string(&h->arch, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_CPUDESC:
-		set_string(&h->cpudesc, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_CPUID:
-		set_string(&h->cpuid, reader_cursor_string(c));
-		break;
-	case PERF_FEAT_NRCPUS:
-		h->nr_cpus_avail = cursor_u32(c);
-		h->nr_cpus_online = cursor_u32(c);
-		if (h->nr_cpus_avail > PERF_MAX_CPUS || h->nr_cpus_online > PERF_MAX_CPUS) {
-			h->nr_cpus_avail = h->nr_cpus_online = 0;
-			c->bad = true;
-		}
-		break;
-	case PERF_FEAT_TOTAL_MEM:
-		h->total_mem = cursor_u64(c);
-		break;
-	case PERF_FEAT_CMDLINE:
-		if (h->cmdline_argv)
-			break;
-		parse_strings(c, &h->cmdline_argv, &h->nr_cmdline);
-		join_cmdline(h);
-		break;
-	default:
-		parse_more(r, feat, c);
-	}
+	r->hdr.features[feat / 64] |= 1ULL << (feat % 64);
+	if (op && op->string)
+		set_string(string_field(&r->hdr, op), reader_cursor_string(c));
+	else if (op && op->parse)
+		op->parse(r, c);
 	if (c->bad)
 		reader_warn(r, "%s: at 0x%llx: feature %s is damaged (section of %zu bytes)",
-			    r->path, (unsigned long long)c->off,
-			    feat < (int)ARRAY_SIZE(feat_names) && feat_names[feat] ?
-				    feat_names[feat] :
-				    "?",
+			    r->path, (unsigned long long)c->off, op && op->name ? op->name : "?",
 			    c->len);
 }
 
@@ -323,12 +331,9 @@ void reader_free_features(struct perf_reader *r)
 
 	free((void *)h->tracing_data);
 	free((void *)h->heap_blocks);
-	free((char *)h->hostname);
-	free((char *)h->osrelease);
-	free((char *)h->version);
-	free((char *)h->arch);
-	free((char *)h->cpudesc);
-	free((char *)h->cpuid);
+	for (i = 0; i < ARRAY_SIZE(feature_ops); i++)
+		if (feature_ops[i].string)
+			free((char *)*string_field(h, &feature_ops[i]));
 	free((char *)h->cmdline);
 	free_strings(h->cmdline_argv, h->nr_cmdline);
 	free_strings(h->core_siblings, h->nr_core_siblings);

@@ -151,28 +151,6 @@ static inline bool cursor_has(struct cursor *c, size_t n)
 	return true;
 }
 
-static inline uint32_t cursor_u32(struct cursor *c)
-{
-	uint32_t v;
-
-	if (!cursor_has(c, 4))
-		return 0;
-	v = rd32(c->p + c->pos, c->swap);
-	c->pos += 4;
-	return v;
-}
-
-static inline uint64_t cursor_u64(struct cursor *c)
-{
-	uint64_t v;
-
-	if (!cursor_has(c, 8))
-		return 0;
-	v = rd64(c->p + c->pos, c->swap);
-	c->pos += 8;
-	return v;
-}
-
 static inline const void *cursor_bytes(struct cursor *c, size_t n)
 {
 	const void *p;
@@ -182,6 +160,20 @@ static inline const void *cursor_bytes(struct cursor *c, size_t n)
 	p = c->p + c->pos;
 	c->pos += n;
 	return p;
+}
+
+static inline uint32_t cursor_u32(struct cursor *c)
+{
+	const void *p = cursor_bytes(c, 4);
+
+	return p ? rd32(p, c->swap) : 0;
+}
+
+static inline uint64_t cursor_u64(struct cursor *c)
+{
+	const void *p = cursor_bytes(c, 8);
+
+	return p ? rd64(p, c->swap) : 0;
 }
 
 /* perf's string: u32 length, then that many bytes holding a NUL. */

@@ -89,6 +89,16 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 	return 0;
 }
 
+/* The next n bytes, already known to be there: no check. */
+static inline __attribute__((always_inline)) const uint8_t *take_unchecked(struct cursor *c,
+									   size_t n)
+{
+	const uint8_t *p = c->p + c->pos;
+
+	c->pos += n;
+	return p;
+}
+
 /*
  * The fixed-size fields are read through take64/take32 with checked
  * constant: checked, each read is bounds-checked (the general path);
@@ -98,24 +108,12 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
  */
 static inline __attribute__((always_inline)) uint64_t take64(struct cursor *c, bool checked)
 {
-	uint64_t v;
-
-	if (checked)
-		return cursor_u64(c);
-	v = rd64(c->p + c->pos, c->swap);
-	c->pos += 8;
-	return v;
+	return checked ? cursor_u64(c) : rd64(take_unchecked(c, 8), c->swap);
 }
 
 static inline __attribute__((always_inline)) uint32_t take32(struct cursor *c, bool checked)
 {
-	uint32_t v;
-
-	if (checked)
-		return cursor_u32(c);
-	v = rd32(c->p + c->pos, c->swap);
-	c->pos += 4;
-	return v;
+	return checked ? cursor_u32(c) : rd32(take_unchecked(c, 4), c->swap);
 }
 
 static inline __attribute__((always_inline)) void parse_head(struct cursor *c, uint64_t st,

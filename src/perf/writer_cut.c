@@ -25,6 +25,7 @@
  * samples it keeps and their first and last times.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -69,6 +70,18 @@ static const char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/* The strings of perf_writer_info that the writer keeps its own copy of. */
+static const size_t info_strings[] = {
+	offsetof(struct perf_writer_info, hostname), offsetof(struct perf_writer_info, osrelease),
+	offsetof(struct perf_writer_info, version),  offsetof(struct perf_writer_info, arch),
+	offsetof(struct perf_writer_info, cpudesc),  offsetof(struct perf_writer_info, cpuid),
+};
+
+static const char **info_string(struct perf_writer_info *in, size_t i)
+{
+	return (const char **)((char *)in + info_strings[i]);
+}
+
 void writer_free_info(struct perf_writer *w)
 {
 	struct perf_writer_info *in = w->info;
@@ -76,12 +89,8 @@ void writer_free_info(struct perf_writer *w)
 
 	if (!in)
 		return;
-	free((char *)in->hostname);
-	free((char *)in->osrelease);
-	free((char *)in->version);
-	free((char *)in->arch);
-	free((char *)in->cpudesc);
-	free((char *)in->cpuid);
+	for (i = 0; i < ARRAY_SIZE(info_strings); i++)
+		free((char *)*info_string(in, i));
 	for (i = 0; in->cmdline && in->cmdline[i]; i++)
 		free((char *)in->cmdline[i]);
 	free((char **)in->cmdline);
@@ -102,12 +111,8 @@ void perf_writer_set_info(struct perf_writer *w, const struct perf_writer_info *
 	writer_free_info(w);
 	in = xcalloc(1, sizeof(*in));
 	*in = *info;
-	in->hostname = dup_or_null(info->hostname);
-	in->osrelease = dup_or_null(info->osrelease);
-	in->version = dup_or_null(info->version);
-	in->arch = dup_or_null(info->arch);
-	in->cpudesc = dup_or_null(info->cpudesc);
-	in->cpuid = dup_or_null(info->cpuid);
+	for (i = 0; i < ARRAY_SIZE(info_strings); i++)
+		*info_string(in, i) = dup_or_null(*info_string(in, i));
 	while (info->cmdline && info->cmdline[n])
 		n++;
 	if (info->cmdline) {

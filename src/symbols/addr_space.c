@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "util/hashmap.h"
+#include "util/strpool.h"
 #include "util/xalloc.h"
 
 _Static_assert(AS_MAP_SHARED == MAP_SHARED, "as_map.flags holds mmap flags");
@@ -31,9 +32,7 @@ struct addr_spaces {
 	size_t nr_all, alloc_all;
 	struct hashmap dsos; /* hash(name, inode) -> dso number + 1 */
 	unsigned int nr_dsos;
-	char **strings; /* interned file names */
-	size_t nr_strings, alloc_strings;
-	struct hashmap string_index; /* hash(name) -> index + 1 */
+	struct strpool names; /* file names, one copy each */
 };
 
 struct addr_spaces *addr_spaces_new(void)
@@ -43,7 +42,7 @@ struct addr_spaces *addr_spaces_new(void)
 	hashmap_init(&as->pids);
 	hashmap_init(&as->comms);
 	hashmap_init(&as->dsos);
-	hashmap_init(&as->string_index);
+	strpool_init(&as->names);
 	return as;
 }
 
@@ -52,49 +51,27 @@ static void space_release(struct space *s)
 	free(s->maps);
 }
 
+static void space_free(void *s)
+{
+	space_release(s);
+	free(s);
+}
+
 void addr_spaces_free(struct addr_spaces *as)
 {
 	size_t i;
-	uint64_t key;
-	void *val;
 
 	if (!as)
 		return;
-	for (i = 0; hashmap_next(&as->pids, &i, &key, &val);) {
-		space_release(val);
-		free(val);
-	}
-	for (i = 0; hashmap_next(&as->comms, &i, &key, &val);)
-		free(val);
+	hashmap_free_values(&as->pids, space_free);
+	hashmap_free_values(&as->comms, NULL);
 	space_release(&as->kernel);
 	for (i = 0; i < as->nr_all; i++)
 		free(as->all[i]);
-	for (i = 0; i < as->nr_strings; i++)
-		free(as->strings[i]);
 	free(as->all);
-	free(as->strings);
-	hashmap_release(&as->pids);
-	hashmap_release(&as->comms);
 	hashmap_release(&as->dsos);
-	hashmap_release(&as->string_index);
+	strpool_release(&as->names);
 	free(as);
-}
-
-static const char *intern(struct addr_spaces *as, const char *s)
-{
-	uint64_t h = hash_str(s);
-	uintptr_t idx;
-
-	/* Probe linearly on the (rare) hash collision of different names. */
-	while ((idx = (uintptr_t)hashmap_get(&as->string_index, h))) {
-		if (!strcmp(as->strings[idx - 1], s))
-			return as->strings[idx - 1];
-		h++;
-	}
-	as->strings = xgrow(as->strings, &as->alloc_strings, as->nr_strings + 1, sizeof(char *));
-	as->strings[as->nr_strings++] = xstrdup(s);
-	hashmap_put(&as->string_index, h, (void *)(uintptr_t)as->nr_strings);
-	return as->strings[as->nr_strings - 1];
 }
 
 static struct as_map *map_new(struct addr_spaces *as)
@@ -230,14 +207,14 @@ void addr_spaces_mmap(struct addr_spaces *as, const struct perf_mmap *ev)
 	m->ino_generation = ev->ino_generation;
 	m->prot = ev->is_mmap2 ? ev->prot : PROT_READ | PROT_EXEC;
 	m->flags = ev->flags;
-	m->filename = intern(as, ev->filename ? ev->filename : "//anon");
+	m->filename = strpool_intern(&as->names, ev->filename ? ev->filename : "//anon");
 	m->short_name = short_name_of(m->filename);
 	m->kernel = kernel;
 	m->identity = kernel || is_identity_name(m->filename) || (ev->flags & MAP_HUGETLB);
 	memcpy(m->build_id, ev->build_id, sizeof(m->build_id));
 	m->build_id_size = ev->build_id_size;
 	if (kernel && !strncmp(m->filename, "[kernel.kallsyms]", 17))
-		m->short_name = m->filename = intern(as, "[kernel.kallsyms]");
+		m->short_name = m->filename = strpool_intern(&as->names, "[kernel.kallsyms]");
 	m->dso_id = dso_number(as, m);
 	space_insert(as, kernel ? &as->kernel : space_of(as, ev->pid, true), m);
 }

@@ -5,16 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/arena.h"
 #include "util/xalloc.h"
 
 struct ksym {
 	uint64_t addr;
-	char *name;
+	const char *name; /* in names */
 };
 
 struct kallsyms {
 	struct ksym *syms;
 	size_t nr, alloc;
+	struct arena names; /* a running kernel has 100k+ text symbols: no malloc each */
 };
 
 static int ksym_cmp(const void *a, const void *b)
@@ -22,6 +24,13 @@ static int ksym_cmp(const void *a, const void *b)
 	const struct ksym *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static const char *copy_name(struct kallsyms *k, const char *name)
+{
+	size_t len = strlen(name) + 1;
+
+	return memcpy(arena_alloc(&k->names, len, 1), name, len);
 }
 
 struct kallsyms *kallsyms_load(const char *path)
@@ -34,6 +43,7 @@ struct kallsyms *kallsyms_load(const char *path)
 	if (!f)
 		return NULL;
 	k = xcalloc(1, sizeof(*k));
+	k->names = (struct arena)ARENA_INIT(256 << 10, false);
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
 			continue;
@@ -41,7 +51,7 @@ struct kallsyms *kallsyms_load(const char *path)
 			continue;
 		k->syms = xgrow(k->syms, &k->alloc, k->nr + 1, sizeof(*k->syms));
 		k->syms[k->nr].addr = addr;
-		k->syms[k->nr++].name = xstrdup(name);
+		k->syms[k->nr++].name = copy_name(k, name);
 	}
 	fclose(f);
 	if (!k->nr) {
@@ -54,13 +64,10 @@ struct kallsyms *kallsyms_load(const char *path)
 
 void kallsyms_free(struct kallsyms *k)
 {
-	size_t i;
-
 	if (!k)
 		return;
-	for (i = 0; i < k->nr; i++)
-		free(k->syms[i].name);
 	free(k->syms);
+	arena_release(&k->names);
 	free(k);
 }
 

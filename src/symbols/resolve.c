@@ -14,6 +14,7 @@
 #include "symbols/kallsyms.h"
 #include "util/hashmap.h"
 #include "util/strbuf.h"
+#include "util/strpool.h"
 #include "util/xalloc.h"
 
 /* One object file opened through libdwfl (or not found: dwfl NULL). */
@@ -41,8 +42,7 @@ struct sym_resolver {
 	bool kallsyms_tried;
 	struct dso_file vmlinux;
 	struct sym_info unknown;
-	char **strings;
-	size_t nr_strings, alloc_strings;
+	struct strpool names; /* symbol names and source lines, one copy each */
 };
 
 static char *debuginfo_path;
@@ -68,6 +68,7 @@ struct sym_resolver *sym_resolver_new(const struct sym_resolver_opts *opts)
 	r->debug_dir = strbuf_detach(&sb, NULL);
 	hashmap_init(&r->dsos);
 	hashmap_init(&r->cache);
+	strpool_init(&r->names);
 	r->unknown.dso = "[unknown]";
 	r->unknown.srcline = "??:0";
 	return r;
@@ -80,42 +81,43 @@ static void dso_file_release(struct dso_file *f)
 	free(f->path);
 }
 
+static void dso_file_free(void *f)
+{
+	dso_file_release(f);
+	free(f);
+}
+
+/* A cache slot holds a chain of entries. */
+static void cached_free(void *val)
+{
+	struct cached *c = val, *next;
+
+	for (; c; c = next) {
+		next = c->next;
+		free(c);
+	}
+}
+
 void sym_resolver_free(struct sym_resolver *r)
 {
-	size_t i;
-	uint64_t key;
-	void *val;
-
 	if (!r)
 		return;
-	for (i = 0; hashmap_next(&r->dsos, &i, &key, &val);) {
-		dso_file_release(val);
-		free(val);
-	}
-	for (i = 0; hashmap_next(&r->cache, &i, &key, &val);) {
-		struct cached *c = val, *next;
-
-		for (; c; c = next) {
-			next = c->next;
-			free(c);
-		}
-	}
-	for (i = 0; i < r->nr_strings; i++)
-		free(r->strings[i]);
-	free(r->strings);
+	hashmap_free_values(&r->dsos, dso_file_free);
+	hashmap_free_values(&r->cache, cached_free);
+	strpool_release(&r->names);
 	dso_file_release(&r->vmlinux);
 	kallsyms_free(r->kallsyms);
-	hashmap_release(&r->dsos);
-	hashmap_release(&r->cache);
 	free(r->debug_dir);
 	free(r);
 }
 
-static const char *keep(struct sym_resolver *r, char *s)
+/* The pool's copy of what sb holds; sb is released. */
+static const char *keep(struct sym_resolver *r, struct strbuf *sb)
 {
-	r->strings = xgrow(r->strings, &r->alloc_strings, r->nr_strings + 1, sizeof(char *));
-	r->strings[r->nr_strings++] = s;
-	return s;
+	const char *kept = strpool_intern(&r->names, sb->buf);
+
+	strbuf_release(sb);
+	return kept;
 }
 
 static void build_id_hex(const struct as_map *m, struct strbuf *sb)
@@ -270,7 +272,7 @@ static void fill_from_dwfl(struct sym_resolver *r, struct dso_file *f, uint64_t 
 
 	name = dwfl_module_addrinfo(f->mod, addr, &off, &sym, NULL, NULL, NULL);
 	if (name) {
-		info->symbol = keep(r, xstrdup(name));
+		info->symbol = strpool_intern(&r->names, name);
 		info->sym_offset = off;
 		info->sym_size = sym.st_size;
 		info->sym_size_exact = true;
@@ -282,7 +284,7 @@ static void fill_from_dwfl(struct sym_resolver *r, struct dso_file *f, uint64_t 
 		const char *base = strrchr(src, '/');
 
 		strbuf_addf(&sb, "%s:%d", r->opts.full_paths || !base ? src : base + 1, lineno);
-		info->srcline = keep(r, strbuf_detach(&sb, NULL));
+		info->srcline = keep(r, &sb);
 	}
 	info->path = f->path;
 }
@@ -299,7 +301,7 @@ static void fallback_srcline(struct sym_resolver *r, const struct as_map *m, uin
 		strbuf_addf(&sb, "%s+%" PRIu64, info->symbol, info->sym_offset);
 	else
 		strbuf_addf(&sb, "%s[%" PRIx64 "]", m->short_name, addr);
-	info->srcline = keep(r, strbuf_detach(&sb, NULL));
+	info->srcline = keep(r, &sb);
 }
 
 static void resolve_kernel(struct sym_resolver *r, uint64_t ip, struct sym_info *info)

@@ -27,6 +27,38 @@ const char *type_keyword(const struct type *t)
 	}
 }
 
+bool type_name_ends(struct strbuf *sb, const struct type *t, int depth)
+{
+	if (depth > TYPE_MAX_DEPTH) {
+		strbuf_addstr(sb, "<loop>");
+		return true;
+	}
+	if (!t || t->kind == TYPE_VOID) {
+		strbuf_addstr(sb, "void");
+		return true;
+	}
+	return false;
+}
+
+void type_params(struct strbuf *sb, const struct type *f,
+		 void (*param)(struct strbuf *sb, const struct type *p, void *arg), void *arg)
+{
+	uint32_t i;
+
+	strbuf_addch(sb, '(');
+	for (i = 0; i < f->nr_params; i++) {
+		if (i)
+			strbuf_addstr(sb, ", ");
+		param(sb, f->params[i], arg);
+	}
+	if (!f->nr_params)
+		strbuf_addstr(sb, "void)");
+	else if (f->variadic)
+		strbuf_addstr(sb, ", ...)");
+	else
+		strbuf_addch(sb, ')');
+}
+
 static void type_name(struct strbuf *sb, const struct type *t, bool braces, int depth);
 static void format_ftype(struct strbuf *sb, const struct type *f, const char *name, bool is_pointer,
 			 int type_spacing, bool braces, int depth);
@@ -81,14 +113,8 @@ static void format_qualified(struct strbuf *sb, const struct type *t, bool brace
 /* pahole's tag__name; braces: anonymous aggregates as "struct {...}". */
 static void type_name(struct strbuf *sb, const struct type *t, bool braces, int depth)
 {
-	if (depth > TYPE_MAX_DEPTH) {
-		strbuf_addstr(sb, "<loop>");
+	if (type_name_ends(sb, t, depth))
 		return;
-	}
-	if (!t || t->kind == TYPE_VOID) {
-		strbuf_addstr(sb, "void");
-		return;
-	}
 	switch (t->kind) {
 	case TYPE_POINTER:
 		format_ptr_name(sb, t, "*", braces, depth);
@@ -115,27 +141,20 @@ static void type_name(struct strbuf *sb, const struct type *t, bool braces, int 
 	}
 }
 
-static void format_params(struct strbuf *sb, const struct type *f, bool braces, int depth)
+/* What the parameters of a function at depth are spelled with. */
+struct param_spelling {
+	bool braces;
+	int depth;
+};
+
+static void format_param(struct strbuf *sb, const struct type *p, void *arg)
 {
-	uint32_t i;
+	const struct param_spelling *ps = arg;
 
-	strbuf_addch(sb, '(');
-	for (i = 0; i < f->nr_params; i++) {
-		const struct type *p = f->params[i];
-
-		if (i)
-			strbuf_addstr(sb, ", ");
-		if (p && p->kind == TYPE_POINTER && p->target && p->target->kind == TYPE_FUNC)
-			format_ftype(sb, p->target, NULL, true, 0, braces, depth + 1);
-		else
-			type_name(sb, p, braces, depth + 1);
-	}
-	if (!f->nr_params)
-		strbuf_addstr(sb, "void)");
-	else if (f->variadic)
-		strbuf_addstr(sb, ", ...)");
+	if (p && p->kind == TYPE_POINTER && p->target && p->target->kind == TYPE_FUNC)
+		format_ftype(sb, p->target, NULL, true, 0, ps->braces, ps->depth + 1);
 	else
-		strbuf_addch(sb, ')');
+		type_name(sb, p, ps->braces, ps->depth + 1);
 }
 
 /* "%-*s": a negative width pads the same as a positive one */
@@ -155,7 +174,7 @@ static void format_ftype(struct strbuf *sb, const struct type *f, const char *na
 	strbuf_addstr(sb, is_pointer ? " (*" : " (");
 	strbuf_addstr(sb, name ? name : "");
 	strbuf_addch(sb, ')');
-	format_params(sb, f, braces, depth);
+	type_params(sb, f, format_param, &(struct param_spelling){ braces, depth });
 }
 
 void type_format_pahole_name(struct strbuf *sb, const struct type *t)

@@ -310,22 +310,17 @@ static const char *qualifier_of(const struct type *t)
 	}
 }
 
+static void param_of(struct strbuf *sb, const struct type *p, void *depth)
+{
+	name_of(sb, p, *(const int *)depth);
+}
+
+/* The parameters of a function met at depth: each one a level deeper. */
 static void params_of(struct strbuf *sb, const struct type *f, int depth)
 {
-	uint32_t i;
+	int param_depth = depth + 1;
 
-	strbuf_addch(sb, '(');
-	for (i = 0; i < f->nr_params; i++) {
-		if (i)
-			strbuf_addstr(sb, ", ");
-		name_of(sb, f->params[i], depth + 1);
-	}
-	if (!f->nr_params)
-		strbuf_addstr(sb, "void)");
-	else if (f->variadic)
-		strbuf_addstr(sb, ", ...)");
-	else
-		strbuf_addch(sb, ')');
+	type_params(sb, f, param_of, &param_depth);
 }
 
 static void pointer_name(struct strbuf *sb, const struct type *t, int depth)
@@ -348,14 +343,8 @@ static void name_of(struct strbuf *sb, const struct type *t, int depth)
 {
 	uint32_t i;
 
-	if (depth > TYPE_MAX_DEPTH) {
-		strbuf_addstr(sb, "<loop>");
+	if (type_name_ends(sb, t, depth))
 		return;
-	}
-	if (!t || t->kind == TYPE_VOID) {
-		strbuf_addstr(sb, "void");
-		return;
-	}
 	switch (t->kind) {
 	case TYPE_POINTER:
 		pointer_name(sb, t, depth);

@@ -57,6 +57,19 @@ void type_note_typedef(const struct type *td);
 /* "struct ", "union " (union forward declarations too), "enum " or "". */
 const char *type_keyword(const struct type *t);
 
+/*
+ * Where both spellings (pahole's and C's) of a type name stop: past
+ * TYPE_MAX_DEPTH "<loop>", no type or void "void". True when it wrote one.
+ */
+bool type_name_ends(struct strbuf *sb, const struct type *t, int depth);
+
+/*
+ * Function f's parameter list, each parameter spelled by param(sb, p, arg):
+ * "(a, b)", "(void)" when there are none, "(a, ...)" when variadic.
+ */
+void type_params(struct strbuf *sb, const struct type *f,
+		 void (*param)(struct strbuf *sb, const struct type *p, void *arg), void *arg);
+
 /* Structural equality used to deduplicate definitions across CUs. */
 bool type_struct_equal(const struct type *a, const struct type *b);
 

@@ -30,6 +30,16 @@ void hashmap_release(struct hashmap *map)
 	hashmap_init(map);
 }
 
+void hashmap_free_values(struct hashmap *map, void (*free_val)(void *val))
+{
+	size_t i;
+
+	for (i = 0; i < map->cap; i++)
+		if (map->vals[i])
+			(free_val ? free_val : free)(map->vals[i]);
+	hashmap_release(map);
+}
+
 static size_t slot_of(const struct hashmap *map, uint64_t key)
 {
 	size_t mask = map->cap - 1;

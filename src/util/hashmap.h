@@ -19,6 +19,8 @@ struct hashmap {
 
 void hashmap_init(struct hashmap *map);
 void hashmap_release(struct hashmap *map);
+/* free_val (free() when NULL) on every value, then hashmap_release(). */
+void hashmap_free_values(struct hashmap *map, void (*free_val)(void *val));
 void *hashmap_get(const struct hashmap *map, uint64_t key);
 /* Insert or replace. */
 void hashmap_put(struct hashmap *map, uint64_t key, void *val);

@@ -2,6 +2,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,28 +133,19 @@ void strbuf_pad_to(struct strbuf *sb, size_t start, size_t col)
 		strbuf_addchars(sb, ' ', col - used);
 }
 
+/* XML's predefined entities, by the character they stand for. */
+static const char *const xml_entities[UCHAR_MAX + 1] = {
+	['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&apos;",
+};
+
 void strbuf_add_xml(struct strbuf *sb, const char *s)
 {
 	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			strbuf_addstr(sb, "&amp;");
-			break;
-		case '<':
-			strbuf_addstr(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(sb, "&gt;");
-			break;
-		case '"':
-			strbuf_addstr(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_addstr(sb, "&apos;");
-			break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				strbuf_addch(sb, *s);
-		}
+		unsigned char c = *s;
+
+		if (xml_entities[c])
+			strbuf_addstr(sb, xml_entities[c]);
+		else if (c >= 0x20 || c == '\n' || c == '\t')
+			strbuf_addch(sb, c);
 	}
 }

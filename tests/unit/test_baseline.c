@@ -194,6 +194,17 @@ static const struct bad_doc bad_docs[] = {
 	{ "{\"c2cscope_layout\": 1, \"structs\": [{\"name\": \"x\", \"size\": 8, \"members\": "
 	  "[3]}]}",
 	  ": structs[0].members[0]: expected an object" },
+	/* the first wrong field is the one named, in the order the loader reads them */
+	{ "{\"c2cscope_layout\": 1, \"structs\": [{\"name\": \"x\", \"kind\": \"class\", "
+	  "\"members\": []}]}",
+	  ": structs[0].kind: expected \"struct\" or \"union\"" },
+	{ "{\"c2cscope_layout\": 1, \"structs\": [{\"name\": \"x\", \"size\": 8, "
+	  "\"forced_alignment\": \"8\", \"decl_line\": -1, \"members\": []}]}",
+	  ": structs[0].forced_alignment: expected a whole number >= 0" },
+	{ "{\"c2cscope_layout\": 1, \"structs\": [{\"name\": \"x\", \"size\": 8, \"members\": "
+	  "[{\"name\": \"a\", \"type\": \"int\", \"offset\": 0, \"size\": 4, \"bit_offset\": "
+	  "\"0\", \"bit_size\": -1}]}]}",
+	  ": structs[0].members[0].bit_offset: expected a whole number >= 0" },
 	{ "{\"c2cscope_layout\": 1, \"structs\": [", ":1:" },
 };
 
