@@ -65,25 +65,14 @@ out_free:
 	return ret;
 }
 
-static void free_results(struct hashmap *map)
-{
-	uint64_t key;
-	void *val;
-	size_t i;
-
-	for (i = 0; hashmap_next(map, &i, &key, &val);)
-		free(val);
-	hashmap_release(map);
-}
-
 void attrib_close(struct attrib *a)
 {
 	size_t i;
 
 	if (!a)
 		return;
-	free_results(&a->by_pc);
-	free_results(&a->by_addr);
+	hashmap_free_values(&a->by_pc, NULL);
+	hashmap_free_values(&a->by_addr, NULL);
 	for (i = 0; i < a->nr_funcs; i++)
 		attrib_func_free(a->funcs[i]);
 	free(a->funcs);

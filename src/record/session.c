@@ -49,9 +49,7 @@ static struct record_session *session_new(const struct record_evlist *l,
 
 static void session_free(struct record_session *s)
 {
-	size_t iter = 0, i;
-	uint64_t key;
-	void *val;
+	size_t i;
 
 	record_session_unmap_rings(s);
 	record_session_close_counters(s);
@@ -59,9 +57,7 @@ static void session_free(struct record_session *s)
 		close(s->go_fd);
 	if (s->exec_err_fd >= 0)
 		close(s->exec_err_fd);
-	while (hashmap_next(&s->dsos, &iter, &key, &val))
-		free(val);
-	hashmap_release(&s->dsos);
+	hashmap_free_values(&s->dsos, NULL);
 	hashmap_release(&s->keep_pids);
 	hashmap_release(&s->ids);
 	for (i = 0; i < s->nr_events; i++)

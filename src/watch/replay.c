@@ -61,9 +61,7 @@ static const struct decoded *decode(struct watch *w, struct hashmap *cache,
 static void decode_all(struct watch *w)
 {
 	struct hashmap cache;
-	size_t i, iter = 0;
-	uint64_t key;
-	void *val;
+	size_t i;
 
 	hashmap_init(&cache);
 	for (i = 0; i < w->nr_acc; i++) {
@@ -75,9 +73,7 @@ static void decode_all(struct watch *w)
 		if (a->access == ATTRIB_ACCESS_NONE && w->opts.write_only)
 			a->access = ATTRIB_ACCESS_WRITE;
 	}
-	while (hashmap_next(&cache, &iter, &key, &val))
-		free(val);
-	hashmap_release(&cache);
+	hashmap_free_values(&cache, NULL);
 }
 
 static bool is_write(const struct watch_access *a)
