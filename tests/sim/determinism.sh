@@ -94,7 +94,7 @@ compile "$TMP/mt" "$TMP/mt.c" -g -O1 -pthread
 # Valgrind's own last step after a fatal signal (kill_self: the signal
 # sent again with its default action) sometimes does not kill the process
 # and Valgrind panics "main(): signal was supposed to be fatal" (exit 1):
-# 4 of 24 runs under record --sim on a loaded 2-cpu VM, none of 68 of the
+# 4 of 48 runs under record --sim on a loaded 2-cpu VM, none of 84 of the
 # tool run alone, whatever the load; the cause is not pinned down (see
 # c2cscope-record(1), BUGS). The crash is run up to 3 times for one run
 # without it; every other check holds for that run.
