@@ -381,7 +381,16 @@ static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr
 	emit(s, time, e, addr, c | C2CSIM_CODE_STORE, c != C2CSIM_CLS_L1);
 }
 
-/* One access: every line it touches (at most 8 for wide dirty helpers). */
+/* The most lines one access touches (wide dirty helpers touch more: cut). */
+#define ACCESS_LINES_MAX 8
+
+/* The line of an access's last byte. */
+static inline ULong access_last_line(Addr addr, UInt size)
+{
+	return (addr + (size ? size - 1 : 0)) >> cfg.line_shift;
+}
+
+/* One access: every line it touches (at most ACCESS_LINES_MAX). */
 static void sim_access(struct slot *s, const struct ev *e)
 {
 	ULong time = e->key >> EV_TIME_SHIFT;
@@ -398,8 +407,8 @@ static void sim_access(struct slot *s, const struct ev *e)
 	stats[kind == EV_LOAD  ? C2CSIM_ST_LOADS :
 	      kind == EV_STORE ? C2CSIM_ST_STORES :
 				 C2CSIM_ST_ATOMICS]++;
-	last = (e->addr + (size ? size - 1 : 0)) >> cfg.line_shift;
-	for (i = 0; line <= last && i < 8; line++, i++) {
+	last = access_last_line(e->addr, size);
+	for (i = 0; line <= last && i < ACCESS_LINES_MAX; line++, i++) {
 		a = i ? line << cfg.line_shift : e->addr;
 		if (kind == EV_STORE)
 			store_line(s, time, e, a);
@@ -442,18 +451,17 @@ static inline Bool sim_fast(struct slot *s, ULong *key, Addr addr)
 {
 	UInt kind = *key & 3, size = (*key >> 2) & EV_SIZE_MASK;
 	UInt me = s - slots + 1 < SOLO_MAX ? (UInt)(s - slots) + 1 : SOLO_MAX;
-	ULong lineno = addr >> cfg.line_shift,
-	      last = (addr + (size ? size - 1 : 0)) >> cfg.line_shift;
+	ULong first = addr >> cfg.line_shift, last = access_last_line(addr, size), lineno;
 	struct line *l;
 
-	if (kind == EV_MIGRATE)
+	if (kind == EV_MIGRATE || cfg.cache_lines) /* a capacity: never fast */
 		return False;
-	if (last != lineno || cfg.cache_lines || s->cpu != s->next_cpu || me == SOLO_MAX) {
-		for (; lineno <= last && lineno - (addr >> cfg.line_shift) < 8; lineno++)
+	if (last != first || s->cpu != s->next_cpu || me == SOLO_MAX) {
+		for (lineno = first; lineno <= last && lineno - first < ACCESS_LINES_MAX; lineno++)
 			fast_owner(line_get(lineno), me, *key); /* they change hands all the same */
 		return False;
 	}
-	l = line_get(lineno);
+	l = line_get(first);
 	if (!fast_owner(l, me, *key))
 		return False;
 	/* signed: a thread ahead of the frontier may have taken it later */
