@@ -64,13 +64,18 @@ run_c2c() {
 		fail "c2cscope $*: exit $rc, expected $want"
 		sed 's/^/    stderr| /' "$errf" | head -20 >&2
 	fi
-	# A sanitizer report is always a failure, whatever the exit code.
-	if grep -qE 'Sanitizer|runtime error:' "$errf"; then
-		fail "c2cscope $*: sanitizer report"
-		cat "$errf" >&2
+	no_sanitizer_report "$errf" "c2cscope $*"
+	return 0
+}
+
+# no_sanitizer_report ERRFILE WHAT: a sanitizer report in ERRFILE is always
+# a failure, whatever the exit code: say so and stop the test (exit 99)
+no_sanitizer_report() {
+	if grep -qE 'Sanitizer|runtime error:' "$1"; then
+		fail "$2: sanitizer report"
+		cat "$1" >&2
 		exit 99
 	fi
-	return 0
 }
 
 # compile OUT SRC [FLAGS...]
