@@ -86,15 +86,20 @@ c2c_hitm() {
 			END { gsub(/ /, "", l); gsub(/ /, "", r); print l, r }'
 }
 
+# build_in DIR NAME: build DIR/NAME from NAME.c there (${CC:-gcc} -g
+# ${FIX_CFLAGS:--O2} -pthread), the way the fix tests build before and after
+build_in() {
+	(cd "$1" && ${CC:-gcc} -g ${FIX_CFLAGS:--O2} -pthread -o "$2" "$2.c")
+}
+
 # patch_and_build DIR PATCH NAME: apply PATCH in DIR (patch -p1, no fuzz)
-# and build DIR/NAME from NAME.c there (${CC:-gcc} ${FIX_CFLAGS:--O2});
-# fails (returns 1) saying which step
+# and build DIR/NAME (build_in); fails (returns 1) saying which step
 patch_and_build() {
 	(cd "$1" && patch -p1 -s --fuzz=0 <"$2") || {
 		fail "$3: the patch does not apply"
 		return 1
 	}
-	(cd "$1" && ${CC:-gcc} -g ${FIX_CFLAGS:--O2} -pthread -o "$3" "$3.c") || {
+	build_in "$1" "$3" || {
 		fail "$3: the patched source does not build"
 		return 1
 	}

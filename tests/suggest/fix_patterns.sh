@@ -130,12 +130,12 @@ for l in sys.stdin:
 print(n)' "$base" $(($4 * size)) ${5:+"$5"}
 }
 
-# build NAME: $W/NAME/NAME (with $CC $FIX_CFLAGS), and a copy of the
-# source in $W/NAME.fixed
+# build NAME: $W/NAME/NAME (build_in), and a copy of the source in
+# $W/NAME.fixed
 W=$TMP
 build() {
 	cp -r "$W/$1" "$W/$1.fixed"
-	(cd "$W/$1" && ${CC:-gcc} -g ${FIX_CFLAGS:--O2} -pthread -o "$1" "$1.c") || {
+	build_in "$W/$1" "$1" || {
 		fail "$1: build"
 		return 1
 	}
