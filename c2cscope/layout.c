@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "layout/layout.h"
-#include "output/html_report.h"
+#include "suggest/suggest.h"
 #include "types/types.h"
 #include "util/xalloc.h"
 
@@ -288,8 +288,8 @@ static int layout_profile(const char *path, const struct layout_args *a)
 		else
 			fwrite(sb.buf, 1, sb.len, stdout);
 		if (!ret && a->html)
-			ret = html_struct_page_write(a->html, pd.type, pd.profile, NULL,
-						     a->cacheline_size, &err) ?
+			ret = suggest_html_page_write(a->html, pd.type, pd.profile, NULL,
+						      a->cacheline_size, &err) ?
 				      cmd_report_err(CMD, &err) :
 				      0;
 	}

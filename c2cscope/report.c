@@ -14,12 +14,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "placement/placement.h"
 #include "c2c/c2c_bytype.h"
+#include "c2c/c2c_html.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_session.h"
-#include "output/html_report.h"
-#include "output/json_out.h"
+#include "fmt/html.h"
+#include "fmt/json_out.h"
+#include "placement/placement.h"
+#include "suggest/suggest.h"
 #include "tui/tui.h"
 #include "util/progress.h"
 
@@ -164,12 +166,14 @@ static void print_warnings(const struct c2c_session *s)
 static int write_html(struct c2c_session *s, const struct report_args *a,
 		      const struct task_placement *pl)
 {
-	struct html_report_opts ho = { .max_lines = (size_t)a->html_lines, .placement = pl };
+	struct c2c_html_opts ho = { .max_lines = (size_t)a->html_lines,
+				    .placement = pl,
+				    .structs = suggest_html_hot_structs };
 	struct strbuf page = STRBUF_INIT;
 	struct c2c_err err = { 0 };
 	int ret = EXIT_OK;
 
-	html_report_render(s, &ho, &page);
+	c2c_html_render(s, &ho, &page);
 	if (html_write_file(a->html, &page, &err))
 		ret = cmd_report_err(CMD, &err);
 	strbuf_release(&page);

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/html_report.h"
 #include "suggest/suggest.h"
 #include "types/types.h"
 #include "util/strbuf.h"
@@ -242,9 +241,9 @@ static int run_propose(const struct suggest_args *a, const struct profiled *in,
 		ret = emit_rules(a->emit_rules, in->type, in->profile,
 				 proposer_choose(pr, a->choose), a->cacheline_size);
 	if (!ret && a->html)
-		ret = html_struct_page_write(a->html, in->type, in->profile,
-					     proposer_choose(pr, a->choose), a->cacheline_size,
-					     &err) ?
+		ret = suggest_html_page_write(a->html, in->type, in->profile,
+					      proposer_choose(pr, a->choose), a->cacheline_size,
+					      &err) ?
 			      cmd_report_err(CMD, &err) :
 			      0;
 	if (!ret && !a->json)

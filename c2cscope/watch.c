@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 
 #ifdef HAVE_JANSSON
-#include "output/json_out.h"
+#include "fmt/json_out.h"
 #endif
 #include "util/progress.h"
 #include "watch/watch.h"

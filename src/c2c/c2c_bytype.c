@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/table.h"
+#include "fmt/table.h"
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 

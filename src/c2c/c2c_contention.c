@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
-#include "output/table.h"
+#include "fmt/table.h"
 #include "util/xalloc.h"
 
 #define STORE_LINE_LIMIT 0.001 /* as the Shared Data Cache Line Table's 0.1% */

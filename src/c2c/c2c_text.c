@@ -11,7 +11,7 @@
 #include "c2c/c2c_attrib.h"
 #include "c2c/c2c_session.h"
 #include "c2c/c2c_view.h"
-#include "output/table.h"
+#include "fmt/table.h"
 
 static void section_title(struct strbuf *out, const char *title)
 {

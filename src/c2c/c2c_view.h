@@ -8,7 +8,7 @@
 #define C2C_C2C_VIEW_H
 
 #include "c2c/c2c_session.h"
-#include "output/table.h"
+#include "fmt/table.h"
 #include "util/strbuf.h"
 
 #define C2C_VIEW_MAX_CELLS 32

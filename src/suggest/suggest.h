@@ -259,4 +259,30 @@ void suggest_patch_format_header(struct strbuf *sb, const struct type *t, const 
 void suggest_patch_format(const struct suggest_patch *sp, const struct type *t, const char *name,
 			  struct strbuf *before, struct strbuf *out, struct strbuf *after);
 
+/*
+ * The HTML views of one struct (suggest_html.c, drawn with fmt/html.h): its
+ * layout as a strip of cache lines, members sized by bytes and coloured by
+ * HITMs, hatched where the profile finds false or true sharing; with chosen
+ * (may be NULL) the proposed layout beside it with the predicted HITMs per
+ * line. Every number comes from the profile and the proposer.
+ */
+void suggest_html_section(struct strbuf *out, const struct type *t, const struct struct_profile *p,
+			  const struct proposal *chosen, unsigned int cacheline_size);
+/* Whole pages for layout --profile --html and suggest --html. */
+void suggest_html_page(struct strbuf *out, const struct type *t, const struct struct_profile *p,
+		       const struct proposal *chosen, unsigned int cacheline_size);
+/* suggest_html_page written to path; 0 or -errno with err filled. */
+int suggest_html_page_write(const char *path, const struct type *t, const struct struct_profile *p,
+			    const struct proposal *chosen, unsigned int cacheline_size,
+			    struct c2c_err *err);
+
+struct c2c_session;
+struct c2c_line;
+/*
+ * The report page's "Hot structs" section (a c2c_html_structs_fn): each
+ * struct the hot lines' rows land in, with the option suggest would choose.
+ */
+void suggest_html_hot_structs(struct strbuf *out, struct c2c_session *s,
+			      const struct c2c_line *const *lines, size_t nr, size_t max);
+
 #endif

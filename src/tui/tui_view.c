@@ -20,7 +20,7 @@
 #include "c2c/c2c_view.h"
 #include "layout/layout.h"
 #include "suggest/suggest.h"
-#include "output/table.h"
+#include "fmt/table.h"
 #include "placement/placement.h"
 #include "util/xalloc.h"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "output/html.h"
-#include "output/table.h"
+#include "fmt/html.h"
+#include "fmt/table.h"
 #include "util/strbuf.h"
 
 static void escapes_markup_and_quotes(void **state)

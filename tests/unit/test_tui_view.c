@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "output/table.h"
+#include "fmt/table.h"
 #include "tui/tui_view.h"
 
 static void build(struct tui_view *v, size_t rows)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "output/json_out.h"
+#include "fmt/json_out.h"
 
 #ifdef HAVE_JANSSON
 #include <errno.h>

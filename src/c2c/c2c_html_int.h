@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the report page's parts share inside src/output (html_c2c.c, html_heatmap.c). */
-#ifndef C2C_OUTPUT_HTML_INT_H
-#define C2C_OUTPUT_HTML_INT_H
+/* What the report page's parts share inside src/c2c (c2c_html.c, c2c_heatmap.c). */
+#ifndef C2C_C2C_HTML_INT_H
+#define C2C_C2C_HTML_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,7 +18,7 @@ enum html_metric {
 	HTML_NR_METRICS,
 };
 
-uint64_t html_metric(const struct c2c_stats *st, enum html_metric m);
+uint64_t c2c_html_metric(const struct c2c_stats *st, enum html_metric m);
 
 struct cell;
 struct c2c_offset_sum;
@@ -41,7 +41,7 @@ struct html_heat_ctx {
 };
 
 /* The heatmap of lines (the hottest first), one picture per metric. */
-void html_heatmap(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *const *lines,
-		  size_t nr);
+void c2c_html_heatmap(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *const *lines,
+		      size_t nr);
 
 #endif

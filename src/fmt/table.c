@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "output/table.h"
+#include "fmt/table.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

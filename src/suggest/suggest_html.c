@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "c2c/c2c_attrib.h"
+#include "c2c/c2c_bytype.h"
+#include "fmt/html.h"
 #include "layout/layout.h"
-#include "output/html.h"
-#include "output/html_report.h"
+#include "suggest/suggest.h"
 #include "util/xalloc.h"
 
 #define LABEL_W 86.0
@@ -353,8 +355,8 @@ static void verdicts(struct strbuf *sb, const struct struct_profile *p,
 	strbuf_release(&v);
 }
 
-void html_struct_section(struct strbuf *out, const struct type *t, const struct struct_profile *p,
-			 const struct proposal *chosen, unsigned int cacheline_size)
+void suggest_html_section(struct strbuf *out, const struct type *t, const struct struct_profile *p,
+			  const struct proposal *chosen, unsigned int cacheline_size)
 {
 	unsigned int cl = cacheline_size ? cacheline_size : 64;
 	struct profile_findings fs;
@@ -408,8 +410,8 @@ void html_struct_section(struct strbuf *out, const struct type *t, const struct 
 	layout_free(l);
 }
 
-void html_struct_page(struct strbuf *out, const struct type *t, const struct struct_profile *p,
-		      const struct proposal *chosen, unsigned int cacheline_size)
+void suggest_html_page(struct strbuf *out, const struct type *t, const struct struct_profile *p,
+		       const struct proposal *chosen, unsigned int cacheline_size)
 {
 	struct strbuf title = STRBUF_INIT;
 
@@ -418,34 +420,74 @@ void html_struct_page(struct strbuf *out, const struct type *t, const struct str
 	html_page_begin(out, title.buf);
 	html_heading(out, 1, NULL, title.buf);
 	html_heat_legend(out, max_field_hitm(p), "HITMs per member", true);
-	html_struct_section(out, t, p, chosen, cacheline_size);
+	suggest_html_section(out, t, p, chosen, cacheline_size);
 	html_page_end(out);
 	strbuf_release(&title);
 }
 
-int html_write_file(const char *path, const struct strbuf *page, struct c2c_err *err)
-{
-	FILE *f = fopen(path, "w");
-	int ret = 0;
-
-	if (!f)
-		return c2c_err_set(err, errno, "%s: cannot write: %s", path, strerror(errno));
-	if (fwrite(page->buf, 1, page->len, f) != page->len)
-		ret = c2c_err_set(err, EIO, "%s: writing the page failed", path);
-	if (fclose(f) && !ret)
-		ret = c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
-	return ret;
-}
-
-int html_struct_page_write(const char *path, const struct type *t, const struct struct_profile *p,
-			   const struct proposal *chosen, unsigned int cacheline_size,
-			   struct c2c_err *err)
+int suggest_html_page_write(const char *path, const struct type *t, const struct struct_profile *p,
+			    const struct proposal *chosen, unsigned int cacheline_size,
+			    struct c2c_err *err)
 {
 	struct strbuf page = STRBUF_INIT;
 	int ret;
 
-	html_struct_page(&page, t, p, chosen, cacheline_size);
+	suggest_html_page(&page, t, p, chosen, cacheline_size);
 	ret = html_write_file(path, &page, err);
 	strbuf_release(&page);
 	return ret;
+}
+
+/* The struct types the hot lines' rows land in, first seen first. */
+static size_t hot_structs(struct c2c_session *s, const struct c2c_line *const *lines, size_t nr,
+			  const struct type **types, size_t max)
+{
+	size_t i, j, k, n = 0;
+
+	for (i = 0; s->attrib && i < nr && n < max; i++) {
+		for (j = 0; j < lines[i]->nr_rows && n < max; j++) {
+			const struct c2c_row *r = lines[i]->rows[j];
+			const struct attrib_result *res;
+
+			if (!r->valid || !(res = c2c_attrib_row(s->attrib, r)->res) ||
+			    !res->outer_type || !res->outer_name ||
+			    type_strip(res->outer_type)->kind != TYPE_STRUCT)
+				continue;
+			for (k = 0; k < n; k++)
+				if (!strcmp(types[k]->name ? types[k]->name : "", res->outer_name))
+					break;
+			if (k == n)
+				types[n++] = c2c_attrib_find_type(s->attrib, res->outer_name);
+			if (!types[n - 1])
+				n--;
+		}
+	}
+	return n;
+}
+
+void suggest_html_hot_structs(struct strbuf *sb, struct c2c_session *s,
+			      const struct c2c_line *const *lines, size_t nr, size_t max)
+{
+	const struct type **types = xcalloc(max ? max : 1, sizeof(*types));
+	size_t i, n = hot_structs(s, lines, nr, types, max);
+	unsigned int cl = (unsigned int)s->model->line_size;
+
+	html_heading(sb, 2, "structs", "Hot structs");
+	if (!n)
+		strbuf_addstr(sb, "<p class=\"note\">No row of the hot lines was attributed to a "
+				  "struct (no DWARF for the code, or --no-attrib).</p>\n");
+	else
+		html_heat_legend(sb, 0, "HITMs per member (each struct its own scale)", true);
+	for (i = 0; i < n; i++) {
+		struct struct_profile *p = c2c_profile_from_session(s, s->attrib, types[i]);
+		const struct propose_opts po = { .cacheline_size = cl };
+		struct proposer *pr = NULL;
+
+		if (suggest_propose(types[i], p, &po, &pr, NULL))
+			pr = NULL;
+		suggest_html_section(sb, types[i], p, pr ? proposer_choose(pr, NULL) : NULL, cl);
+		proposer_free(pr);
+		profile_free(p);
+	}
+	free(types);
 }

@@ -3,19 +3,20 @@
  * Self-contained HTML pages with inline SVG: the one place that escapes
  * text for HTML and writes SVG elements, the page frame (inline CSS and a
  * small inline script that sorts tables; nothing is fetched), the heat
- * palette and its legend, and output/table tables as HTML tables.
+ * palette and its legend, and fmt/table tables as HTML tables.
  *
- * The views that draw with it (html_c2c.c, html_struct.c) take every
+ * The views that draw with it (src/c2c/c2c_html.c, src/suggest/suggest_html.c) take every
  * number from the engine's models; nothing here computes a figure.
  */
-#ifndef C2C_OUTPUT_HTML_H
-#define C2C_OUTPUT_HTML_H
+#ifndef C2C_FMT_HTML_H
+#define C2C_FMT_HTML_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output/table.h"
+#include "fmt/table.h"
+#include "util/err.h"
 #include "util/strbuf.h"
 
 /* Text for an element or an attribute value: strbuf_add_xml (util/strbuf.h). */
@@ -71,5 +72,8 @@ void html_heat_colour(uint64_t value, uint64_t max, char out[HTML_COLOUR_LEN]);
 bool html_heat_dark(uint64_t value, uint64_t max);
 /* A legend: the scale from 0 to max with its label, as its own <svg>. */
 void html_heat_legend(struct strbuf *sb, uint64_t max, const char *label, bool hatches);
+
+/* Write the page to path; 0 or -errno with err filled. */
+int html_write_file(const char *path, const struct strbuf *page, struct c2c_err *err);
 
 #endif

@@ -3,8 +3,8 @@
  * JSON output through jansson (never hand-written): write a document to a
  * file or to stdout ("-"), indented, keys in insertion order.
  */
-#ifndef C2C_OUTPUT_JSON_OUT_H
-#define C2C_OUTPUT_JSON_OUT_H
+#ifndef C2C_FMT_JSON_OUT_H
+#define C2C_FMT_JSON_OUT_H
 
 #include "config.h"
 #include "util/err.h"

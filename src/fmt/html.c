@@ -4,8 +4,9 @@
  * (see html.h). Everything the page needs is inline: a browser opening
  * the file offline shows all of it.
  */
-#include "output/html.h"
+#include "fmt/html.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -326,4 +327,18 @@ void html_heat_legend(struct strbuf *sb, uint64_t max, const char *label, bool h
 		svg_text(sb, 720, 29, "start", NULL, "not sampled");
 	}
 	svg_end(sb);
+}
+
+int html_write_file(const char *path, const struct strbuf *page, struct c2c_err *err)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return c2c_err_set(err, errno, "%s: cannot write: %s", path, strerror(errno));
+	if (fwrite(page->buf, 1, page->len, f) != page->len)
+		ret = c2c_err_set(err, EIO, "%s: writing the page failed", path);
+	if (fclose(f) && !ret)
+		ret = c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+	return ret;
 }

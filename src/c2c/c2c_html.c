@@ -2,7 +2,8 @@
 /*
  * The report page: perf c2c report's summary figures and tables (the same
  * cells the text report prints, from c2c_view), the heatmap, the hot
- * structs with the proposal suggest would choose, and who writes and who
+ * structs (drawn by the caller's callback: suggest_html_hot_structs draws
+ * each with the proposal suggest would choose), and who writes and who
  * reads each line.
  */
 #include <inttypes.h>
@@ -10,10 +11,10 @@
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
+#include "c2c/c2c_html.h"
+#include "c2c/c2c_html_int.h"
 #include "c2c/c2c_view.h"
-#include "output/html.h"
-#include "output/html_int.h"
-#include "output/html_report.h"
+#include "fmt/html.h"
 #include "placement/placement.h"
 #include "util/xalloc.h"
 
@@ -109,60 +110,6 @@ static size_t hot_lines(const struct c2c_model *m, size_t max, const struct c2c_
 			v[n++] = m->lines[i];
 	*out = v;
 	return n;
-}
-
-/* The struct types the hot lines' rows land in, first seen first. */
-static size_t hot_structs(struct c2c_session *s, const struct c2c_line *const *lines, size_t nr,
-			  const struct type **types, size_t max)
-{
-	size_t i, j, k, n = 0;
-
-	for (i = 0; s->attrib && i < nr && n < max; i++) {
-		for (j = 0; j < lines[i]->nr_rows && n < max; j++) {
-			const struct c2c_row *r = lines[i]->rows[j];
-			const struct attrib_result *res;
-
-			if (!r->valid || !(res = c2c_attrib_row(s->attrib, r)->res) ||
-			    !res->outer_type || !res->outer_name ||
-			    type_strip(res->outer_type)->kind != TYPE_STRUCT)
-				continue;
-			for (k = 0; k < n; k++)
-				if (!strcmp(types[k]->name ? types[k]->name : "", res->outer_name))
-					break;
-			if (k == n)
-				types[n++] = c2c_attrib_find_type(s->attrib, res->outer_name);
-			if (!types[n - 1])
-				n--;
-		}
-	}
-	return n;
-}
-
-static void struct_sections(struct strbuf *sb, struct c2c_session *s,
-			    const struct c2c_line *const *lines, size_t nr, size_t max)
-{
-	const struct type **types = xcalloc(max ? max : 1, sizeof(*types));
-	size_t i, n = hot_structs(s, lines, nr, types, max);
-	unsigned int cl = (unsigned int)s->model->line_size;
-
-	html_heading(sb, 2, "structs", "Hot structs");
-	if (!n)
-		strbuf_addstr(sb, "<p class=\"note\">No row of the hot lines was attributed to a "
-				  "struct (no DWARF for the code, or --no-attrib).</p>\n");
-	else
-		html_heat_legend(sb, 0, "HITMs per member (each struct its own scale)", true);
-	for (i = 0; i < n; i++) {
-		struct struct_profile *p = c2c_profile_from_session(s, s->attrib, types[i]);
-		const struct propose_opts po = { .cacheline_size = cl };
-		struct proposer *pr = NULL;
-
-		if (suggest_propose(types[i], p, &po, &pr, NULL))
-			pr = NULL;
-		html_struct_section(sb, types[i], p, pr ? proposer_choose(pr, NULL) : NULL, cl);
-		proposer_free(pr);
-		profile_free(p);
-	}
-	free(types);
 }
 
 static void lines_table(struct strbuf *sb, struct c2c_session *s, size_t nr)
@@ -331,11 +278,10 @@ static void placement(struct strbuf *sb, const struct task_placement *p)
 	table_free(t);
 }
 
-void html_report_render(struct c2c_session *s, const struct html_report_opts *opts,
-			struct strbuf *out)
+void c2c_html_render(struct c2c_session *s, const struct c2c_html_opts *opts, struct strbuf *out)
 {
-	size_t max = opts && opts->max_lines ? opts->max_lines : HTML_REPORT_LINES;
-	size_t max_structs = opts && opts->max_structs ? opts->max_structs : HTML_REPORT_STRUCTS;
+	size_t max = opts && opts->max_lines ? opts->max_lines : C2C_HTML_LINES;
+	size_t max_structs = opts && opts->max_structs ? opts->max_structs : C2C_HTML_STRUCTS;
 	const struct c2c_line **lines;
 	size_t nr = hot_lines(s->model, max, &lines);
 	struct c2c_store_line *store = NULL; /* c2cscope's own, not in --no-attrib's */
@@ -346,8 +292,11 @@ void html_report_render(struct c2c_session *s, const struct html_report_opts *op
 	html_page_begin(out, title.buf);
 	html_heading(out, 1, NULL, title.buf);
 	strbuf_addstr(out, "<nav><a href=\"#summary\">Summary</a><a href=\"#heatmap\">Heatmap</a>"
-			   "<a href=\"#structs\">Hot structs</a><a href=\"#lines\">Lines</a>"
-			   "<a href=\"#pareto\">Pareto</a><a href=\"#cpus\">Cpu x line</a>");
+			   "");
+	if (opts && opts->structs)
+		strbuf_addstr(out, "<a href=\"#structs\">Hot structs</a>");
+	strbuf_addstr(out, "<a href=\"#lines\">Lines</a><a href=\"#pareto\">Pareto</a>"
+			   "<a href=\"#cpus\">Cpu x line</a>");
 	if (nr_store)
 		strbuf_addstr(out, "<a href=\"#stores\">Store contention</a>");
 	if (opts && opts->placement)
@@ -356,11 +305,12 @@ void html_report_render(struct c2c_session *s, const struct html_report_opts *op
 	summary(out, s);
 	html_heading(out, 2, "heatmap", "Hot lines");
 	if (nr)
-		html_heatmap(out, s, lines, nr);
+		c2c_html_heatmap(out, s, lines, nr);
 	else
 		strbuf_addstr(out,
 			      "<p class=\"note\">No shared cache line passed the filter.</p>\n");
-	struct_sections(out, s, lines, nr, max_structs);
+	if (opts && opts->structs)
+		opts->structs(out, s, lines, nr, max_structs);
 	lines_table(out, s, nr);
 	pareto(out, s, lines, nr);
 	store_contention(out, s, store, nr_store);

@@ -4,8 +4,8 @@
  * optional group title spanning neighbouring columns ("--- Load Hitm ---"),
  * widths from the widest cell, right- or left-aligned cells.
  */
-#ifndef C2C_OUTPUT_TABLE_H
-#define C2C_OUTPUT_TABLE_H
+#ifndef C2C_FMT_TABLE_H
+#define C2C_FMT_TABLE_H
 
 #include <stddef.h>
 
@@ -39,7 +39,7 @@ void table_add_row(struct table *t);
 void table_set(struct table *t, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 size_t table_nr_rows(const struct table *t);
-/* What other renderers (output/html) read: columns, and cells ("" when empty). */
+/* What other renderers (fmt/html) read: columns, and cells ("" when empty). */
 size_t table_nr_columns(const struct table *t);
 const char *table_column_header(const struct table *t, size_t col);
 const char *table_column_group(const struct table *t, size_t col); /* NULL: none */

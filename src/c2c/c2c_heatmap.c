@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "c2c/c2c_attrib.h"
+#include "c2c/c2c_html_int.h"
 #include "c2c/c2c_view.h"
+#include "fmt/html.h"
 #include "layout/layout.h"
-#include "output/html.h"
-#include "output/html_int.h"
 #include "util/xalloc.h"
 
 #define HM_LABEL_W 150.0
@@ -30,7 +30,7 @@ static const char *const metric_ids[HTML_NR_METRICS] = { "tot", "rmt", "lcl", "s
 static const char *const metric_names[HTML_NR_METRICS] = { "Total HITMs", "Remote HITMs",
 							   "Local HITMs", "Stores" };
 
-uint64_t html_metric(const struct c2c_stats *st, enum html_metric m)
+uint64_t c2c_html_metric(const struct c2c_stats *st, enum html_metric m)
 {
 	switch (m) {
 	case HTML_METRIC_TOT:
@@ -96,7 +96,7 @@ static void line_cells(const struct c2c_line *l, struct html_heat_ctx *hc, uint6
 
 static uint64_t cell_value(const struct cell *c, enum html_metric m)
 {
-	return html_metric(&c->sum.stats, m);
+	return c2c_html_metric(&c->sum.stats, m);
 }
 
 /* The cpus sampled at any of the line's shown rows at offset off. */
@@ -321,7 +321,7 @@ static void draw_row(struct strbuf *sb, struct c2c_session *s, const struct c2c_
 		strbuf_reset(&cls);
 		strbuf_addf(&cls, "mt mt-%s", metric_ids[k]);
 		svg_text(sb, HM_LABEL_W + ls * hc->cw + 24, y + 13, "start", cls.buf, "%" PRIu64,
-			 html_metric(&l->g.stats, k));
+			 c2c_html_metric(&l->g.stats, k));
 	}
 	strbuf_release(&cls);
 }
@@ -366,8 +366,8 @@ static void heat_max(struct c2c_session *s, const struct c2c_line *const *lines,
 	}
 }
 
-void html_heatmap(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *const *lines,
-		  size_t nr)
+void c2c_html_heatmap(struct strbuf *sb, struct c2c_session *s, const struct c2c_line *const *lines,
+		      size_t nr)
 {
 	struct html_heat_ctx hc = { .cw = s->model->line_size > 64 ? 6 : 12 };
 	int k;
