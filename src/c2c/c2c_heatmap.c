@@ -40,7 +40,7 @@ uint64_t c2c_html_metric(const struct c2c_stats *st, enum html_metric m)
 	case HTML_METRIC_LCL:
 		return st->lcl_hitm;
 	default:
-		return st->store;
+		return c2c_writes(st); /* locked RMWs write: the text report's Writers */
 	}
 }
 

@@ -83,6 +83,7 @@ static json_t *stats_json(const struct c2c_stats *s)
 	SET(blk_addr);
 	SET(nomap);
 	SET(noparse);
+	SET(lock_loads);
 #undef SET
 	json_object_set_new(o, "total_records", json_integer((json_int_t)c2c_total_records(s)));
 	json_object_set_new(o, "total_loads", json_integer((json_int_t)c2c_total_loads(s)));
