@@ -75,9 +75,9 @@ static int opt_rules(const struct cmd_option *opt, const char *arg, void *ctx)
 	struct report_args *a = ctx;
 
 	if (!strcmp(arg, "perf-6.1") || !strcmp(arg, "perf61"))
-		a->so.model.rules = C2C_RULES_PERF61;
+		a->so.model.rules = MEM_SRC_PERF61;
 	else if (!strcmp(arg, "modern"))
-		a->so.model.rules = C2C_RULES_MODERN;
+		a->so.model.rules = MEM_SRC_MODERN;
 	else
 		return cmd_error(CMD, "--rules expects perf-6.1 or modern, not '%s'", arg);
 	return 0;
@@ -181,14 +181,14 @@ static int write_html(struct c2c_session *s, const struct report_args *a,
 }
 
 /* The recording's task placement when it has sched tracepoints (--sched), or NULL. */
-static struct task_placement *load_placement(const char *path)
+static struct task_placement *load_placement(const char *path, const struct c2c_model *m)
 {
 	struct c2c_err err = { 0 };
 	struct task_placement *p = NULL;
 
 	if (!strcmp(path, "-"))
 		return NULL; /* a pipe is read once */
-	if (task_placement_load(path, 64, &p, &err) < 0) {
+	if (task_placement_load(path, (unsigned int)m->line_size, m->opts.rules, &p, &err) < 0) {
 		cmd_warn(CMD, "no Task placement section: %s", err.msg);
 		return NULL;
 	}
@@ -213,7 +213,7 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 	/* text unless the JSON takes stdout; with --html only when asked */
 	text = (!a->json || strcmp(a->json, "-")) && (a->stdio || !a->html);
 	if (!bt && !a->stats_only && (text || a->html))
-		pl = load_placement(a->so.path);
+		pl = load_placement(a->so.path, s->model);
 	if (text) {
 		if (bt)
 			c2c_bytype_render(bt, &out);

@@ -81,8 +81,7 @@ static void details_table(struct strbuf *sb, struct c2c_session *s)
 	strbuf_addf(&v, "%" PRIu64 " bytes%s", m->line_size,
 		    m->opts.double_cl ? " (--double-cl)" : "");
 	detail(sb, "Cache line size", v.buf);
-	detail(sb, "Classification",
-	       m->opts.rules == C2C_RULES_MODERN ? "modern rules" : "perf 6.1");
+	detail(sb, "Classification", m->opts.rules == MEM_SRC_MODERN ? "modern rules" : "perf 6.1");
 	strbuf_addstr(sb, "</tbody>\n</table>\n");
 	strbuf_release(&v);
 }

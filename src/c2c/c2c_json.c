@@ -367,7 +367,7 @@ json_t *c2c_json_build(struct c2c_session *s)
 	strbuf_release(&sb);
 	json_object_set_new(root, "line_size", json_integer((json_int_t)m->line_size));
 	json_object_set_new(root, "rules",
-			    json_string(m->opts.rules == C2C_RULES_MODERN ? "modern" : "perf-6.1"));
+			    json_string(m->opts.rules == MEM_SRC_MODERN ? "modern" : "perf-6.1"));
 	json_object_set_new(root, "samples", json_integer((json_int_t)s->nr_samples));
 	json_object_set_new(root, "hitm_period", json_integer((json_int_t)s->hitm_period_max));
 	json_object_set_new(root, "trace_event_information",

@@ -4,12 +4,13 @@
  * the sample had a data address and whether both addresses were mapped)
  * becomes counters, exactly as perf 6.1's c2c_decode_stats() counts them.
  *
- * Two rule sets:
- * - C2C_RULES_PERF61 (default): perf 6.1 as shipped. Only L3+HITM is a
+ * Two rule sets (enum mem_src_rules, perf/mem_src.h: the HITM predicates
+ * there are the ones counted here):
+ * - MEM_SRC_PERF61 (default): perf 6.1 as shipped. Only L3+HITM is a
  *   local HITM (L2+HITM counts as an L2 hit), and a load with the remote
  *   bit set and hops 0 ("mrem") that hits counts as remote DRAM as well as
  *   remote HIT/HITM (and as exclusive/shared).
- * - C2C_RULES_MODERN: what later perf versions and newer PMUs need. L2+HITM
+ * - MEM_SRC_MODERN: what later perf versions and newer PMUs need. L2+HITM
  *   and lvl_num ANY_CACHE+HITM (not remote) are local HITMs; lvl_num L1/L2/
  *   L3/RAM stand in for missing legacy lvl bits; "mrem" no longer doubles
  *   as remote DRAM when the snoop says HIT or HITM.
@@ -19,6 +20,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "perf/mem_src.h"
 
 /* PERF_SAMPLE_DATA_SRC fields (include/uapi/linux/perf_event.h). */
 #define C2C_MEM_OP_NA 0x01
@@ -84,11 +87,6 @@
 uint64_t c2c_data_src(uint64_t op, uint64_t lvl, uint64_t snoop, uint64_t lock, uint64_t lvl_num,
 		      bool remote, uint64_t snoopx, uint64_t blk, uint64_t hops);
 
-enum c2c_rules {
-	C2C_RULES_PERF61,
-	C2C_RULES_MODERN,
-};
-
 /* The counters perf prints, named as in perf's struct c2c_stats. */
 struct c2c_stats {
 	uint32_t nr_entries; /* every sample */
@@ -134,7 +132,7 @@ struct c2c_stats {
  * address, no mapping, unparsable): the sample still counts as a record.
  */
 int c2c_decode(struct c2c_stats *st, uint64_t data_src, bool has_daddr, bool mapped,
-	       enum c2c_rules rules);
+	       enum mem_src_rules rules);
 void c2c_stats_add(struct c2c_stats *dst, const struct c2c_stats *add);
 
 /* Derived totals, as perf computes them. */

@@ -69,7 +69,7 @@ static void details(struct c2c_session *s, struct strbuf *out)
 	strbuf_addf(out, "\n  %-34s: %" PRIu64 " bytes%s\n", "Cache line size", s->model->line_size,
 		    s->model->opts.double_cl ? " (--double-cl)" : "");
 	strbuf_addf(out, "  %-34s: %s\n", "Classification",
-		    s->model->opts.rules == C2C_RULES_MODERN ? "modern rules" : "perf 6.1");
+		    s->model->opts.rules == MEM_SRC_MODERN ? "modern rules" : "perf 6.1");
 	sampling_note(s, out);
 }
 

@@ -15,6 +15,7 @@
 #include <traceevent/event-parse.h>
 #endif
 
+#include "perf/mem_src.h"
 #include "perf/perf_data.h"
 #include "placement/placement_int.h"
 #include "util/xalloc.h"
@@ -96,7 +97,7 @@ void task_placement_on_memory(struct task_placement *p, const struct perf_sample
 		hashmap_put(&t->lines, line, l);
 	}
 	l->samples++;
-	if ((s->data_src >> PERF_MEM_SNOOP_SHIFT) & PERF_MEM_SNOOP_HITM)
+	if (mem_src_is_hitm(s->data_src, p->rules))
 		l->hitms++;
 }
 

@@ -32,6 +32,7 @@ struct task_placement {
 	struct cpu_state *cpus; /* nr_cpus entries */
 	uint64_t nr_switch, nr_migrate;
 	unsigned int line_size;
+	enum mem_src_rules rules; /* what a HITM is: the report's */
 	struct tep_handle *tep;
 };
 

@@ -19,7 +19,8 @@
  *   the samples written before sample THIN_AT (perf_writer_thin): every
  *   other one is kept (0, 2, 4, ...), its period doubled.
  *
- * gen_c2c_data (or perf_gen -M) [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] OUT
+ * gen_c2c_data (or perf_gen -M) [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x]
+ *                                [-L PERIOD] OUT
  *   a deterministic mix of data-source classes, for the report tests
  *   (compared against perf c2c report) and bench/report.sh. One process
  *   (pid 1000, threads 1000-1003 on cpus 0-3; cpus 0-1 are node 0, 2-3
@@ -30,7 +31,8 @@
  *   addresses (node 0 for even lines, node 1 for odd ones); -q writes a
  *   FINISHED_ROUND every 10000 samples; -x writes the samples of each pair
  *   in reverse time order (as per-cpu buffers do), so that readers must
- *   sort them as perf does.
+ *   sort them as perf does. Every sample has period 4000, but -L gives the
+ *   L2+HITM loads (a HITM to newer perf, an L2 hit to perf 6.1) period PERIOD.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -508,6 +510,7 @@ static void (*const fns[8])(void) = { gen_c2c_fn0, gen_c2c_fn1, gen_c2c_fn2, gen
 				      gen_c2c_fn4, gen_c2c_fn5, gen_c2c_fn6, gen_c2c_fn7 };
 
 static uint64_t rng_state;
+static uint64_t l2_hitm_period = 4000; /* -L: the L2+HITM samples' period */
 
 static uint64_t rnd(void)
 {
@@ -547,7 +550,7 @@ static struct perf_sample make_sample(long i, uint64_t lines, const struct kind 
 		.time = 1000000 + (uint64_t)(swap ? i ^ 1 : i) * 100,
 		.addr = HEAP_START + line * 64 + off,
 		.cpu = tid - PID,
-		.period = 4000,
+		.period = strcmp(k->name, "L2 HITM") ? 4000 : l2_hitm_period,
 		.weight = 30 + rnd() % 470,
 		.data_src = k->data_src,
 		.phys_addr = (line % 2 ? 4 * GIB : 0) + 0x1000000 + line * 64 + off,
@@ -592,7 +595,7 @@ static int mix_main(int argc, char **argv)
 	int opt, ret;
 
 	rng_state = 0x9e3779b97f4a7c15ULL;
-	while ((opt = getopt(argc, argv, "Mn:l:s:Pqx")) != -1) {
+	while ((opt = getopt(argc, argv, "Mn:l:s:PqxL:")) != -1) {
 		if (opt == 'n')
 			n = atol(optarg);
 		else if (opt == 'l')
@@ -605,12 +608,15 @@ static int mix_main(int argc, char **argv)
 			rounds = true;
 		else if (opt == 'x')
 			swap = true;
+		else if (opt == 'L')
+			l2_hitm_period = strtoull(optarg, NULL, 0);
 		else if (opt != 'M')
 			return 2;
 	}
 	if (optind >= argc || n < 0 || lines < 1) {
 		fprintf(stderr,
-			"usage: gen_c2c_data [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] OUT\n");
+			"usage: gen_c2c_data [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] [-L PERIOD] "
+			"OUT\n");
 		return 2;
 	}
 	setup_kinds();
