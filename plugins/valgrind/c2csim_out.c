@@ -156,9 +156,10 @@ void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, UInt code,
 		p->time = time;
 		p->ip = ip;
 		p->addr = addr;
-		p->data_src = c2csim_data_src(code);
-		p->weight = cfg.cost[c2csim_class_cost(code & C2CSIM_CODE_CLASS)];
-		p->period = (code & C2CSIM_CODE_RATE ? cfg.sample_rate : 1) * cfg.hitm_rate;
+		p->data_src = mem_src_of_code(code);
+		p->weight = cfg.cost[c2csim_class_cost(code & MEM_SRC_CODE_CLASS)];
+		p->period =
+			mem_src_sim_period(code & C2CSIM_CODE_RATE, cfg.sample_rate, cfg.hitm_rate);
 		p->cpu = s->cpu;
 		p->flags = c2csim_code_flags(code);
 		p->size = size;

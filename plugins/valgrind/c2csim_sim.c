@@ -221,10 +221,10 @@ static void cache_insert(UInt cpu, ULong lineno)
 /* ---- classification ------------------------------------------------------ */
 
 static const UInt cls_stat[] = {
-	[C2CSIM_CLS_L1] = C2CSIM_ST_L1_HIT,	    [C2CSIM_CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
-	[C2CSIM_CLS_RMT_PEER] = C2CSIM_ST_RMT_PEER, [C2CSIM_CLS_LCL_HITM] = C2CSIM_ST_LCL_HITM,
-	[C2CSIM_CLS_RMT_HITM] = C2CSIM_ST_RMT_HITM, [C2CSIM_CLS_LCL_DRAM] = C2CSIM_ST_LCL_DRAM,
-	[C2CSIM_CLS_RMT_DRAM] = C2CSIM_ST_RMT_DRAM,
+	[MEM_SRC_CLS_L1] = C2CSIM_ST_L1_HIT,	     [MEM_SRC_CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
+	[MEM_SRC_CLS_RMT_PEER] = C2CSIM_ST_RMT_PEER, [MEM_SRC_CLS_LCL_HITM] = C2CSIM_ST_LCL_HITM,
+	[MEM_SRC_CLS_RMT_HITM] = C2CSIM_ST_RMT_HITM, [MEM_SRC_CLS_LCL_DRAM] = C2CSIM_ST_LCL_DRAM,
+	[MEM_SRC_CLS_RMT_DRAM] = C2CSIM_ST_RMT_DRAM,
 };
 
 static ULong node_cpus[C2CSIM_MAX_NODES];
@@ -275,20 +275,20 @@ void sim_slot_init(struct slot *s, UInt index)
 }
 
 /* Where a load that misses my cache finds the line. */
-static enum c2csim_class classify_miss(struct line *l, ULong lineno, UInt node)
+static enum mem_src_class classify_miss(struct line *l, ULong lineno, UInt node)
 {
 	Bool created;
 	struct page *pg;
 
 	if (l->owner >= 0 && l->dirty)
-		return (node_cpus[node] >> l->owner) & 1 ? C2CSIM_CLS_LCL_HITM :
-							   C2CSIM_CLS_RMT_HITM;
+		return (node_cpus[node] >> l->owner) & 1 ? MEM_SRC_CLS_LCL_HITM :
+							   MEM_SRC_CLS_RMT_HITM;
 	if (l->sharers)
-		return l->sharers & node_cpus[node] ? C2CSIM_CLS_LCL_PEER : C2CSIM_CLS_RMT_PEER;
+		return l->sharers & node_cpus[node] ? MEM_SRC_CLS_LCL_PEER : MEM_SRC_CLS_RMT_PEER;
 	pg = table_get(&pages, (lineno << cfg.line_shift) >> 12, &created);
 	if (created)
 		pg->node = node;
-	return pg->node == node ? C2CSIM_CLS_LCL_DRAM : C2CSIM_CLS_RMT_DRAM;
+	return pg->node == node ? MEM_SRC_CLS_LCL_DRAM : MEM_SRC_CLS_RMT_DRAM;
 }
 
 static ULong budget_used; /* samples written since the rate last grew, halved then */
@@ -335,13 +335,13 @@ static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr,
 	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
 	Bool hitm;
 	struct line *l = line_get(lineno);
-	enum c2csim_class c;
+	enum mem_src_class c;
 
 	if (l->sharers & me && !(locked && l->owner != (Int)s->cpu && (l->sharers & ~me)))
-		c = C2CSIM_CLS_L1;
+		c = MEM_SRC_CLS_L1;
 	else
 		c = classify_miss(l, lineno, s->node);
-	hitm = c == C2CSIM_CLS_LCL_HITM || c == C2CSIM_CLS_RMT_HITM;
+	hitm = c == MEM_SRC_CLS_LCL_HITM || c == MEM_SRC_CLS_RMT_HITM;
 	stats[cls_stat[c]]++;
 	if (!(l->sharers & me))
 		cache_insert(s->cpu, lineno);
@@ -349,23 +349,23 @@ static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr,
 		l->sharers = me;
 		l->owner = s->cpu;
 		l->dirty = 1;
-	} else if (c == C2CSIM_CLS_LCL_DRAM || c == C2CSIM_CLS_RMT_DRAM) {
+	} else if (c == MEM_SRC_CLS_LCL_DRAM || c == MEM_SRC_CLS_RMT_DRAM) {
 		l->sharers = me; /* Exclusive */
 		l->owner = s->cpu;
 		l->dirty = 0;
-	} else if (c != C2CSIM_CLS_L1) { /* the owner (if any) drops to Shared */
+	} else if (c != MEM_SRC_CLS_L1) { /* the owner (if any) drops to Shared */
 		l->sharers |= me;
 		l->owner = -1;
 		l->dirty = 0;
 	}
-	emit(s, time, e, addr, c | (locked ? C2CSIM_CODE_LOCKED : 0), hitm);
+	emit(s, time, e, addr, c | (locked ? MEM_SRC_CODE_LOCKED : 0), hitm);
 }
 
 static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr)
 {
 	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
 	struct line *l = line_get(lineno);
-	enum c2csim_class c = C2CSIM_CLS_L1; /* a hit: I own it */
+	enum mem_src_class c = MEM_SRC_CLS_L1; /* a hit: I own it */
 
 	if (l->owner == (Int)s->cpu) {
 		stats[C2CSIM_ST_ST_HIT]++;
@@ -378,7 +378,7 @@ static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr
 	l->sharers = me;
 	l->owner = s->cpu;
 	l->dirty = 1;
-	emit(s, time, e, addr, c | C2CSIM_CODE_STORE, c != C2CSIM_CLS_L1);
+	emit(s, time, e, addr, c | MEM_SRC_CODE_STORE, c != MEM_SRC_CLS_L1);
 }
 
 /* The most lines one access touches (wide dirty helpers touch more: cut). */

@@ -484,7 +484,7 @@ static const struct c2c_class *class_of(struct c2c_model *m, const struct c2c_sa
 	c->data_src = s->data_src;
 	c->flags = flags;
 	memset(&c->one, 0, sizeof(c->one));
-	c2c_decode(&c->one, s->data_src, flags & 1, flags & 2, m->opts.rules);
+	mem_src_decode_stats(&c->one, s->data_src, flags & 1, flags & 2, m->opts.rules);
 	c->bucket = (int8_t)c2c_bucket_of(&c->one);
 	c->nr_set = 0;
 	for (i = 0; i < NR_COUNTERS; i++)

@@ -18,8 +18,8 @@
 #include <stdint.h>
 
 /*
- * Which perf's rules classify a data source (c2c_stats.h says what each
- * counts):
+ * Which perf's rules classify a data source (mem_src_decode_stats() below
+ * says what each counts):
  * - MEM_SRC_PERF61: perf 6.1 as shipped. Only L3+HITM is a local HITM
  *   (L2+HITM is an L2 hit).
  * - MEM_SRC_MODERN: later perf versions. L2+HITM and lvl_num ANY_CACHE+
@@ -154,5 +154,134 @@ static inline bool mem_src_is_write(uint64_t data_src)
 
 	return mem_src_is_store(&f) || (mem_src_is_load(&f) && (f.lock & PERF_MEM_LOCK_LOCKED));
 }
+
+/*
+ * Where a simulated access found its line: the verdict of c2csim's caches
+ * and of watch's MESI replay, which each encodes as the data source a PMU
+ * would have reported.
+ */
+enum mem_src_class {
+	MEM_SRC_CLS_L1, /* in my cache; a store: I owned it (M or E) */
+	MEM_SRC_CLS_LCL_PEER, /* clean copies, one on my node */
+	MEM_SRC_CLS_RMT_PEER,
+	MEM_SRC_CLS_LCL_HITM, /* Modified in a cpu of my node */
+	MEM_SRC_CLS_RMT_HITM,
+	MEM_SRC_CLS_LCL_DRAM, /* no cache has it; the page is my node's */
+	MEM_SRC_CLS_RMT_DRAM,
+	MEM_SRC_NR_CLASSES,
+};
+
+/* A simulated access in a byte (c2csim's stream carries it): class, store, locked. */
+#define MEM_SRC_CODE_CLASS 0x07u /* enum mem_src_class */
+#define MEM_SRC_CODE_STORE 0x08u /* else a load (atomics are loads) */
+#define MEM_SRC_CODE_LOCKED 0x10u
+
+/*
+ * The data source of a simulated access, from its code: loads by class
+ * (a remote node is another socket, hops 2: a remote bit with hops 0 would
+ * make perf 6.1 count the access as remote DRAM too); a store at L1, a hit
+ * when it owned the line, else the miss that is an RFO.
+ */
+static inline uint64_t mem_src_of_code(uint32_t code)
+{
+#define MEM_SRC_LD_(lvl, snoop, lnum)                                             \
+	(PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, lvl) | PERF_MEM_S(SNOOP, snoop) | \
+	 PERF_MEM_S(LVLNUM, lnum))
+#define MEM_SRC_RMT_ (PERF_MEM_S(REMOTE, REMOTE) | PERF_MEM_S(HOPS, 2))
+	static const uint64_t load_src[MEM_SRC_NR_CLASSES] = {
+		[MEM_SRC_CLS_L1] = MEM_SRC_LD_(L1, NONE, L1),
+		[MEM_SRC_CLS_LCL_PEER] = MEM_SRC_LD_(L3, HIT, L3) | PERF_MEM_S(SNOOPX, PEER),
+		[MEM_SRC_CLS_RMT_PEER] = MEM_SRC_LD_(REM_CCE1, HIT, ANY_CACHE) |
+					 PERF_MEM_S(SNOOPX, PEER) | MEM_SRC_RMT_,
+		[MEM_SRC_CLS_LCL_HITM] = MEM_SRC_LD_(L3, HITM, L3),
+		[MEM_SRC_CLS_RMT_HITM] = MEM_SRC_LD_(REM_CCE1, HITM, ANY_CACHE) | MEM_SRC_RMT_,
+		[MEM_SRC_CLS_LCL_DRAM] = MEM_SRC_LD_(LOC_RAM, MISS, RAM),
+		[MEM_SRC_CLS_RMT_DRAM] = MEM_SRC_LD_(REM_RAM1, MISS, RAM) | MEM_SRC_RMT_,
+	};
+#undef MEM_SRC_LD_
+#undef MEM_SRC_RMT_
+	uint32_t cls = code & MEM_SRC_CODE_CLASS;
+
+	if (code & MEM_SRC_CODE_STORE)
+		return PERF_MEM_S(OP, STORE) | PERF_MEM_S(LVL, L1) |
+		       (cls == MEM_SRC_CLS_L1 ? PERF_MEM_S(LVL, HIT) : PERF_MEM_S(LVL, MISS)) |
+		       PERF_MEM_S(SNOOP, NA) | PERF_MEM_S(LVLNUM, L1) | PERF_MEM_S(TLB, NA) |
+		       PERF_MEM_S(LOCK, NA);
+	return PERF_MEM_S(OP, LOAD) | load_src[cls < MEM_SRC_NR_CLASSES ? cls : 0] |
+	       PERF_MEM_S(TLB, NA) |
+	       (code & MEM_SRC_CODE_LOCKED ? PERF_MEM_S(LOCK, LOCKED) : PERF_MEM_S(LOCK, NA));
+}
+
+/*
+ * The period of a simulated sample: the accesses it stands for. Sampled
+ * ones are 1 in sample_rate (HITMs and store misses are all kept), and
+ * past a size budget every kept sample is 1 in thin_rate of those.
+ */
+static inline uint32_t mem_src_sim_period(bool sampled, uint32_t sample_rate, uint32_t thin_rate)
+{
+	return (sampled ? sample_rate : 1) * thin_rate;
+}
+
+/*
+ * perf's c2c counters (mem_src.c), named as in perf's struct c2c_stats
+ * (util/mem-events.h, beside the decoder that fills them): one
+ * PERF_SAMPLE_DATA_SRC value, plus whether the sample had a data address
+ * and whether both its addresses were mapped, becomes counts exactly as
+ * perf 6.1's c2c_decode_stats() makes them. The rules differ beyond the
+ * HITMs (enum mem_src_rules): under MEM_SRC_PERF61 a load with the remote
+ * bit set and hops 0 ("mrem") that hits counts as remote DRAM as well as
+ * remote HIT/HITM (and as exclusive/shared); MEM_SRC_MODERN's lvl_num
+ * L1/L2/L3/RAM stand in for missing legacy lvl bits, and "mrem" no longer
+ * doubles as remote DRAM when the snoop says HIT or HITM.
+ */
+struct c2c_stats {
+	uint32_t nr_entries; /* every sample */
+	uint32_t locks; /* LOCKED */
+	uint32_t store; /* all stores */
+	uint32_t st_uncache;
+	uint32_t st_noadrs;
+	uint32_t st_l1hit;
+	uint32_t st_l1miss;
+	uint32_t st_na;
+	uint32_t load; /* all loads */
+	uint32_t ld_excl;
+	uint32_t ld_shared;
+	uint32_t ld_uncache;
+	uint32_t ld_io;
+	uint32_t ld_miss;
+	uint32_t ld_noadrs;
+	uint32_t ld_fbhit;
+	uint32_t ld_l1hit;
+	uint32_t ld_l2hit;
+	uint32_t ld_llchit; /* LLC hits that were not HITM */
+	uint32_t lcl_hitm;
+	uint32_t rmt_hitm;
+	uint32_t tot_hitm;
+	uint32_t lcl_peer;
+	uint32_t rmt_peer;
+	uint32_t tot_peer;
+	uint32_t rmt_hit;
+	uint32_t lcl_dram;
+	uint32_t rmt_dram;
+	uint32_t blk_data;
+	uint32_t blk_addr;
+	uint32_t nomap; /* data or code address outside every mapping */
+	uint32_t noparse; /* neither load nor store */
+	/* c2cscope's own, never in perf's tables: LOCKED loads (c2c_writes) */
+	uint32_t lock_loads;
+};
+
+/*
+ * Classify one sample into *st (adds to it). has_daddr: the sample's data
+ * address is not 0; mapped: both the data and the code address fell in a
+ * known mapping. Returns 0, or -1 where perf's decoder returns -1 (no
+ * address, no mapping, unparsable): the sample still counts as a record.
+ */
+int mem_src_decode_stats(struct c2c_stats *st, uint64_t data_src, bool has_daddr, bool mapped,
+			 enum mem_src_rules rules);
+
+/* A data source from its fields, for tests and generators (mem_src.c). */
+uint64_t mem_src_make(uint64_t op, uint64_t lvl, uint64_t snoop, uint64_t lock, uint64_t lvl_num,
+		      bool remote, uint64_t snoopx, uint64_t blk, uint64_t hops);
 
 #endif

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c2c/c2c_stats.h"
+#include "perf/mem_src.h"
 #include "perf/perf_data.h"
 
 /*
@@ -413,12 +413,12 @@ struct kind {
 	int special; /* 1: no data address, 2: address outside every mapping */
 };
 
-#define LD C2C_MEM_OP_LOAD
-#define ST C2C_MEM_OP_STORE
-#define L(x) C2C_MEM_LVL_##x
-#define S(x) C2C_MEM_SNOOP_##x
+#define LD PERF_MEM_OP_LOAD
+#define ST PERF_MEM_OP_STORE
+#define L(x) PERF_MEM_LVL_##x
+#define S(x) PERF_MEM_SNOOP_##x
 #define DS(op, lvl, snoop, lock, lnum, rmt, snx, blk, hops) \
-	c2c_data_src(op, lvl, snoop, lock, lnum, rmt, snx, blk, hops)
+	mem_src_make(op, lvl, snoop, lock, lnum, rmt, snx, blk, hops)
 
 static struct kind kinds[32];
 static size_t nr_kinds;
@@ -431,7 +431,7 @@ static void add_kind(const char *name, unsigned int weight, int event, bool hot,
 
 static void setup_kinds(void)
 {
-	uint64_t nolock = C2C_MEM_LOCK_NA;
+	uint64_t nolock = PERF_MEM_LOCK_NA;
 
 	add_kind("L1 hit", 300, LOAD_EV, false,
 		 DS(LD, L(HIT) | L(L1), S(NONE), nolock, 1, 0, 0, 0, 0), 0);
@@ -458,7 +458,7 @@ static void setup_kinds(void)
 	add_kind("L2 HITM", 10, LOAD_EV, true,
 		 DS(LD, L(HIT) | L(L2), S(HITM), nolock, 2, 0, 0, 0, 0), 0);
 	add_kind("LLC peer", 10, LOAD_EV, true,
-		 DS(LD, L(HIT) | L(L3), S(NONE), nolock, 3, 0, C2C_MEM_SNOOPX_PEER, 0, 0), 0);
+		 DS(LD, L(HIT) | L(L3), S(NONE), nolock, 3, 0, PERF_MEM_SNOOPX_PEER, 0, 0), 0);
 	add_kind("uncached", 5, LOAD_EV, false,
 		 DS(LD, L(HIT) | L(UNC), S(NONE), nolock, 0, 0, 0, 0, 0), 0);
 	add_kind("IO", 5, LOAD_EV, false, DS(LD, L(HIT) | L(IO), S(NONE), nolock, 0, 0, 0, 0, 0),
@@ -466,10 +466,10 @@ static void setup_kinds(void)
 	add_kind("miss", 5, LOAD_EV, false, DS(LD, L(MISS) | L(L3), S(NONE), nolock, 0, 0, 0, 0, 0),
 		 0);
 	add_kind("locked L1", 10, LOAD_EV, false,
-		 DS(LD, L(HIT) | L(L1), S(NONE), C2C_MEM_LOCK_LOCKED, 1, 0, 0, 0, 0), 0);
+		 DS(LD, L(HIT) | L(L1), S(NONE), PERF_MEM_LOCK_LOCKED, 1, 0, 0, 0, 0), 0);
 	add_kind("blocked", 5, LOAD_EV, false,
 		 DS(LD, L(HIT) | L(L1), S(NONE), nolock, 1, 0, 0,
-		    C2C_MEM_BLK_DATA | C2C_MEM_BLK_ADDR, 0),
+		    PERF_MEM_BLK_DATA | PERF_MEM_BLK_ADDR, 0),
 		 0);
 	add_kind("store L1 hit", 150, STORE_EV, false,
 		 DS(ST, L(HIT) | L(L1), S(NA), nolock, 0, 0, 0, 0, 0), 0);
@@ -481,7 +481,7 @@ static void setup_kinds(void)
 	add_kind("store uncached", 5, STORE_EV, false,
 		 DS(ST, L(HIT) | L(UNC), S(NA), nolock, 0, 0, 0, 0, 0), 0);
 	add_kind("unparsable", 5, LOAD_EV, false,
-		 DS(C2C_MEM_OP_NA, L(NA), S(NA), nolock, 0, 0, 0, 0, 0), 0);
+		 DS(PERF_MEM_OP_NA, L(NA), S(NA), nolock, 0, 0, 0, 0, 0), 0);
 	add_kind("load no address", 5, LOAD_EV, false,
 		 DS(LD, L(HIT) | L(L1), S(NONE), nolock, 1, 0, 0, 0, 0), 1);
 	add_kind("store no address", 5, STORE_EV, false,

@@ -49,7 +49,7 @@ static struct c2c_stats one(uint64_t ds, enum mem_src_rules rules)
 	struct c2c_stats st;
 
 	memset(&st, 0, sizeof(st));
-	c2c_decode(&st, ds, true, true, rules);
+	mem_src_decode_stats(&st, ds, true, true, rules);
 	return st;
 }
 
@@ -61,12 +61,12 @@ static void expect_stats(const struct c2c_stats *got, const struct c2c_stats *wa
 
 static void helper_matches_hand_built_bits(void **state)
 {
-	assert_int_equal(c2c_data_src(C2C_MEM_OP_LOAD, C2C_MEM_LVL_HIT | C2C_MEM_LVL_L3,
-				      C2C_MEM_SNOOP_HITM, C2C_MEM_LOCK_NA, 0, false, 0, 0, 0),
+	assert_int_equal(mem_src_make(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3,
+				      PERF_MEM_SNOOP_HITM, PERF_MEM_LOCK_NA, 0, false, 0, 0, 0),
 			 OP_LOAD | LVL(HIT | L3) | SNOOP(SNP_HITM) | (0x1ULL << 24));
-	assert_int_equal(c2c_data_src(C2C_MEM_OP_LOAD, C2C_MEM_LVL_HIT, C2C_MEM_SNOOP_HIT, 0,
-				      C2C_MEM_LVLNUM_ANY_CACHE, true, C2C_MEM_SNOOPX_PEER,
-				      C2C_MEM_BLK_ADDR, 2),
+	assert_int_equal(mem_src_make(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT, PERF_MEM_SNOOP_HIT, 0,
+				      PERF_MEM_LVLNUM_ANY_CACHE, true, PERF_MEM_SNOOPX_PEER,
+				      PERF_MEM_BLK_ADDR, 2),
 			 OP_LOAD | LVL(HIT) | SNOOP(SNP_HIT) | LVLNUM(0xb) | REMOTE | PEER |
 				 BLK(4) | HOPS(2));
 	/* the value perf documents for an L1 hit load on Intel: 0x68100142 */
@@ -231,15 +231,20 @@ static void no_address_no_map_no_parse(void **state)
 	struct c2c_stats st;
 
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(c2c_decode(&st, OP_LOAD | LVL(HIT | L1), false, true, MEM_SRC_PERF61), -1);
+	assert_int_equal(mem_src_decode_stats(&st, OP_LOAD | LVL(HIT | L1), false, true,
+					      MEM_SRC_PERF61),
+			 -1);
 	assert_int_equal(st.ld_noadrs, 1);
 	assert_int_equal(st.ld_l1hit, 0);
-	assert_int_equal(c2c_decode(&st, OP_STORE | LVL(HIT | L1), false, true, MEM_SRC_PERF61),
+	assert_int_equal(mem_src_decode_stats(&st, OP_STORE | LVL(HIT | L1), false, true,
+					      MEM_SRC_PERF61),
 			 -1);
 	assert_int_equal(st.st_noadrs, 1);
-	assert_int_equal(c2c_decode(&st, OP_NA, true, true, MEM_SRC_PERF61), -1);
+	assert_int_equal(mem_src_decode_stats(&st, OP_NA, true, true, MEM_SRC_PERF61), -1);
 	assert_int_equal(st.noparse, 1);
-	assert_int_equal(c2c_decode(&st, OP_LOAD | LVL(HIT | L1), true, false, MEM_SRC_PERF61), -1);
+	assert_int_equal(mem_src_decode_stats(&st, OP_LOAD | LVL(HIT | L1), true, false,
+					      MEM_SRC_PERF61),
+			 -1);
 	assert_int_equal(st.nomap, 1);
 	assert_int_equal(st.ld_l1hit, 1); /* classified, then rejected */
 	assert_int_equal(st.nr_entries, 4);
