@@ -134,22 +134,6 @@ struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line
 	return t;
 }
 
-void c2c_view_offset_sums(const struct c2c_line *l, uint64_t line_size, struct c2c_offset_sum *out)
-{
-	size_t i;
-
-	memset(out, 0, line_size * sizeof(*out));
-	for (i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *r = l->rows[i];
-		struct c2c_offset_sum *o = &out[r->offset_shown & (line_size - 1)];
-
-		if (!r->valid)
-			continue;
-		c2c_stats_add(&o->stats, &r->g.stats);
-		o->nr_rows++;
-	}
-}
-
 void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out)
 {
 	if (l->displayed)
