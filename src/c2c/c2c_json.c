@@ -18,6 +18,7 @@
 #include "heap/heap.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_view.h"
+#include "util/bitmap.h"
 #include "util/xalloc.h"
 
 static json_t *hex(uint64_t v)
@@ -243,7 +244,7 @@ static json_t *access_json(const struct c2c_model *m, uint64_t samples, const ui
 	uint32_t i;
 
 	for (i = 0; i < m->opts.nr_cpus; i++)
-		if (cpus[i / 64] >> (i % 64) & 1)
+		if (bitmap_test(cpus, i))
 			json_array_append_new(c, json_integer(i));
 	for (i = 0; i < nr; i++)
 		json_array_append_new(f, json_string(names[i]));

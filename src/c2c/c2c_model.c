@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bitmap.h"
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 
@@ -114,7 +115,7 @@ static void group_set_node(struct c2c_model *m, struct c2c_group *g, uint64_t ph
 	if (node < 0)
 		return;
 	if (set_bit && (uint32_t)node < m->opts.nr_nodes)
-		c2c_group_nodeset(m, g)[node / 64] |= 1ULL << (node % 64);
+		bitmap_set(c2c_group_nodeset(m, g), (size_t)node);
 	if (g->paddr != phys) {
 		g->paddr_cnt++;
 		g->paddr = phys;
@@ -161,7 +162,7 @@ static void group_add(struct c2c_model *m, struct c2c_group *g, const struct c2c
 {
 	class_add(&g->stats, cls);
 	if (s->cpu != UINT32_MAX && s->cpu < m->opts.nr_cpus)
-		g->cpuset[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+		bitmap_set(g->cpuset, s->cpu);
 	group_set_node(m, g, s->phys_addr, node, true);
 }
 

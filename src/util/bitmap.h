@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Sets of small integers (cpus, nodes, feature bits) as arrays of 64-bit
- * words, bit n in word n / 64: the one copy of the bit arithmetic.
+ * words, bit n in word n / 64: the one copy of the bit arithmetic, and of
+ * how a set is written.
  */
 #ifndef UTIL_BITMAP_H
 #define UTIL_BITMAP_H
@@ -34,5 +35,15 @@ static inline void bitmap_or(uint64_t *dst, const uint64_t *src, size_t words)
 	for (w = 0; w < words; w++)
 		dst[w] |= src[w];
 }
+
+struct strbuf;
+
+/*
+ * The set bits of the first nr bits as ranges, "0-1,3" (bitmap.c);
+ * whether any bit was set (nothing is written then).
+ */
+bool bitmap_ranges(const uint64_t *map, size_t nr, struct strbuf *out);
+/* Sets bit in *map of *words words, growing it (zeroed) to hold the bit. */
+void bitmap_set_grow(uint64_t **map, size_t *words, size_t bit);
 
 #endif
