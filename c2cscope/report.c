@@ -43,7 +43,7 @@ struct report_args {
 static const struct cmd_usage usage = {
 	.synopsis = "c2cscope report [-i FILE] [--stdio|--tui] [--no-color] [--source-dir DIR]\n"
 		    "                [--json FILE|-] [-d tot|rmt|lcl|peer] [-c tid,pid,iaddr,dso]\n"
-		    "                [--double-cl] [--show-all]\n"
+		    "                [--cacheline-size 64|128] [--show-all]\n"
 		    "                [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		    "                [--kernel-debug FILE]... [--kallsyms FILE]\n"
 		    "                [--rules perf-6.1|modern] [--stats]\n"
@@ -58,6 +58,17 @@ static int opt_display(const struct cmd_option *opt, const char *arg, void *ctx)
 	a->so.display_given = true;
 	if (c2c_parse_display(arg, &a->so.model.display))
 		return cmd_error(CMD, "-d expects tot, rmt, lcl or peer, not '%s'", arg);
+	return 0;
+}
+
+/* --cacheline-size: 64, or 128 as --double-cl (its alias, perf's name). */
+static int opt_cacheline(const struct cmd_option *opt, const char *arg, void *ctx)
+{
+	struct report_args *a = ctx;
+
+	if (strcmp(arg, "64") && strcmp(arg, "128"))
+		return cmd_error(CMD, "--cacheline-size expects 64 or 128, not '%s'", arg);
+	a->so.model.double_cl = !strcmp(arg, "128");
 	return 0;
 }
 
@@ -119,8 +130,10 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		OPT_CALLBACK('c', "coalesce", "KEYS",
 			     "group a line's rows by offset and KEYS (default iaddr)",
 			     opt_coalesce),
+		OPT_CALLBACK(0, "cacheline-size", "N",
+			     "64, or 128-byte lines (adjacent-line prefetch pairs)", opt_cacheline),
 		OPT_FLAG(0, "double-cl", &a->so.model.double_cl,
-			 "128-byte lines (adjacent-line prefetch pairs)"),
+			 "the same as --cacheline-size 128 (perf's name)"),
 		OPT_FLAG(0, "show-all", &a->so.model.show_all,
 			 "show every line, not only those over 0.1% of the metric"),
 		OPT_FLAG(0, "full-symbols", &a->so.full_symbols,
