@@ -230,6 +230,16 @@ int perf_reader_open(const char *path, struct perf_reader **out, struct c2c_err 
  * callers can warn and go on with what they have.
  */
 int perf_reader_next(struct perf_reader *r, struct perf_event_rec *ev, struct c2c_err *err);
+/*
+ * One kernel side-band record as a ring holds it (native byte order, the
+ * header first, size bytes, a sample_id_all trailer allowed after the
+ * body): MMAP, MMAP2, COMM, FORK, EXIT, LOST, LOST_SAMPLES, THROTTLE,
+ * UNTHROTTLE into *ev (strings point into rec), decoded by the reader's
+ * own decoder; any other type (samples included: their layout is the
+ * event's) is PERF_REC_OTHER. -EINVAL for a record too short for its body
+ * or a string without its NUL.
+ */
+int perf_decode_record(const void *rec, size_t size, struct perf_event_rec *ev);
 const struct perf_header_info *perf_reader_header(const struct perf_reader *r);
 size_t perf_reader_nr_attrs(const struct perf_reader *r);
 const struct perf_attr_info *perf_reader_attr(const struct perf_reader *r, size_t i);

@@ -28,8 +28,7 @@ static const char *rest_string(struct cursor *c)
 	return s;
 }
 
-static int decode_mmap(struct perf_reader *r, struct cursor *c, uint16_t misc, bool v2,
-		       struct perf_event_rec *ev, struct c2c_err *err)
+static void decode_mmap(struct cursor *c, uint16_t misc, bool v2, struct perf_event_rec *ev)
 {
 	struct perf_mmap *m = &ev->mmap;
 
@@ -59,19 +58,21 @@ static int decode_mmap(struct perf_reader *r, struct cursor *c, uint16_t misc, b
 		m->flags = cursor_u32(c);
 	}
 	m->filename = rest_string(c);
-	if (c->bad)
-		return short_record(r, c, v2 ? "MMAP2" : "MMAP", err);
 	ev->kind = PERF_REC_MMAP;
-	return 0;
 }
 
-static int decode_kernel(struct perf_reader *r, struct cursor *c, uint32_t type, uint16_t misc,
-			 struct perf_event_rec *ev, struct c2c_err *err)
+/*
+ * The body of a kernel record (the one decoder of them: the reader's, the
+ * recorder's and watch's rings'); c->bad when it is too short.
+ */
+static void decode_kernel_body(struct cursor *c, uint32_t type, uint16_t misc,
+			       struct perf_event_rec *ev)
 {
 	switch (type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		return decode_mmap(r, c, misc, type == PERF_RECORD_MMAP2, ev, err);
+		decode_mmap(c, misc, type == PERF_RECORD_MMAP2, ev);
+		break;
 	case PERF_RECORD_COMM:
 		ev->kind = PERF_REC_COMM;
 		ev->comm.pid = cursor_u32(c);
@@ -92,12 +93,10 @@ static int decode_kernel(struct perf_reader *r, struct cursor *c, uint32_t type,
 		ev->kind = PERF_REC_LOST;
 		ev->lost.id = cursor_u64(c);
 		ev->lost.lost = cursor_u64(c);
-		r->stats.lost += ev->lost.lost;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		ev->kind = PERF_REC_LOST_SAMPLES;
 		ev->lost.lost = cursor_u64(c);
-		r->stats.lost_samples += ev->lost.lost;
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
@@ -107,9 +106,42 @@ static int decode_kernel(struct perf_reader *r, struct cursor *c, uint32_t type,
 		break;
 	default:
 		ev->kind = PERF_REC_OTHER;
+	}
+}
+
+static int decode_kernel(struct perf_reader *r, struct cursor *c, uint32_t type, uint16_t misc,
+			 struct perf_event_rec *ev, struct c2c_err *err)
+{
+	decode_kernel_body(c, type, misc, ev);
+	if (c->bad)
+		return short_record(r, c,
+				    type == PERF_RECORD_MMAP2 ? "MMAP2" :
+				    type == PERF_RECORD_MMAP  ? "MMAP" :
+								"kernel",
+				    err);
+	if (ev->kind == PERF_REC_LOST)
+		r->stats.lost += ev->lost.lost;
+	else if (ev->kind == PERF_REC_LOST_SAMPLES)
+		r->stats.lost_samples += ev->lost.lost;
+	return 0;
+}
+
+int perf_decode_record(const void *rec, size_t size, struct perf_event_rec *ev)
+{
+	const uint8_t *p = rec;
+	struct cursor c;
+
+	memset(ev, 0, sizeof(*ev));
+	if (size < 8)
+		return -EINVAL;
+	ev->type = rd32(p, false);
+	if (ev->type == PERF_RECORD_SAMPLE || ev->type >= PERF_REC_USER_HEADER_ATTR) {
+		ev->kind = PERF_REC_OTHER;
 		return 0;
 	}
-	return c->bad ? short_record(r, c, "kernel", err) : 0;
+	cursor_init(&c, p + 8, size - 8, 8, false);
+	decode_kernel_body(&c, ev->type, rd16(p + 4, false), ev);
+	return c.bad ? -EINVAL : 0;
 }
 
 /* PERF_RECORD_HEADER_ATTR: attr, then its ids to the end of the record. */

@@ -149,60 +149,51 @@ static int on_sample(struct record_session *s, const struct perf_event_header *h
 	return perf_writer_sample(s->w, &smp);
 }
 
-static int on_mmap2(struct record_session *s, const struct perf_event_header *h, struct cursor *c,
-		    uint64_t time)
+static int on_mmap2(struct record_session *s, struct perf_mmap *m, uint64_t time)
 {
-	struct perf_mmap m = { .is_mmap2 = true,
-			       .cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK };
-	const char *name;
-
-	take_u32x2(c, &m.pid, &m.tid);
-	m.start = take_u64(c);
-	m.len = take_u64(c);
-	m.pgoff = take_u64(c);
-	take_u32x2(c, &m.maj, &m.min);
-	m.ino = take_u64(c);
-	m.ino_generation = take_u64(c);
-	take_u32x2(c, &m.prot, &m.flags);
-	name = (const char *)c->p;
-	if (c->short_read || !memchr(name, 0, (size_t)(c->end - c->p)))
+	if (!m->is_mmap2 || !keep_pid(s, m->pid))
 		return 0;
-	if (!keep_pid(s, m.pid))
-		return 0;
-	m.filename = name;
-	record_session_note_dso(s, name);
+	record_session_note_dso(s, m->filename);
 	s->st.mmaps++;
-	return perf_writer_mmap2(s->w, &m, time);
+	return perf_writer_mmap2(s->w, m, time);
 }
 
-static int on_comm(struct record_session *s, const struct perf_event_header *h, struct cursor *c,
-		   uint64_t time)
+static int on_comm(struct record_session *s, const struct perf_comm *cm, uint64_t time)
 {
-	struct perf_comm cm = { .exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC) };
-
-	take_u32x2(c, &cm.pid, &cm.tid);
-	cm.comm = (const char *)c->p;
-	if (c->short_read || !memchr(cm.comm, 0, (size_t)(c->end - c->p)) || !keep_pid(s, cm.pid))
+	if (!keep_pid(s, cm->pid))
 		return 0;
 	s->st.comms++;
-	return perf_writer_comm(s->w, &cm, time);
+	return perf_writer_comm(s->w, cm, time);
 }
 
-static int on_task(struct record_session *s, const struct perf_event_header *h, struct cursor *c)
+static int on_task(struct record_session *s, bool fork, const struct perf_task *t)
 {
-	struct perf_task t;
-
-	take_u32x2(c, &t.pid, &t.ppid);
-	take_u32x2(c, &t.tid, &t.ptid);
-	t.time = take_u64(c);
-	if (c->short_read)
-		return 0;
-	if (s->filter && h->type == PERF_RECORD_FORK && hashmap_get(&s->keep_pids, t.ppid))
-		hashmap_put(&s->keep_pids, t.pid, (void *)1);
-	if (!keep_pid(s, t.pid))
+	if (s->filter && fork && hashmap_get(&s->keep_pids, t->ppid))
+		hashmap_put(&s->keep_pids, t->pid, (void *)1);
+	if (!keep_pid(s, t->pid))
 		return 0;
 	s->st.tasks++;
-	return perf_writer_task(s->w, h->type == PERF_RECORD_FORK, &t);
+	return perf_writer_task(s->w, fork, t);
+}
+
+/* MMAP2, COMM, FORK and EXIT through src/perf's decoder (the reader's); short ones are dropped. */
+static int on_side_band(struct record_session *s, const struct perf_event_header *h, uint64_t time)
+{
+	struct perf_event_rec ev;
+
+	if (perf_decode_record(h, h->size, &ev))
+		return 0;
+	switch (ev.kind) {
+	case PERF_REC_MMAP:
+		return on_mmap2(s, &ev.mmap, time);
+	case PERF_REC_COMM:
+		return on_comm(s, &ev.comm, time);
+	case PERF_REC_FORK:
+	case PERF_REC_EXIT:
+		return on_task(s, ev.kind == PERF_REC_FORK, &ev.task);
+	default:
+		return 0;
+	}
 }
 
 static int on_lost(struct record_session *s, struct cursor *c, uint64_t time)
@@ -230,12 +221,10 @@ static int on_record(struct record_session *s, const struct perf_event_header *h
 	case PERF_RECORD_SAMPLE:
 		return on_sample(s, h, &c);
 	case PERF_RECORD_MMAP2:
-		return on_mmap2(s, h, &c, time);
 	case PERF_RECORD_COMM:
-		return on_comm(s, h, &c, time);
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		return on_task(s, h, &c);
+		return on_side_band(s, h, time);
 	case PERF_RECORD_LOST:
 		return on_lost(s, &c, time);
 	case PERF_RECORD_LOST_SAMPLES:

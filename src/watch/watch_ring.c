@@ -5,9 +5,11 @@
  * the events of one cpu share one mmap ring, read while the target runs,
  * with a dummy event beside them for the mappings, names and new threads.
  *
- * Small and self-contained on purpose: src/record (the PMU recorder) grows
- * its own perf_event_open and ring code at the same time; the two should
- * become one reader once both have landed.
+ * The rings are read through src/perf's ring reader and their side-band
+ * records (mappings, names, forks, losses) through src/perf's record
+ * decoder, the ones the recorder and the file reader use; opening the
+ * breakpoints is still watch's own (src/record's session layer opens PMU
+ * events for a recording).
  */
 #include "config.h"
 
@@ -279,38 +281,39 @@ static void add_access(struct watch *w, size_t field, uint16_t misc, const uint6
 	a->kernel = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 }
 
-static void add_mmap2(struct watch *w, const uint8_t *rec, size_t size)
-{
-	const uint32_t *u32 = (const void *)(rec + 8);
-	const uint64_t *u64 = (const void *)(rec + 16);
-	struct perf_mmap m;
-
-	if (size < 8 + 64 + 1)
-		return;
-	m = (struct perf_mmap){ .pid = u32[0],
-				.tid = u32[1],
-				.start = u64[0],
-				.len = u64[1],
-				.pgoff = u64[2],
-				.cpumode = AS_CPUMODE_USER };
-	memcpy(&m.maj, rec + 40, 4);
-	memcpy(&m.min, rec + 44, 4);
-	memcpy(&m.ino, rec + 48, 8);
-	memcpy(&m.ino_generation, rec + 56, 8);
-	memcpy(&m.prot, rec + 64, 4);
-	memcpy(&m.flags, rec + 68, 4);
-	m.filename = (const char *)rec + 72;
-	if (memchr(m.filename, 0, size - 72))
-		watch_add_map(w, &m);
-}
-
-static void add_fork(struct watch *w, const uint32_t *ids, uint64_t time)
+static void add_fork(struct watch *w, const struct perf_task *t)
 {
 	w->forks = xgrow(w->forks, &w->alloc_forks, w->nr_forks + 1, sizeof(*w->forks));
-	w->forks[w->nr_forks++] = (struct perf_task){
-		.pid = ids[0], .ppid = ids[1], .tid = ids[2], .ptid = ids[3], .time = time
-	};
-	addr_spaces_fork(w->as, ids[0], ids[1]);
+	w->forks[w->nr_forks++] = *t;
+	addr_spaces_fork(w->as, t->pid, t->ppid);
+}
+
+/* The process's mappings, names and forks, through src/perf's decoder (the reader's). */
+static void add_side_band(struct watch *w, const uint8_t *rec, size_t size)
+{
+	struct perf_event_rec ev;
+
+	if (perf_decode_record(rec, size, &ev))
+		return;
+	switch (ev.kind) {
+	case PERF_REC_MMAP:
+		if (ev.mmap.is_mmap2) {
+			ev.mmap.cpumode = AS_CPUMODE_USER;
+			watch_add_map(w, &ev.mmap);
+		}
+		break;
+	case PERF_REC_COMM:
+		watch_add_comm(w, ev.comm.pid, ev.comm.tid, ev.comm.comm);
+		break;
+	case PERF_REC_FORK:
+		add_fork(w, &ev.task);
+		break;
+	case PERF_REC_LOST:
+		w->lost_records += ev.lost.lost;
+		break;
+	default:
+		break;
+	}
 }
 
 /* A sample: IDENTIFIER names the event (an inherited one its parent's). */
@@ -332,20 +335,10 @@ static void parse_record(struct watch *w, const uint8_t *rec, size_t size)
 			add_sample(w, h->misc, (const uint64_t *)(rec + sizeof(*h)));
 		break;
 	case PERF_RECORD_MMAP2:
-		add_mmap2(w, rec, size);
-		break;
 	case PERF_RECORD_COMM:
-		if (size > 16 && memchr(rec + 16, 0, size - 16))
-			watch_add_comm(w, *(const uint32_t *)(rec + 8),
-				       *(const uint32_t *)(rec + 12), (const char *)rec + 16);
-		break;
 	case PERF_RECORD_FORK:
-		if (size >= 8 + 24)
-			add_fork(w, (const uint32_t *)(rec + 8), *(const uint64_t *)(rec + 24));
-		break;
 	case PERF_RECORD_LOST:
-		if (size >= 24)
-			w->lost_records += *(const uint64_t *)(rec + 16);
+		add_side_band(w, rec, size);
 		break;
 	case PERF_RECORD_THROTTLE:
 		w->sum.throttles++;
