@@ -185,7 +185,7 @@ int demo_describe_task_group(struct strbuf *sb, const char *file, unsigned int *
 	const struct type_load_opts opts = { .only = only };
 	struct type_db *db = NULL;
 	const struct type *t;
-	struct c2c_err err;
+	struct err_msg err;
 	size_t i;
 	int ret = file ? type_db_load(file, &opts, &db, &err) :
 			 type_db_load_kernel(&opts, &db, &err);

@@ -10,10 +10,10 @@
 #define PERF_EVENT_UPDATE_NAME 2
 
 static int short_record(struct perf_reader *r, const struct cursor *c, const char *what,
-			struct c2c_err *err)
+			struct err_msg *err)
 {
-	return c2c_err_set(err, EINVAL, "%s: at 0x%llx: %s record of %zu bytes is too short",
-			   r->path, (unsigned long long)(c->off - 8), what, c->len + 8);
+	return err_set(err, EINVAL, "%s: at 0x%llx: %s record of %zu bytes is too short", r->path,
+		       (unsigned long long)(c->off - 8), what, c->len + 8);
 }
 
 /* A NUL-terminated string filling the rest of the record. */
@@ -110,7 +110,7 @@ static void decode_kernel_body(struct cursor *c, uint32_t type, uint16_t misc,
 }
 
 static int decode_kernel(struct perf_reader *r, struct cursor *c, uint32_t type, uint16_t misc,
-			 struct perf_event_rec *ev, struct c2c_err *err)
+			 struct perf_event_rec *ev, struct err_msg *err)
 {
 	decode_kernel_body(c, type, misc, ev);
 	if (c->bad)
@@ -145,7 +145,7 @@ int perf_decode_record(const void *rec, size_t size, struct perf_event_rec *ev)
 }
 
 /* PERF_RECORD_HEADER_ATTR: attr, then its ids to the end of the record. */
-static int decode_header_attr(struct perf_reader *r, struct cursor *c, struct c2c_err *err)
+static int decode_header_attr(struct perf_reader *r, struct cursor *c, struct err_msg *err)
 {
 	uint32_t size;
 	size_t idx = r->nr_attrs, i, nr_ids;
@@ -206,7 +206,7 @@ static void decode_event_update(struct perf_reader *r, struct cursor *c)
 }
 
 static int decode_user(struct perf_reader *r, struct cursor *c, uint32_t type,
-		       struct perf_event_rec *ev, struct c2c_err *err)
+		       struct perf_event_rec *ev, struct err_msg *err)
 {
 	ev->kind = PERF_REC_OTHER;
 	switch (type) {
@@ -259,7 +259,7 @@ static bool kernel_type_decoded(uint32_t type)
 }
 
 int reader_decode(struct perf_reader *r, const uint8_t *rec, size_t size, uint64_t off,
-		  struct perf_event_rec *ev, struct c2c_err *err)
+		  struct perf_event_rec *ev, struct err_msg *err)
 {
 	uint32_t type = rd32(rec, r->swap);
 	uint16_t misc = rd16(rec + 4, r->swap);

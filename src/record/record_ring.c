@@ -17,7 +17,7 @@
 /* TID, TIME, CPU, IDENTIFIER: the sample_id_all trailer every event asks for */
 #define TRAILER_SIZE 32
 
-int record_session_map_rings(struct record_session *s, struct c2c_err *err)
+int record_session_map_rings(struct record_session *s, struct err_msg *err)
 {
 	size_t i;
 
@@ -35,8 +35,8 @@ int record_session_map_rings(struct record_session *s, struct c2c_err *err)
 		const struct counter *c = &s->counters[i];
 
 		if (c->output_fd >= 0 && ioctl(c->fd, PERF_EVENT_IOC_SET_OUTPUT, c->output_fd) < 0)
-			return c2c_err_set(err, errno, "%s: cannot share the ring buffer: %s",
-					   s->events[c->event].name, strerror(errno));
+			return err_set(err, errno, "%s: cannot share the ring buffer: %s",
+				       s->events[c->event].name, strerror(errno));
 	}
 	return 0;
 }
@@ -246,7 +246,7 @@ static int on_ring_record(void *ctx, const struct perf_event_header *h)
 	return on_record(ctx, h);
 }
 
-ssize_t record_session_drain(struct record_session *s, struct c2c_err *err)
+ssize_t record_session_drain(struct record_session *s, struct err_msg *err)
 {
 	ssize_t total = 0;
 	size_t i;
@@ -258,10 +258,9 @@ ssize_t record_session_drain(struct record_session *s, struct c2c_err *err)
 		s->st.bytes += bytes;
 		total += (ssize_t)bytes;
 		if (ret)
-			return c2c_err_set(err, -ret, "%s: cannot write: %s", s->path,
-					   strerror(-ret));
+			return err_set(err, -ret, "%s: cannot write: %s", s->path, strerror(-ret));
 	}
 	if (total && perf_writer_finished_round(s->w))
-		return c2c_err_set(err, EIO, "%s: cannot write", s->path);
+		return err_set(err, EIO, "%s: cannot write", s->path);
 	return total;
 }

@@ -83,40 +83,38 @@ static void sideband_attr(const struct watch *w, struct perf_event_attr *a)
 }
 
 static int open_error(const struct watch *w, const struct watch_field *f, int e, int target,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	if (e == ENOSPC)
-		return c2c_err_set(
-			err, ENOSPC,
-			"%s: no free debug register: this cpu has %u for data "
-			"breakpoints, shared by all watchers and debuggers of the thread",
-			f->name, watch_debug_registers());
+		return err_set(err, ENOSPC,
+			       "%s: no free debug register: this cpu has %u for data "
+			       "breakpoints, shared by all watchers and debuggers of the thread",
+			       f->name, watch_debug_registers());
 	if (e == EACCES || e == EPERM) {
 		/* perf_event_paranoid: 1 allows kernel samples of own tasks, 0 cpu-wide events */
 		int level = w->opts.kernel ? 0 : w->opts.all ? 1 : 2;
 
-		return c2c_err_set(
-			err, e,
-			"%s: perf_event_open: %s: watching %s needs CAP_PERFMON (or root), "
-			"or kernel.perf_event_paranoid <= %d (sysctl -w "
-			"kernel.perf_event_paranoid=%d)",
-			f->name, strerror(e),
-			w->opts.kernel ? "kernel data on every cpu" :
-			w->opts.all    ? "kernel accesses (--all)" :
-					 "this process",
-			level, level);
+		return err_set(err, e,
+			       "%s: perf_event_open: %s: watching %s needs CAP_PERFMON (or root), "
+			       "or kernel.perf_event_paranoid <= %d (sysctl -w "
+			       "kernel.perf_event_paranoid=%d)",
+			       f->name, strerror(e),
+			       w->opts.kernel ? "kernel data on every cpu" :
+			       w->opts.all    ? "kernel accesses (--all)" :
+						"this process",
+			       level, level);
 	}
 	if (e == ENOENT || e == ENODEV || e == EOPNOTSUPP)
-		return c2c_err_set(err, e, "%s: no hardware breakpoints here (perf_event_open: %s)",
-				   f->name, strerror(e));
+		return err_set(err, e, "%s: no hardware breakpoints here (perf_event_open: %s)",
+			       f->name, strerror(e));
 	if (e == ESRCH)
-		return c2c_err_set(err, e, "%s: no process or thread %d", f->name, target);
-	return c2c_err_set(err, e, "%s: perf_event_open(breakpoint %#llx/%u): %s", f->name,
-			   (unsigned long long)f->bp_addr, f->bp_len, strerror(e));
+		return err_set(err, e, "%s: no process or thread %d", f->name, target);
+	return err_set(err, e, "%s: perf_event_open(breakpoint %#llx/%u): %s", f->name,
+		       (unsigned long long)f->bp_addr, f->bp_len, strerror(e));
 }
 
 /* Map a ring; halve it while the locked-memory limit refuses. */
-static int map_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err)
+static int map_ring(struct watch *w, struct watch_ring *r, struct err_msg *err)
 {
 	return perf_ring_map(&r->ring, r->fd, w->opts.ring_pages ? w->opts.ring_pages : 1024, true,
 			     err);
@@ -144,7 +142,7 @@ static int open_bp(struct watch *w, const struct watch_field *f, int pid, int cp
 }
 
 /* The ring of cpu: SET_OUTPUT to it, else map one on r. */
-static int share_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err)
+static int share_ring(struct watch *w, struct watch_ring *r, struct err_msg *err)
 {
 	size_t i;
 
@@ -169,7 +167,7 @@ static struct watch_ring *add_ring(struct watch *w, int fd, size_t fi, int cpu)
 }
 
 /* With the first field's event of a task on cpu: its side-band event. */
-static int open_sideband(struct watch *w, int pid, int cpu, struct c2c_err *err)
+static int open_sideband(struct watch *w, int pid, int cpu, struct err_msg *err)
 {
 	struct perf_event_attr a;
 	int fd;
@@ -177,13 +175,13 @@ static int open_sideband(struct watch *w, int pid, int cpu, struct c2c_err *err)
 	sideband_attr(w, &a);
 	fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
-		return c2c_err_set(err, errno, "perf_event_open(dummy side-band event): %s",
-				   strerror(errno));
+		return err_set(err, errno, "perf_event_open(dummy side-band event): %s",
+			       strerror(errno));
 	add_ring(w, fd, 0, cpu)->sideband = true;
 	return share_ring(w, &w->rings[w->nr_rings - 1], err);
 }
 
-static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err *err)
+static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct err_msg *err)
 {
 	struct watch_field *f = &w->fields[fi].pub;
 	struct watch_ring *r;
@@ -195,8 +193,7 @@ static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err
 		return open_error(w, f, errno, pid, err);
 	r = add_ring(w, fd, fi, cpu);
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
-		return c2c_err_set(err, errno, "%s: PERF_EVENT_IOC_ID: %s", f->name,
-				   strerror(errno));
+		return err_set(err, errno, "%s: PERF_EVENT_IOC_ID: %s", f->name, strerror(errno));
 	hashmap_put(&w->ids, id, (void *)(uintptr_t)(fi + 1));
 	ret = share_ring(w, r, err);
 	if (!ret && fi == 0 && !w->opts.kernel)
@@ -219,7 +216,7 @@ static size_t online_cpus(int **out)
 }
 
 /* Events of field fi for one thread (or, inherited, a started process). */
-static int open_task(struct watch *w, size_t fi, int pid, struct c2c_err *err)
+static int open_task(struct watch *w, size_t fi, int pid, struct err_msg *err)
 {
 	int *cpus, ret = 0;
 	size_t i, nr = online_cpus(&cpus);
@@ -231,7 +228,7 @@ static int open_task(struct watch *w, size_t fi, int pid, struct c2c_err *err)
 }
 
 /* One event per field for each thread of the target (or each cpu). */
-static int open_field(struct watch *w, size_t fi, struct c2c_err *err)
+static int open_field(struct watch *w, size_t fi, struct err_msg *err)
 {
 	char path[64];
 	struct dirent *de;
@@ -243,7 +240,7 @@ static int open_field(struct watch *w, size_t fi, struct c2c_err *err)
 	snprintf(path, sizeof(path), "/proc/%d/task", w->pid);
 	dir = opendir(path);
 	if (!dir)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	while (!ret && (de = readdir(dir)))
 		if (de->d_name[0] != '.')
 			ret = open_task(w, fi, atoi(de->d_name), err);
@@ -251,7 +248,7 @@ static int open_field(struct watch *w, size_t fi, struct c2c_err *err)
 	return ret;
 }
 
-int watch_arm(struct watch *w, struct c2c_err *err)
+int watch_arm(struct watch *w, struct err_msg *err)
 {
 	size_t i;
 	int ret;

@@ -116,7 +116,7 @@ static void write_file(const char *path)
 				.filename = "/bin/prog" };
 	struct perf_build_id bid = { .size = 20, .filename = "/bin/prog" };
 	struct perf_writer *w;
-	struct c2c_err err;
+	struct err_msg err;
 	uint32_t i;
 
 	memset(mm.build_id, 0xab, 20);
@@ -166,7 +166,7 @@ static void round_trip(void **state)
 	char path[] = "/tmp/test_perf.XXXXXX";
 	struct perf_event_rec ev;
 	struct perf_reader *r;
-	struct c2c_err err;
+	struct err_msg err;
 	uint32_t samples = 0, comms = 0, mmaps = 0;
 	int fd = mkstemp(path), ret;
 
@@ -206,7 +206,7 @@ static void writer_rejects(void **state)
 {
 	struct perf_writer_event ev = { .sample_type = PERF_SAMPLE_AUX, .name = "x" };
 	struct perf_writer *w;
-	struct c2c_err err;
+	struct err_msg err;
 
 	assert_int_equal(perf_writer_open("/tmp/never", &ev, 1, &w, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "sample_type 0x100000 not supported"));
@@ -217,7 +217,7 @@ static void writer_rejects(void **state)
 static void build_id_of_self(void **state)
 {
 	uint8_t id[20], size = 0;
-	struct c2c_err err;
+	struct err_msg err;
 
 	assert_int_equal(perf_build_id_of_file("/proc/self/exe", id, &size, &err), 0);
 	assert_int_equal(size, 20);
