@@ -88,6 +88,12 @@ static int explain_open(const struct record_session *s, const struct record_even
 	}
 }
 
+long record_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
+		       unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags | PERF_FLAG_FD_CLOEXEC);
+}
+
 /* Opens one counter, stepping precise_ip down and PHYS_ADDR off as the kernel asks. */
 static int open_one(struct record_session *s, size_t ev, int pid, int cpu, int group_fd,
 		    struct err_msg *err)
@@ -101,7 +107,7 @@ static int open_one(struct record_session *s, size_t ev, int pid, int cpu, int g
 		attr.enable_on_exec = 0;
 	}
 	for (;;) {
-		fd = syscall(SYS_perf_event_open, &attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		fd = record_event_open(&attr, pid, cpu, group_fd, 0);
 		if (fd >= 0)
 			break;
 		if ((errno == EINVAL || errno == EOPNOTSUPP) && attr.precise_ip &&

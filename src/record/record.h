@@ -143,6 +143,13 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
  * full disk or file size limit the file is cut back, kept, and st->cut set.
  */
 int record_session_close(struct record_session *s, struct record_stats *st, struct err_msg *err);
+/*
+ * perf_event_open(2), close-on-exec: the one wrapper of the syscall, for
+ * the recorder's counters and watch's breakpoints. The fd or -1 (errno).
+ */
+long record_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
+		       unsigned long flags);
+
 /* Kills a child not yet started, removes the output, frees s. */
 void record_session_abort(struct record_session *s);
 

@@ -20,20 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "record/record.h"
 #include "util/hashmap.h"
 #include "util/intlist.h"
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
-
-static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
-			    unsigned long flags)
-{
-	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
-}
 
 unsigned int watch_debug_registers(void)
 {
@@ -132,11 +126,11 @@ static int open_bp(struct watch *w, const struct watch_field *f, int pid, int cp
 	int fd;
 
 	bp_attr(w, f, &a);
-	fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = record_event_open(&a, pid, cpu, -1, 0);
 	if (fd < 0 && errno == EINVAL && !w->no_fmt_lost) {
 		w->no_fmt_lost = true;
 		bp_attr(w, f, &a);
-		fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = record_event_open(&a, pid, cpu, -1, 0);
 	}
 	return fd;
 }
@@ -173,7 +167,7 @@ static int open_sideband(struct watch *w, int pid, int cpu, struct err_msg *err)
 	int fd;
 
 	sideband_attr(w, &a);
-	fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = record_event_open(&a, pid, cpu, -1, 0);
 	if (fd < 0)
 		return err_set(err, errno, "perf_event_open(dummy side-band event): %s",
 			       strerror(errno));
@@ -449,7 +443,7 @@ int watch_calibrate(double *ns_per_hit)
 	a.sample_type = WATCH_SAMPLE_TYPE;
 	a.exclude_kernel = a.exclude_hv = 1;
 	a.disabled = 1;
-	fd = perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = record_event_open(&a, 0, -1, -1, 0);
 	if (fd < 0)
 		return -errno;
 	perf_ring_map(&ring, fd, 64, false, NULL); /* unmapped: the hits still trap */
