@@ -30,10 +30,4 @@ int cmd_report_err(const char *cmd, const struct c2c_err *err);
 /* "c2cscope CMD: warning: MESSAGE" on stderr. */
 void cmd_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* --cacheline-size: a power of two from 8 to 4096; prints and returns 2 if not. */
-int cmd_parse_cacheline_size(const char *cmd, const char *arg, unsigned int *out);
-
-/* Append ARG to a NULL-terminated list of *nr strings (repeatable options). */
-void cmd_add_arg(const char ***list, size_t *nr, const char *arg);
-
 #endif

@@ -280,3 +280,10 @@ void cmd_usage_print(FILE *out, const struct cmd_usage *usage, const struct cmd_
 		fprintf(out, "\n%s\n", usage->epilogue);
 	strbuf_release(&sb);
 }
+
+void cmd_add_arg(const char ***list, size_t *nr, const char *arg)
+{
+	*list = xrealloc(*list, (*nr + 2) * sizeof(**list));
+	(*list)[(*nr)++] = arg;
+	(*list)[*nr] = NULL;
+}

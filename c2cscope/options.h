@@ -150,6 +150,9 @@ void cmd_usage_print(FILE *out, const struct cmd_usage *usage, const struct cmd_
 int cmd_parse_number(const char *cmd, const char *name, const char *arg, uint64_t lo, uint64_t hi,
 		     uint64_t *out);
 
+/* Append ARG to a NULL-terminated list of *nr strings (repeatable options). */
+void cmd_add_arg(const char ***list, size_t *nr, const char *arg);
+
 /* "--long" or "-s": how messages name an option. */
 const char *cmd_option_name(const struct cmd_option *opt, char buf[64]);
 

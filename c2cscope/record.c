@@ -52,7 +52,7 @@ static const struct cmd_usage usage = {
 		"                [-F FREQ | -c PERIOD] [-l LDLAT] [-u | -k] [--sched] [--dry-run]\n"
 		"                [--list] [-- CMD [ARGS]]\n"
 		"c2cscope record --sim [-o FILE] [--sim-cpus N] [--sim-nodes N]\n"
-		"                [--sample-rate N] [--seed N] [--line-size 64|128]\n"
+		"                [--sample-rate N] [--seed N] [--cacheline-size 64|128]\n"
 		"                [--max-size SIZE] [--hitm-rate N] -- CMD [ARGS]",
 	.description = "Records memory samples into perf.data (default ./perf.data): from the PMU\n"
 		       "(perf c2c's events for this CPU unless -e names others), or with --sim\n"
@@ -78,12 +78,15 @@ static int opt_freq(const struct cmd_option *opt, const char *arg, void *ctx)
 	return 0;
 }
 
+/* --cacheline-size (and its alias --line-size): 64 or 128. */
 static int opt_line_size(const struct cmd_option *opt, const char *arg, void *ctx)
 {
 	struct record_args *o = ctx;
+	char name[64];
 
 	if (strcmp(arg, "64") && strcmp(arg, "128"))
-		return cmd_error(CMD, "--line-size expects 64 or 128, not '%s'", arg);
+		return cmd_error(CMD, "%s expects 64 or 128, not '%s'", cmd_option_name(opt, name),
+				 arg);
 	o->line = strtoull(arg, NULL, 10);
 	return 0;
 }
@@ -196,8 +199,9 @@ static int parse_args(int argc, char **argv, struct record_args *o)
 			"which are all kept (default 1000)",
 			1, 1000000000),
 		OPT_U64(0, "seed", &o->seed, "N", "seed of the sampling (default 1)", 0, INT64_MAX),
-		OPT_CALLBACK(0, "line-size", "N", "cache line size, 64 or 128 (default 64)",
+		OPT_CALLBACK(0, "cacheline-size", "N", "cache line size, 64 or 128 (default 64)",
 			     opt_line_size),
+		OPT_CALLBACK(0, "line-size", "N", "the same as --cacheline-size", opt_line_size),
 		OPT_U64(0, "lead", &o->lead, "N",
 			"instructions a thread may run ahead of the slowest (100000)", 1000,
 			1000000000),

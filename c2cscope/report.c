@@ -43,7 +43,7 @@ struct report_args {
 static const struct cmd_usage usage = {
 	.synopsis = "c2cscope report [-i FILE] [--stdio|--tui] [--no-color] [--source-dir DIR]\n"
 		    "                [--json FILE|-] [-d tot|rmt|lcl|peer] [-c tid,pid,iaddr,dso]\n"
-		    "                [--double-cl] [--show-all]\n"
+		    "                [--cacheline-size 64|128] [--show-all]\n"
 		    "                [--full-symbols] [--no-source] [--vmlinux FILE]\n"
 		    "                [--kernel-debug FILE]... [--kallsyms FILE]\n"
 		    "                [--rules perf-6.1|modern] [--stats]\n"
@@ -61,6 +61,17 @@ static int opt_display(const struct cmd_option *opt, const char *arg, void *ctx)
 	return 0;
 }
 
+/* --cacheline-size: 64, or 128 as --double-cl (its alias, perf's name). */
+static int opt_cacheline(const struct cmd_option *opt, const char *arg, void *ctx)
+{
+	struct report_args *a = ctx;
+
+	if (strcmp(arg, "64") && strcmp(arg, "128"))
+		return cmd_error(CMD, "--cacheline-size expects 64 or 128, not '%s'", arg);
+	a->so.model.double_cl = !strcmp(arg, "128");
+	return 0;
+}
+
 static int opt_coalesce(const struct cmd_option *opt, const char *arg, void *ctx)
 {
 	struct report_args *a = ctx;
@@ -75,9 +86,9 @@ static int opt_rules(const struct cmd_option *opt, const char *arg, void *ctx)
 	struct report_args *a = ctx;
 
 	if (!strcmp(arg, "perf-6.1") || !strcmp(arg, "perf61"))
-		a->so.model.rules = C2C_RULES_PERF61;
+		a->so.model.rules = MEM_SRC_PERF61;
 	else if (!strcmp(arg, "modern"))
-		a->so.model.rules = C2C_RULES_MODERN;
+		a->so.model.rules = MEM_SRC_MODERN;
 	else
 		return cmd_error(CMD, "--rules expects perf-6.1 or modern, not '%s'", arg);
 	return 0;
@@ -119,8 +130,10 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		OPT_CALLBACK('c', "coalesce", "KEYS",
 			     "group a line's rows by offset and KEYS (default iaddr)",
 			     opt_coalesce),
+		OPT_CALLBACK(0, "cacheline-size", "N",
+			     "64, or 128-byte lines (adjacent-line prefetch pairs)", opt_cacheline),
 		OPT_FLAG(0, "double-cl", &a->so.model.double_cl,
-			 "128-byte lines (adjacent-line prefetch pairs)"),
+			 "the same as --cacheline-size 128 (perf's name)"),
 		OPT_FLAG(0, "show-all", &a->so.model.show_all,
 			 "show every line, not only those over 0.1% of the metric"),
 		OPT_FLAG(0, "full-symbols", &a->so.full_symbols,
@@ -181,14 +194,14 @@ static int write_html(struct c2c_session *s, const struct report_args *a,
 }
 
 /* The recording's task placement when it has sched tracepoints (--sched), or NULL. */
-static struct task_placement *load_placement(const char *path)
+static struct task_placement *load_placement(const char *path, const struct c2c_model *m)
 {
 	struct c2c_err err = { 0 };
 	struct task_placement *p = NULL;
 
 	if (!strcmp(path, "-"))
 		return NULL; /* a pipe is read once */
-	if (task_placement_load(path, 64, &p, &err) < 0) {
+	if (task_placement_load(path, (unsigned int)m->line_size, m->opts.rules, &p, &err) < 0) {
 		cmd_warn(CMD, "no Task placement section: %s", err.msg);
 		return NULL;
 	}
@@ -213,7 +226,7 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 	/* text unless the JSON takes stdout; with --html only when asked */
 	text = (!a->json || strcmp(a->json, "-")) && (a->stdio || !a->html);
 	if (!bt && !a->stats_only && (text || a->html))
-		pl = load_placement(a->so.path);
+		pl = load_placement(a->so.path, s->model);
 	if (text) {
 		if (bt)
 			c2c_bytype_render(bt, &out);

@@ -38,11 +38,20 @@ int type_opt_source(const struct cmd_option *opt, const char *arg, void *ctx)
 	return 0;
 }
 
+/* --cacheline-size: a power of two from 8 to 4096. */
 int type_opt_cacheline(const struct cmd_option *opt, const char *arg, void *ctx)
 {
 	struct type_args *ta = (struct type_args *)opt->data;
+	uint64_t v;
 
-	return cmd_parse_cacheline_size(ta->cmd, arg, &ta->cacheline_size);
+	if (cmd_parse_number(ta->cmd, "--cacheline-size", arg, 0, UINT64_MAX, &v))
+		return EXIT_BAD_INPUT;
+	if (v < 8 || v > 4096 || (v & (v - 1)))
+		return cmd_error(ta->cmd,
+				 "--cacheline-size expects a power of two from 8 to 4096, not %s",
+				 arg);
+	ta->cacheline_size = (unsigned int)v;
+	return 0;
 }
 
 int type_args_check(const char *cmd, const struct type_args *ta, int nr_files)

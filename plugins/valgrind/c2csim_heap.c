@@ -24,7 +24,8 @@
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_threadstate.h"
 
-#include "c2csim.h"
+#include "c2csim_heap.h"
+#include "c2csim_out.h"
 
 struct block {
 	struct block *next; /* VgHashNode's layout: next, then key */
@@ -37,12 +38,12 @@ static VgHashTable *blocks;
 static Addr *heap_segs;
 static UInt nr_heap_segs, heap_segs_cap;
 
-/* The clock of tid: the running thread's lives in g_clock. */
+/* The clock of tid: the running thread's lives in c2csim_clock. */
 static ULong heap_clock(ThreadId tid)
 {
-	struct slot *s = sched_slot(tid);
+	struct slot *s = c2csim_thread_slot(tid);
 
-	return g_cur == s ? g_clock : s->clock;
+	return c2csim_cur == s ? c2csim_clock : s->clock;
 }
 
 /* The arena segment holding a, as a mapping perf can see, once. */
@@ -62,7 +63,7 @@ static void announce_segment(ULong time, Addr a)
 					 heap_segs_cap * sizeof(*heap_segs));
 	}
 	heap_segs[nr_heap_segs++] = seg->start;
-	out_mmap(time, seg->start, seg->end + 1 - seg->start, True, True, False, "[heap]");
+	c2csim_out_mmap(time, seg->start, seg->end + 1 - seg->start, True, True, False, "[heap]");
 }
 
 static void *block_new(ThreadId tid, SizeT align, SizeT n, UInt kind, Bool zero)
@@ -82,14 +83,15 @@ static void *block_new(ThreadId tid, SizeT align, SizeT n, UInt kind, Bool zero)
 	b->addr = (UWord)p;
 	b->size = n;
 	VG_(HT_add_node)(blocks, b);
-	stats[C2CSIM_ST_ALLOCS]++;
-	if (sim_disabled)
+	c2csim_totals[C2CSIM_ST_ALLOCS]++;
+	if (c2csim_disabled)
 		return p;
 	/* frame 0 is the replacement function in the preload: skip it */
 	nr = VG_(get_StackTrace)(tid, frames, C2CSIM_ALLOC_FRAMES + 1, NULL, NULL, 0);
 	time = heap_clock(tid);
 	announce_segment(time, (Addr)p);
-	out_alloc(tid, time, (Addr)p, n, kind, nr > 1 ? frames + 1 : frames, nr > 1 ? nr - 1 : 0);
+	c2csim_out_alloc(tid, time, (Addr)p, n, kind, nr > 1 ? frames + 1 : frames,
+			 nr > 1 ? nr - 1 : 0);
 	return p;
 }
 
@@ -99,9 +101,9 @@ static void block_free(ThreadId tid, void *p)
 
 	if (!b) /* not ours (or a double free): leave it to the arena's checks */
 		return;
-	stats[C2CSIM_ST_FREES]++;
-	if (!sim_disabled)
-		out_free(tid, heap_clock(tid), (Addr)p);
+	c2csim_totals[C2CSIM_ST_FREES]++;
+	if (!c2csim_disabled)
+		c2csim_out_free(tid, heap_clock(tid), (Addr)p);
 	VG_(free)(b);
 	VG_(cli_free)(p);
 }
@@ -179,12 +181,12 @@ static SizeT c2c_usable_size(ThreadId tid, void *p)
 	return b ? b->size : 0;
 }
 
-void heap_start(void)
+void c2csim_heap_start(void)
 {
 	blocks = VG_(HT_construct)("c2csim.blocks");
 }
 
-void heap_init(void)
+void c2csim_heap_init(void)
 {
 	VG_(needs_malloc_replacement)
 	(c2c_malloc, c2c_new, c2c_new_aligned, c2c_vec_new, c2c_vec_new_aligned, c2c_memalign,

@@ -25,7 +25,9 @@
 #include "pub_tool_mallocfree.h"
 #include "libvex_guest_offsets.h"
 
-#include "c2csim.h"
+#include "c2csim_ir.h"
+#include "c2csim_opts.h"
+#include "c2csim_sim.h"
 
 struct ir_state {
 	IRSB *out;
@@ -52,26 +54,26 @@ static IRTemp load_global(struct ir_state *st, void *p)
 	return t;
 }
 
-/* g_clock += instructions since the last count (before exits and at the end). */
+/* c2csim_clock += instructions since the last count (before exits and at the end). */
 static void add_count(struct ir_state *st)
 {
 	IRTemp t, sum;
 
 	if (st->n_imarks == st->counted)
 		return;
-	t = load_global(st, &g_clock);
+	t = load_global(st, &c2csim_clock);
 	sum = newIRTemp(st->out->tyenv, Ity_I64);
 	addStmtToIRSB(st->out, IRStmt_WrTmp(sum, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(t),
 							      u64(st->n_imarks - st->counted))));
-	addStmtToIRSB(st->out,
-		      IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&g_clock), IRExpr_RdTmp(sum)));
+	addStmtToIRSB(st->out, IRStmt_Store(Iend_LE, mkIRExpr_HWord((HWord)&c2csim_clock),
+					    IRExpr_RdTmp(sum)));
 	st->counted = st->n_imarks;
 }
 
-/* if (g_limit < g_clock) yield, restarting this block */
+/* if (c2csim_limit < c2csim_clock) yield, restarting this block */
 static void add_lead_check(struct ir_state *st, const VexGuestLayout *layout)
 {
-	IRTemp clock = load_global(st, &g_clock), limit = load_global(st, &g_limit);
+	IRTemp clock = load_global(st, &c2csim_clock), limit = load_global(st, &c2csim_limit);
 	IRTemp over = newIRTemp(st->out->tyenv, Ity_I1);
 
 	addStmtToIRSB(st->out, IRStmt_WrTmp(over, IRExpr_Binop(Iop_CmpLT64U, IRExpr_RdTmp(limit),
@@ -82,7 +84,7 @@ static void add_lead_check(struct ir_state *st, const VexGuestLayout *layout)
 
 static Bool is_stack_addr(const struct ir_state *st, const IRExpr *addr)
 {
-	return !cfg.sim_stack && addr->tag == Iex_RdTmp && st->sp_tmp[addr->Iex.RdTmp.tmp];
+	return !c2csim_cfg.sim_stack && addr->tag == Iex_RdTmp && st->sp_tmp[addr->Iex.RdTmp.tmp];
 }
 
 static void track_sp(struct ir_state *st, IRTemp t, const IRExpr *e)
@@ -107,7 +109,7 @@ static void add_event(struct ir_state *st, IRExpr *addr, UInt size, UInt kind, I
 	if (size > EV_SIZE_MASK)
 		size = EV_SIZE_MASK;
 	packed = ((UWord)(st->n_imarks - st->counted) << 16) | (size << 2) | kind;
-	di = unsafeIRDirty_0_N(3, "c2csim_access", VG_(fnptr_to_fnentry)(sim_on_access),
+	di = unsafeIRDirty_0_N(3, "c2csim_access", VG_(fnptr_to_fnentry)(c2csim_sim_on_access),
 			       mkIRExprVec_3(addr, mkIRExpr_HWord(st->ip), mkIRExpr_HWord(packed)));
 	if (guard)
 		di->guard = guard;
@@ -210,9 +212,9 @@ static Bool in_preload(Addr a)
 	return name && VG_(strstr)(name, "vgpreload_c2csim") != NULL;
 }
 
-IRSB *c2c_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
-		     const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwt,
-		     IRType hwt)
+IRSB *c2csim_ir_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestLayout *layout,
+			   const VexGuestExtents *vge, const VexArchInfo *archinfo, IRType gwt,
+			   IRType hwt)
 {
 	struct ir_state st = { .load_stmt = -1 };
 	Int i = 0;

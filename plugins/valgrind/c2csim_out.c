@@ -13,24 +13,28 @@
 #include "pub_tool_aspacemgr.h"
 #include "pub_tool_vki.h"
 
-#include "c2csim.h"
+#include "c2csim_opts.h"
+#include "c2csim_out.h"
 
 /* Core functions outside the tool API (they link). */
 extern Int VG_(safe_fd)(Int oldfd);
+
+ULong c2csim_totals[C2CSIM_NR_STATS];
+Bool c2csim_disabled;
 
 static Int out_fd = -1;
 static UChar out_buf[1 << 18];
 static UInt out_len;
 
-void out_open(void)
+void c2csim_out_open(void)
 {
 	SysRes r;
 
-	if (!cfg.out_path)
+	if (!c2csim_cfg.out_path)
 		return;
-	r = VG_(open)(cfg.out_path, VKI_O_WRONLY, 0);
+	r = VG_(open)(c2csim_cfg.out_path, VKI_O_WRONLY, 0);
 	if (sr_isError(r)) {
-		VG_(umsg)("c2csim: cannot open --sim-out=%s\n", cfg.out_path);
+		VG_(umsg)("c2csim: cannot open --sim-out=%s\n", c2csim_cfg.out_path);
 		VG_(exit)(2);
 	}
 	out_fd = VG_(safe_fd)(sr_Res(r));
@@ -76,24 +80,24 @@ static void *out_reserve(UInt type, UInt size, UInt tid)
 	return out_reserve_raw(type, size, tid, True);
 }
 
-void out_header(void)
+void c2csim_out_header(void)
 {
 	struct c2csim_header *h = out_reserve(C2CSIM_REC_HEADER, sizeof(*h), 0);
 
 	h->magic = C2CSIM_MAGIC;
 	h->version = C2CSIM_VERSION;
 	h->pid = VG_(getpid)();
-	h->nr_cpus = cfg.nr_cpus;
-	h->nr_nodes = cfg.nr_nodes;
-	h->line_size = cfg.line_size;
-	h->sample_rate = cfg.sample_rate;
-	h->lead = (UInt)cfg.lead;
-	h->seed = cfg.seed;
-	VG_(memcpy)(h->cost, cfg.cost, sizeof(h->cost));
-	h->hitm_rate = cfg.hitm_rate;
+	h->nr_cpus = c2csim_cfg.nr_cpus;
+	h->nr_nodes = c2csim_cfg.nr_nodes;
+	h->line_size = c2csim_cfg.line_size;
+	h->sample_rate = c2csim_cfg.sample_rate;
+	h->lead = (UInt)c2csim_cfg.lead;
+	h->seed = c2csim_cfg.seed;
+	VG_(memcpy)(h->cost, c2csim_cfg.cost, sizeof(h->cost));
+	h->hitm_rate = c2csim_cfg.hitm_rate;
 }
 
-void out_thread(const struct slot *s, ULong time)
+void c2csim_out_thread(const struct slot *s, ULong time)
 {
 	struct c2csim_thread *t = out_reserve(C2CSIM_REC_THREAD, sizeof(*t), s->lwpid);
 
@@ -108,14 +112,14 @@ static void dev_split(ULong dev, UInt *maj, UInt *min)
 	*min = (UInt)((dev & 0xff) | ((dev >> 12) & ~0xffULL));
 }
 
-void out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
+void c2csim_out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HChar *name)
 {
 	NSegment const *seg = VG_(am_find_nsegment)(a);
 	const HChar *fname = name;
 	struct c2csim_mmap *m;
 	UInt flen;
 
-	if (len == 0 || sim_disabled)
+	if (len == 0 || c2csim_disabled)
 		return;
 	if (!fname && seg && seg->kind == SkFileC)
 		fname = VG_(am_get_filename)(seg);
@@ -139,9 +143,9 @@ void out_mmap(ULong time, Addr a, SizeT len, Bool rr, Bool ww, Bool xx, const HC
 	m->filename[flen] = 0;
 }
 
-void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, UInt code, UInt size)
+void c2csim_out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, UInt code, UInt size)
 {
-	stats[C2CSIM_ST_SAMPLES]++;
+	c2csim_totals[C2CSIM_ST_SAMPLES]++;
 	if (time <= C2CSIM_CSAMPLE_MAX_TIME) {
 		struct c2csim_csample *p =
 			out_reserve_raw(C2CSIM_REC_CSAMPLE, sizeof(*p), s->lwpid, False);
@@ -156,16 +160,17 @@ void out_sample(const struct slot *s, ULong time, Addr ip, Addr addr, UInt code,
 		p->time = time;
 		p->ip = ip;
 		p->addr = addr;
-		p->data_src = c2csim_data_src(code);
-		p->weight = cfg.cost[c2csim_class_cost(code & C2CSIM_CODE_CLASS)];
-		p->period = (code & C2CSIM_CODE_RATE ? cfg.sample_rate : 1) * cfg.hitm_rate;
+		p->data_src = mem_src_of_code(code);
+		p->weight = c2csim_cfg.cost[c2csim_class_cost(code & MEM_SRC_CODE_CLASS)];
+		p->period = mem_src_sim_period(code & C2CSIM_CODE_RATE, c2csim_cfg.sample_rate,
+					       c2csim_cfg.hitm_rate);
 		p->cpu = s->cpu;
 		p->flags = c2csim_code_flags(code);
 		p->size = size;
 	}
 }
 
-void out_rate(ULong time, UInt rate)
+void c2csim_out_rate(ULong time, UInt rate)
 {
 	struct c2csim_rate *r = out_reserve(C2CSIM_REC_RATE, sizeof(*r), 0);
 
@@ -175,13 +180,13 @@ void out_rate(ULong time, UInt rate)
 
 static UInt lwpid_of(ThreadId tid)
 {
-	const struct slot *s = sched_slot(tid);
+	const struct slot *s = c2csim_thread_slot(tid);
 
 	return s->lwpid ? (UInt)s->lwpid : (UInt)VG_(gettid)();
 }
 
-void out_alloc(ThreadId tid, ULong time, Addr addr, SizeT size, UInt kind, const Addr *frames,
-	       UInt nr_frames)
+void c2csim_out_alloc(ThreadId tid, ULong time, Addr addr, SizeT size, UInt kind,
+		      const Addr *frames, UInt nr_frames)
 {
 	struct c2csim_alloc *a;
 	UInt i;
@@ -199,7 +204,7 @@ void out_alloc(ThreadId tid, ULong time, Addr addr, SizeT size, UInt kind, const
 		a->frames[i] = frames[i];
 }
 
-void out_free(ThreadId tid, ULong time, Addr addr)
+void c2csim_out_free(ThreadId tid, ULong time, Addr addr)
 {
 	struct c2csim_free *f = out_reserve(C2CSIM_REC_FREE, sizeof(*f), lwpid_of(tid));
 
@@ -207,14 +212,18 @@ void out_free(ThreadId tid, ULong time, Addr addr)
 	f->addr = addr;
 }
 
-void out_stats(void)
+void c2csim_out_stats(void)
 {
 	struct c2csim_stats *st = out_reserve(C2CSIM_REC_STATS, sizeof(*st), 0);
+	UInt i;
 
-	VG_(memcpy)(st->v, stats, sizeof(st->v));
+	c2csim_totals[C2CSIM_ST_THREADS] = c2csim_nr_slots;
+	for (i = 0; i < c2csim_nr_slots; i++)
+		c2csim_totals[C2CSIM_ST_INSNS] += c2csim_slots[i].insns;
+	VG_(memcpy)(st->v, c2csim_totals, sizeof(st->v));
 }
 
-void out_close(void)
+void c2csim_out_close(void)
 {
 	out_flush();
 	if (out_fd >= 0)
@@ -223,8 +232,9 @@ void out_close(void)
 }
 
 /* In a forked child: the parent owns the stream. */
-void out_disable(void)
+void c2csim_out_disable(void)
 {
+	c2csim_disabled = True;
 	out_len = 0;
 	if (out_fd >= 0)
 		VG_(close)(out_fd);

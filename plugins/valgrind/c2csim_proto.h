@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include "perf/mem_src.h" /* the data sources of the samples, and their codes */
+
 #define C2CSIM_MAGIC 0x4d495343u /* "CSIM" */
 /*
  * 2: compact samples (C2CSIM_REC_CSAMPLE); 3: thinning (C2CSIM_REC_RATE, header hitm_rate);
@@ -182,30 +184,19 @@ struct c2csim_sample {
 /* No padding: the tool fills every byte of a sample and does not zero it. */
 _Static_assert(sizeof(struct c2csim_sample) == 56, "c2csim_sample has padding");
 
-/* Where an access found its line: the tool's classification. */
-enum c2csim_class {
-	C2CSIM_CLS_L1, /* in my cache; a store: I owned it (M or E) */
-	C2CSIM_CLS_LCL_PEER, /* clean copies, one on my node */
-	C2CSIM_CLS_RMT_PEER,
-	C2CSIM_CLS_LCL_HITM, /* Modified in a cpu of my node */
-	C2CSIM_CLS_RMT_HITM,
-	C2CSIM_CLS_LCL_DRAM, /* no cache has it; the page is my node's */
-	C2CSIM_CLS_RMT_DRAM,
-	C2CSIM_NR_CLASSES,
-};
-
-/* A compact sample's code: what the reader derives data_src, weight and period from. */
-#define C2CSIM_CODE_CLASS 0x07u /* enum c2csim_class */
-#define C2CSIM_CODE_STORE 0x08u /* else a load (atomics are loads) */
-#define C2CSIM_CODE_LOCKED 0x10u
-/* sampled 1 in sample_rate (period sample_rate), else period 1; times the thinning rate */
+/*
+ * A compact sample's code: what the reader derives data_src, weight and
+ * period from. The low bits are the access (perf/mem_src.h: MEM_SRC_CODE_*,
+ * its class, store and locked bits; mem_src_of_code() is its data source).
+ */
+/* sampled 1 in sample_rate, else period 1; times the thinning rate (mem_src_sim_period) */
 #define C2CSIM_CODE_RATE 0x20u
 #define C2CSIM_CSAMPLE_MAX_TIME ((1ULL << 48) - 1) /* later samples are struct c2csim_sample */
 
 /*
  * Most of the stream is samples (every HITM and store miss): 32 bytes
  * instead of struct c2csim_sample's 56. The data_src bits come from
- * c2csim_data_src(code), the weight from the header's cycle model.
+ * mem_src_of_code(code), the weight from the header's cycle model.
  */
 struct c2csim_csample {
 	struct c2csim_rec h; /* h.tid: kernel tid */
@@ -253,99 +244,35 @@ struct c2csim_stats {
 	uint64_t v[C2CSIM_NR_STATS];
 };
 
-/* perf_mem_data_src bit positions (include/uapi/linux/perf_event.h). */
-#define C2CSIM_DS_OP(x) ((uint64_t)(x) << 0)
-#define C2CSIM_DS_LVL(x) ((uint64_t)(x) << 5)
-#define C2CSIM_DS_SNOOP(x) ((uint64_t)(x) << 19)
-#define C2CSIM_DS_LOCK(x) ((uint64_t)(x) << 24)
-#define C2CSIM_DS_DTLB(x) ((uint64_t)(x) << 26)
-#define C2CSIM_DS_LVLNUM(x) ((uint64_t)(x) << 33)
-#define C2CSIM_DS_REMOTE(x) ((uint64_t)(x) << 37)
-#define C2CSIM_DS_SNOOPX(x) ((uint64_t)(x) << 38)
-#define C2CSIM_DS_HOPS(x) ((uint64_t)(x) << 43)
-
-/* perf_mem_data_src values (include/uapi/linux/perf_event.h) */
-#define C2CSIM_OP_LOAD C2CSIM_DS_OP(2)
-#define C2CSIM_OP_STORE C2CSIM_DS_OP(4)
-#define C2CSIM_LVL_HIT 0x2
-#define C2CSIM_LVL_MISS 0x4
-#define C2CSIM_LVL_L1 0x8
-#define C2CSIM_LVL_L3 0x40
-#define C2CSIM_LVL_LOC_RAM 0x80
-#define C2CSIM_LVL_REM_RAM1 0x100
-#define C2CSIM_LVL_REM_CCE1 0x400
-#define C2CSIM_SNOOP_NONE 0x2
-#define C2CSIM_SNOOP_HIT 0x4
-#define C2CSIM_SNOOP_MISS 0x8
-#define C2CSIM_SNOOP_HITM 0x10
-#define C2CSIM_DTLB_NA C2CSIM_DS_DTLB(1)
-/* Remote node, other socket: hops 3. A remote bit with hops 0 would make
- * perf 6.1 count the access as remote DRAM too. */
-#define C2CSIM_DS_RMT (C2CSIM_DS_REMOTE(1) | C2CSIM_DS_HOPS(3))
-
-/* The data_src bits of a sample, from its code. */
-static inline uint64_t c2csim_data_src(uint32_t code)
-{
-	static const uint64_t load_src[C2CSIM_NR_CLASSES] = {
-		[C2CSIM_CLS_L1] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_L1) |
-				  C2CSIM_DS_SNOOP(C2CSIM_SNOOP_NONE) | C2CSIM_DS_LVLNUM(1),
-		[C2CSIM_CLS_LCL_PEER] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_L3) |
-					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_HIT) | C2CSIM_DS_SNOOPX(2) |
-					C2CSIM_DS_LVLNUM(3),
-		[C2CSIM_CLS_RMT_PEER] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_REM_CCE1) |
-					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_HIT) | C2CSIM_DS_SNOOPX(2) |
-					C2CSIM_DS_LVLNUM(0xb) | C2CSIM_DS_RMT,
-		[C2CSIM_CLS_LCL_HITM] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_L3) |
-					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_HITM) | C2CSIM_DS_LVLNUM(3),
-		[C2CSIM_CLS_RMT_HITM] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_REM_CCE1) |
-					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_HITM) | C2CSIM_DS_LVLNUM(0xb) |
-					C2CSIM_DS_RMT,
-		[C2CSIM_CLS_LCL_DRAM] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_LOC_RAM) |
-					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_MISS) | C2CSIM_DS_LVLNUM(0xd),
-		[C2CSIM_CLS_RMT_DRAM] = C2CSIM_DS_LVL(C2CSIM_LVL_HIT | C2CSIM_LVL_REM_RAM1) |
-					C2CSIM_DS_SNOOP(C2CSIM_SNOOP_MISS) | C2CSIM_DS_LVLNUM(0xd) |
-					C2CSIM_DS_RMT,
-	};
-	uint32_t cls = code & C2CSIM_CODE_CLASS;
-
-	if (code & C2CSIM_CODE_STORE) /* level: L1, hit when the store owned the line */
-		return C2CSIM_OP_STORE |
-		       C2CSIM_DS_LVL(C2CSIM_LVL_L1 |
-				     (cls == C2CSIM_CLS_L1 ? C2CSIM_LVL_HIT : C2CSIM_LVL_MISS)) |
-		       C2CSIM_DS_SNOOP(1) | C2CSIM_DS_LVLNUM(1) | C2CSIM_DTLB_NA |
-		       C2CSIM_DS_LOCK(1);
-	return C2CSIM_OP_LOAD | load_src[cls < C2CSIM_NR_CLASSES ? cls : 0] | C2CSIM_DTLB_NA |
-	       C2CSIM_DS_LOCK(code & C2CSIM_CODE_LOCKED ? 2 : 1);
-}
-
-/* The cycle-model entry (enum c2csim_cost) of a class. */
+/* The cycle-model entry (enum c2csim_cost) of a class (enum mem_src_class). */
 static inline uint32_t c2csim_class_cost(uint32_t cls)
 {
-	static const uint8_t cost[C2CSIM_NR_CLASSES] = {
-		[C2CSIM_CLS_L1] = C2CSIM_COST_L1,
-		[C2CSIM_CLS_LCL_PEER] = C2CSIM_COST_LLC,
-		[C2CSIM_CLS_RMT_PEER] = C2CSIM_COST_RPEER,
-		[C2CSIM_CLS_LCL_HITM] = C2CSIM_COST_LHITM,
-		[C2CSIM_CLS_RMT_HITM] = C2CSIM_COST_RHITM,
-		[C2CSIM_CLS_LCL_DRAM] = C2CSIM_COST_LDRAM,
-		[C2CSIM_CLS_RMT_DRAM] = C2CSIM_COST_RDRAM,
+	static const uint8_t cost[MEM_SRC_NR_CLASSES] = {
+		[MEM_SRC_CLS_L1] = C2CSIM_COST_L1,
+		[MEM_SRC_CLS_LCL_PEER] = C2CSIM_COST_LLC,
+		[MEM_SRC_CLS_RMT_PEER] = C2CSIM_COST_RPEER,
+		[MEM_SRC_CLS_LCL_HITM] = C2CSIM_COST_LHITM,
+		[MEM_SRC_CLS_RMT_HITM] = C2CSIM_COST_RHITM,
+		[MEM_SRC_CLS_LCL_DRAM] = C2CSIM_COST_LDRAM,
+		[MEM_SRC_CLS_RMT_DRAM] = C2CSIM_COST_RDRAM,
 	};
 
-	return cost[cls < C2CSIM_NR_CLASSES ? cls : 0];
+	return cost[cls < MEM_SRC_NR_CLASSES ? cls : 0];
 }
 
-/* enum c2csim_sample_flags of a code. */
+/* enum c2csim_sample_flags of a code: what its data source says (perf 6.1's HITM). */
 static inline uint32_t c2csim_code_flags(uint32_t code)
 {
-	uint32_t cls = code & C2CSIM_CODE_CLASS, f = 0;
+	uint64_t ds = mem_src_of_code(code);
+	uint32_t f = 0;
 
-	if (code & C2CSIM_CODE_STORE)
+	if (code & MEM_SRC_CODE_STORE)
 		return C2CSIM_SAMPLE_STORE;
-	if (code & C2CSIM_CODE_LOCKED)
+	if (code & MEM_SRC_CODE_LOCKED)
 		f |= C2CSIM_SAMPLE_LOCKED;
-	if (cls == C2CSIM_CLS_LCL_HITM || cls == C2CSIM_CLS_RMT_HITM)
+	if (mem_src_is_hitm(ds, MEM_SRC_PERF61))
 		f |= C2CSIM_SAMPLE_HITM;
-	if (cls == C2CSIM_CLS_RMT_PEER || cls == C2CSIM_CLS_RMT_HITM || cls == C2CSIM_CLS_RMT_DRAM)
+	if (mem_src_decode(ds).remote)
 		f |= C2CSIM_SAMPLE_REMOTE;
 	return f;
 }

@@ -54,7 +54,9 @@
 #include "pub_tool_vki.h"
 #include "pub_tool_vkiscnums.h"
 
-#include "c2csim.h"
+#include "c2csim_opts.h"
+#include "c2csim_out.h"
+#include "c2csim_sched.h"
 
 /* core, outside the tool API; they link (4: VgTs_Yielding) */
 extern Bool VG_(is_exiting)(ThreadId tid);
@@ -86,15 +88,15 @@ static Addr pending_ctid; /* from clone's arguments, for the new slot */
 /* Real time decided, for the reason cause (a C2CSIM_ST_FB_ counter). */
 static void fell_back(UInt cause)
 {
-	stats[C2CSIM_ST_GAVE_UP]++;
-	stats[cause]++;
+	c2csim_totals[C2CSIM_ST_GAVE_UP]++;
+	c2csim_totals[cause]++;
 }
 
 /* A thread back from a wait outside the model: on at the merge frontier. */
 static void rejoin(struct slot *s)
 {
-	if (s->clock < merged_upto)
-		s->clock = merged_upto;
+	if (s->clock < c2csim_merged_upto)
+		s->clock = c2csim_merged_upto;
 }
 
 /* The READY thread with the least clock (ties: the lower slot). */
@@ -103,8 +105,8 @@ static struct slot *designated(void)
 	struct slot *best = NULL;
 	UInt i;
 
-	for (i = 0; i < nr_slots; i++) {
-		struct slot *s = &slots[i];
+	for (i = 0; i < c2csim_nr_slots; i++) {
+		struct slot *s = &c2csim_slots[i];
 
 		if (s->live && s->state == SL_READY && (!best || s->clock < best->clock))
 			best = s;
@@ -112,18 +114,18 @@ static struct slot *designated(void)
 	return best;
 }
 
-ULong sched_lead_limit(const struct slot *me)
+ULong c2csim_sched_lead_limit(const struct slot *me)
 {
 	ULong min = ~0ULL;
 	UInt i;
 
-	for (i = 0; i < nr_slots; i++) {
-		const struct slot *s = &slots[i];
+	for (i = 0; i < c2csim_nr_slots; i++) {
+		const struct slot *s = &c2csim_slots[i];
 
 		if (s != me && s->live && s->state == SL_READY && s->clock < min)
 			min = s->clock;
 	}
-	return min == ~0ULL ? min : min + cfg.lead;
+	return min == ~0ULL ? min : min + c2csim_cfg.lead;
 }
 
 /* The first line of a /proc file of one of our threads, or False. */
@@ -297,10 +299,11 @@ static Bool blocked_all_asleep(Bool *busy)
 	UInt i;
 
 	*busy = False;
-	for (i = 0; i < nr_slots; i++)
-		if (slots[i].live && slots[i].state == SL_BLOCKED && !asleep(&slots[i])) {
+	for (i = 0; i < c2csim_nr_slots; i++)
+		if (c2csim_slots[i].live && c2csim_slots[i].state == SL_BLOCKED &&
+		    !asleep(&c2csim_slots[i])) {
 			all = False;
-			*busy = *busy || busy_in_kernel(&slots[i]);
+			*busy = *busy || busy_in_kernel(&c2csim_slots[i]);
 		}
 	return all;
 }
@@ -315,8 +318,8 @@ static Bool exit_in_progress(const struct slot *d)
 	HChar state;
 	UInt i;
 
-	for (i = 0; d->futex && i < nr_slots; i++) {
-		const struct slot *t = &slots[i];
+	for (i = 0; d->futex && i < c2csim_nr_slots; i++) {
+		const struct slot *t = &c2csim_slots[i];
 
 		if (t->state != SL_EXITED || t->ctid != d->futex || t->lwpid <= 0)
 			continue;
@@ -342,8 +345,8 @@ static Bool exits_done(Bool *busy)
 	UInt i, v;
 
 	*busy = False;
-	for (i = 0; i < nr_slots; i++) {
-		struct slot *t = &slots[i];
+	for (i = 0; i < c2csim_nr_slots; i++) {
+		struct slot *t = &c2csim_slots[i];
 
 		if (t->state != SL_EXITED || !t->ctid || t->exit_cleared)
 			continue;
@@ -368,23 +371,23 @@ static void give_up_waiting(void)
 		fell_back(C2CSIM_ST_FB_EXIT);
 	if (!blocked_all_asleep(&busy))
 		fell_back(C2CSIM_ST_FB_NOT_ASLEEP);
-	for (i = 0; i < nr_slots; i++) {
-		slots[i].asleep = True;
-		slots[i].exit_cleared = True;
+	for (i = 0; i < c2csim_nr_slots; i++) {
+		c2csim_slots[i].asleep = True;
+		c2csim_slots[i].exit_cleared = True;
 	}
 }
 
-void sched_wait_turn(ThreadId tid)
+void c2csim_sched_wait_turn(ThreadId tid)
 {
 	struct slot *waited_for = NULL;
 	UInt since = 0, mine = 0; /* when the wait for d / for sleepers began */
 	UInt spins = 0;
 
 	for (;;) {
-		struct slot *s = sched_slot(tid), *d;
+		struct slot *s = c2csim_thread_slot(tid), *d;
 		UInt now = VG_(read_millisecond_timer)();
 
-		if (VG_(is_exiting)(tid)) /* start_client lets it go (sched_exiting) */
+		if (VG_(is_exiting)(tid)) /* start_client lets it go (c2csim_sched_exiting) */
 			return;
 
 		if (s->state != SL_READY) { /* runs although the model has it waiting */
@@ -422,7 +425,7 @@ void sched_wait_turn(ThreadId tid)
 		if (d->in_kernel && now - d->kernel_since > d->hang_ms) {
 			d->state = SL_LOST;
 			fell_back(C2CSIM_ST_FB_HANG);
-			stats[C2CSIM_ST_FB_HANG_SYSNO] = d->sysno + 1;
+			c2csim_totals[C2CSIM_ST_FB_HANG_SYSNO] = d->sysno + 1;
 			continue;
 		}
 		if (now - since > ABSENT_MS) {
@@ -441,8 +444,8 @@ static void futex_wake(Addr word, ULong n, ULong clock, Addr requeue_to, ULong r
 		struct slot *first = NULL;
 		UInt i;
 
-		for (i = 0; i < nr_slots; i++) {
-			struct slot *s = &slots[i];
+		for (i = 0; i < c2csim_nr_slots; i++) {
+			struct slot *s = &c2csim_slots[i];
 
 			if (s->live && s->state == SL_BLOCKED && s->futex == word &&
 			    (!first || s->wait_seq < first->wait_seq))
@@ -477,8 +480,8 @@ static Bool exit_pending(Addr word)
 {
 	UInt i;
 
-	for (i = 0; i < nr_slots; i++)
-		if (slots[i].state == SL_EXITED && slots[i].ctid == word)
+	for (i = 0; i < c2csim_nr_slots; i++)
+		if (c2csim_slots[i].state == SL_EXITED && c2csim_slots[i].ctid == word)
 			return True;
 	return False;
 }
@@ -635,19 +638,19 @@ static void clone_pre(const UWord *args, UInt sysno)
 		pending_ctid = ctid;
 }
 
-void sched_thread_created(struct slot *child)
+void c2csim_sched_thread_created(struct slot *child)
 {
 	UInt i;
 
 	child->state = SL_READY;
 	child->ctid = pending_ctid;
 	pending_ctid = 0;
-	for (i = 0; child->ctid && i < nr_slots; i++) /* a reused thread descriptor */
-		if (&slots[i] != child && slots[i].ctid == child->ctid)
-			slots[i].ctid = 0;
+	for (i = 0; child->ctid && i < c2csim_nr_slots; i++) /* a reused thread descriptor */
+		if (&c2csim_slots[i] != child && c2csim_slots[i].ctid == child->ctid)
+			c2csim_slots[i].ctid = 0;
 }
 
-void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args)
+void c2csim_sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args)
 {
 	s->in_kernel = True;
 	s->sysno = sysno;
@@ -685,10 +688,10 @@ void sched_pre_syscall(struct slot *s, UInt sysno, const UWord *args)
 	default:
 		break;
 	}
-	sched_pass_token(s);
+	c2csim_sched_pass_token(s);
 }
 
-void sched_pass_token(const struct slot *from)
+void c2csim_sched_pass_token(const struct slot *from)
 {
 	struct slot *d = designated();
 
@@ -706,8 +709,8 @@ static void blocked_returned(struct slot *s)
 {
 	UInt i;
 
-	for (i = 0; i < nr_slots; i++) {
-		struct slot *t = &slots[i];
+	for (i = 0; i < c2csim_nr_slots; i++) {
+		struct slot *t = &c2csim_slots[i];
 
 		if (t != s && t->live && t->state == SL_READY && t->in_kernel &&
 		    t->futex == s->futex && t->hang_ms == HANG_MS && t->clock >= t->block_clock) {
@@ -727,10 +730,10 @@ static void blocked_returned(struct slot *s)
 	rejoin(s);
 }
 
-void sched_post_syscall(struct slot *s, UInt sysno, SysRes res)
+void c2csim_sched_post_syscall(struct slot *s, UInt sysno, SysRes res)
 {
 	if (s->state == SL_BLOCKED && !s->asleep) {
-		/* Returned without sleeping; nobody ran meanwhile (sched_wait_turn
+		/* Returned without sleeping; nobody ran meanwhile (c2csim_sched_wait_turn
 		 * waits for it), so this is the model being cautious, not lost. */
 		s->state = SL_READY;
 	} else if (s->state == SL_BLOCKED) {
@@ -748,7 +751,7 @@ void sched_post_syscall(struct slot *s, UInt sysno, SysRes res)
  * A thread Valgrind has told to exit (a fatal signal, exit_group) stops
  * waiting for the token at once: nobody would give it. It must get back
  * to Valgrind's scheduler to exit, and from start_client that is only
- * through generated code: with g_limit 0 its first block yields before
+ * through generated code: with c2csim_limit 0 its first block yields before
  * any client instruction. A thread that took a fatal signal waits, still
  * inside its signal handler and so "in generated code", until every
  * other thread has gone; the core asserts that nobody else is in
@@ -757,7 +760,7 @@ void sched_post_syscall(struct slot *s, UInt sysno, SysRes res)
  */
 static Bool gen_flag_borrowed;
 
-Bool sched_exiting(ThreadId tid)
+Bool c2csim_sched_exiting(ThreadId tid)
 {
 	if (!VG_(is_exiting)(tid))
 		return False;
@@ -768,7 +771,7 @@ Bool sched_exiting(ThreadId tid)
 	return True;
 }
 
-void sched_stopped(void)
+void c2csim_sched_stopped(void)
 {
 	if (gen_flag_borrowed) {
 		VG_(in_generated_code) = True;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The simulation proper. Each thread buffers its accesses stamped with its
- * own virtual clock; sim_merge() takes them out of all buffers in virtual
+ * own virtual clock; c2csim_sim_merge() takes them out of all buffers in virtual
  * time order (a heap over the threads' oldest events), up to the clock of
  * the slowest thread that can still run, and runs a MESI model of one
  * private cache per virtual cpu on that merged stream. Valgrind's one-thread-
@@ -18,7 +18,7 @@
  *   locked RMW: classified like a load that then takes ownership, LOCKED.
  * Every HITM and store miss is sampled (period 1); other accesses 1 in
  * sample_rate on average (random gaps from the seed, period sample_rate).
- * Past the budget (cfg.max_samples) every such sample is kept with
+ * Past the budget (c2csim_cfg.max_samples) every such sample is kept with
  * probability 1/hitm_rate, and its period is multiplied by hitm_rate (see
  * struct c2csim_rate): the rate doubles each time the budget fills.
  */
@@ -27,7 +27,9 @@
 #include "pub_tool_libcbase.h"
 #include "pub_tool_mallocfree.h"
 
-#include "c2csim.h"
+#include "c2csim_opts.h"
+#include "c2csim_out.h"
+#include "c2csim_sim.h"
 
 /* ---- pages: an open-addressing table keyed by page number ---------------- */
 
@@ -112,7 +114,7 @@ struct line {
 	UInt solo : 23; /* sim_fast: the slot (+ 1) that touched it last, 0: none yet */
 	UInt epoch; /* sim_fast: virtual time >> EPOCH_SHIFT when solo took it */
 };
-#define SOLO_MAX 0x7fffffu /* slots from here on share this id and no fast path */
+#define SOLO_MAX 0x7fffffu /* c2csim_slots from here on share this id and no fast path */
 #define EPOCH_SHIFT 10
 
 static struct {
@@ -199,14 +201,14 @@ static void cache_insert(UInt cpu, ULong lineno)
 	struct line *old;
 	ULong victim;
 
-	if (!cfg.cache_lines)
+	if (!c2csim_cfg.cache_lines)
 		return;
-	fifo[cpu][(fifo_head[cpu] + fifo_n[cpu]++) % cfg.cache_lines] = lineno;
-	if (fifo_n[cpu] <= cfg.cache_lines)
+	fifo[cpu][(fifo_head[cpu] + fifo_n[cpu]++) % c2csim_cfg.cache_lines] = lineno;
+	if (fifo_n[cpu] <= c2csim_cfg.cache_lines)
 		return;
 	/* Full: the oldest insertion leaves this cpu's cache (written back). */
 	victim = fifo[cpu][fifo_head[cpu]];
-	fifo_head[cpu] = (fifo_head[cpu] + 1) % cfg.cache_lines;
+	fifo_head[cpu] = (fifo_head[cpu] + 1) % c2csim_cfg.cache_lines;
 	fifo_n[cpu]--;
 	if (victim == lineno)
 		return;
@@ -221,28 +223,17 @@ static void cache_insert(UInt cpu, ULong lineno)
 /* ---- classification ------------------------------------------------------ */
 
 static const UInt cls_stat[] = {
-	[C2CSIM_CLS_L1] = C2CSIM_ST_L1_HIT,	    [C2CSIM_CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
-	[C2CSIM_CLS_RMT_PEER] = C2CSIM_ST_RMT_PEER, [C2CSIM_CLS_LCL_HITM] = C2CSIM_ST_LCL_HITM,
-	[C2CSIM_CLS_RMT_HITM] = C2CSIM_ST_RMT_HITM, [C2CSIM_CLS_LCL_DRAM] = C2CSIM_ST_LCL_DRAM,
-	[C2CSIM_CLS_RMT_DRAM] = C2CSIM_ST_RMT_DRAM,
+	[MEM_SRC_CLS_L1] = C2CSIM_ST_L1_HIT,	     [MEM_SRC_CLS_LCL_PEER] = C2CSIM_ST_LCL_PEER,
+	[MEM_SRC_CLS_RMT_PEER] = C2CSIM_ST_RMT_PEER, [MEM_SRC_CLS_LCL_HITM] = C2CSIM_ST_LCL_HITM,
+	[MEM_SRC_CLS_RMT_HITM] = C2CSIM_ST_RMT_HITM, [MEM_SRC_CLS_LCL_DRAM] = C2CSIM_ST_LCL_DRAM,
+	[MEM_SRC_CLS_RMT_DRAM] = C2CSIM_ST_RMT_DRAM,
 };
 
 static ULong node_cpus[C2CSIM_MAX_NODES];
 
-static ULong xorshift(ULong *state)
-{
-	ULong x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545F4914F6CDD1DULL;
-}
-
 static ULong rng_next(struct slot *s)
 {
-	return xorshift(&s->rng);
+	return c2csim_xorshift(&s->rng);
 }
 
 /*
@@ -252,7 +243,9 @@ static ULong rng_next(struct slot *s)
  */
 static void sample_gap_next(struct slot *s)
 {
-	s->sample_gap = cfg.sample_rate <= 1 ? 1 : 1 + rng_next(s) % (2 * cfg.sample_rate - 1);
+	s->sample_gap = c2csim_cfg.sample_rate <= 1 ?
+				1 :
+				1 + rng_next(s) % (2 * c2csim_cfg.sample_rate - 1);
 }
 
 static inline Bool sample_this(struct slot *s)
@@ -263,32 +256,21 @@ static inline Bool sample_this(struct slot *s)
 	return True;
 }
 
-void sim_slot_init(struct slot *s, UInt index)
-{
-	s->rng = (cfg.seed + 1) * 0x9E3779B97F4A7C15ULL + (index + 1) * 0xBF58476D1CE4E5B9ULL;
-	if (!s->rng)
-		s->rng = 1;
-	s->sample_gap = 1 + (cfg.sample_rate > 1 ? rng_next(s) % cfg.sample_rate : 0);
-	s->thin_rng = (cfg.seed + 1) * 0xD6E8FEB86659FD93ULL + (index + 1) * 0x94D049BB133111EBULL;
-	if (!s->thin_rng)
-		s->thin_rng = 1;
-}
-
 /* Where a load that misses my cache finds the line. */
-static enum c2csim_class classify_miss(struct line *l, ULong lineno, UInt node)
+static enum mem_src_class classify_miss(struct line *l, ULong lineno, UInt node)
 {
 	Bool created;
 	struct page *pg;
 
 	if (l->owner >= 0 && l->dirty)
-		return (node_cpus[node] >> l->owner) & 1 ? C2CSIM_CLS_LCL_HITM :
-							   C2CSIM_CLS_RMT_HITM;
+		return (node_cpus[node] >> l->owner) & 1 ? MEM_SRC_CLS_LCL_HITM :
+							   MEM_SRC_CLS_RMT_HITM;
 	if (l->sharers)
-		return l->sharers & node_cpus[node] ? C2CSIM_CLS_LCL_PEER : C2CSIM_CLS_RMT_PEER;
-	pg = table_get(&pages, (lineno << cfg.line_shift) >> 12, &created);
+		return l->sharers & node_cpus[node] ? MEM_SRC_CLS_LCL_PEER : MEM_SRC_CLS_RMT_PEER;
+	pg = table_get(&pages, (lineno << c2csim_cfg.line_shift) >> 12, &created);
 	if (created)
 		pg->node = node;
-	return pg->node == node ? C2CSIM_CLS_LCL_DRAM : C2CSIM_CLS_RMT_DRAM;
+	return pg->node == node ? MEM_SRC_CLS_LCL_DRAM : MEM_SRC_CLS_RMT_DRAM;
 }
 
 static ULong budget_used; /* samples written since the rate last grew, halved then */
@@ -300,10 +282,11 @@ static ULong budget_used; /* samples written since the rate last grew, halved th
  */
 static void budget_note(ULong time)
 {
-	if (cfg.max_samples && ++budget_used >= cfg.max_samples && cfg.hitm_rate <= 1u << 30) {
-		cfg.hitm_rate *= 2;
+	if (c2csim_cfg.max_samples && ++budget_used >= c2csim_cfg.max_samples &&
+	    c2csim_cfg.hitm_rate <= 1u << 30) {
+		c2csim_cfg.hitm_rate *= 2;
 		budget_used /= 2;
-		out_rate(time, cfg.hitm_rate);
+		c2csim_out_rate(time, c2csim_cfg.hitm_rate);
 	}
 }
 
@@ -312,10 +295,11 @@ static void budget_note(ULong time)
  * HITM. */
 static inline Bool thin_out(struct slot *s)
 {
-	ULong x = xorshift(&s->thin_rng);
+	ULong x = c2csim_xorshift(&s->thin_rng);
 
-	return cfg.hitm_rate & (cfg.hitm_rate - 1) ? x % cfg.hitm_rate != 0 :
-						     (x & (cfg.hitm_rate - 1)) != 0;
+	return c2csim_cfg.hitm_rate & (c2csim_cfg.hitm_rate - 1) ?
+		       x % c2csim_cfg.hitm_rate != 0 :
+		       (x & (c2csim_cfg.hitm_rate - 1)) != 0;
 }
 
 /* A sample of code (C2CSIM_CODE_*): always, or 1 in sample_rate; then thinned. */
@@ -323,54 +307,54 @@ static void emit(struct slot *s, ULong time, const struct ev *e, Addr addr, UInt
 {
 	if (!always && !(e->key & EV_FORCE) && !sample_this(s))
 		return;
-	if (cfg.hitm_rate > 1 && thin_out(s))
+	if (c2csim_cfg.hitm_rate > 1 && thin_out(s))
 		return;
-	out_sample(s, time, e->ip, addr, always ? code : code | C2CSIM_CODE_RATE,
-		   (e->key >> 2) & EV_SIZE_MASK);
+	c2csim_out_sample(s, time, e->ip, addr, always ? code : code | C2CSIM_CODE_RATE,
+			  (e->key >> 2) & EV_SIZE_MASK);
 	budget_note(time);
 }
 
 static void load_line(struct slot *s, ULong time, const struct ev *e, Addr addr, Bool locked)
 {
-	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
+	ULong lineno = addr >> c2csim_cfg.line_shift, me = 1ULL << s->cpu;
 	Bool hitm;
 	struct line *l = line_get(lineno);
-	enum c2csim_class c;
+	enum mem_src_class c;
 
 	if (l->sharers & me && !(locked && l->owner != (Int)s->cpu && (l->sharers & ~me)))
-		c = C2CSIM_CLS_L1;
+		c = MEM_SRC_CLS_L1;
 	else
 		c = classify_miss(l, lineno, s->node);
-	hitm = c == C2CSIM_CLS_LCL_HITM || c == C2CSIM_CLS_RMT_HITM;
-	stats[cls_stat[c]]++;
+	hitm = c == MEM_SRC_CLS_LCL_HITM || c == MEM_SRC_CLS_RMT_HITM;
+	c2csim_totals[cls_stat[c]]++;
 	if (!(l->sharers & me))
 		cache_insert(s->cpu, lineno);
 	if (locked) { /* takes the line Modified */
 		l->sharers = me;
 		l->owner = s->cpu;
 		l->dirty = 1;
-	} else if (c == C2CSIM_CLS_LCL_DRAM || c == C2CSIM_CLS_RMT_DRAM) {
+	} else if (c == MEM_SRC_CLS_LCL_DRAM || c == MEM_SRC_CLS_RMT_DRAM) {
 		l->sharers = me; /* Exclusive */
 		l->owner = s->cpu;
 		l->dirty = 0;
-	} else if (c != C2CSIM_CLS_L1) { /* the owner (if any) drops to Shared */
+	} else if (c != MEM_SRC_CLS_L1) { /* the owner (if any) drops to Shared */
 		l->sharers |= me;
 		l->owner = -1;
 		l->dirty = 0;
 	}
-	emit(s, time, e, addr, c | (locked ? C2CSIM_CODE_LOCKED : 0), hitm);
+	emit(s, time, e, addr, c | (locked ? MEM_SRC_CODE_LOCKED : 0), hitm);
 }
 
 static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr)
 {
-	ULong lineno = addr >> cfg.line_shift, me = 1ULL << s->cpu;
+	ULong lineno = addr >> c2csim_cfg.line_shift, me = 1ULL << s->cpu;
 	struct line *l = line_get(lineno);
-	enum c2csim_class c = C2CSIM_CLS_L1; /* a hit: I own it */
+	enum mem_src_class c = MEM_SRC_CLS_L1; /* a hit: I own it */
 
 	if (l->owner == (Int)s->cpu) {
-		stats[C2CSIM_ST_ST_HIT]++;
+		c2csim_totals[C2CSIM_ST_ST_HIT]++;
 	} else {
-		stats[C2CSIM_ST_ST_MISS]++;
+		c2csim_totals[C2CSIM_ST_ST_MISS]++;
 		c = classify_miss(l, lineno, s->node); /* where the RFO finds it: the cost */
 		if (!(l->sharers & me))
 			cache_insert(s->cpu, lineno);
@@ -378,7 +362,7 @@ static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr
 	l->sharers = me;
 	l->owner = s->cpu;
 	l->dirty = 1;
-	emit(s, time, e, addr, c | C2CSIM_CODE_STORE, c != C2CSIM_CLS_L1);
+	emit(s, time, e, addr, c | MEM_SRC_CODE_STORE, c != MEM_SRC_CLS_L1);
 }
 
 /* The most lines one access touches (wide dirty helpers touch more: cut). */
@@ -387,7 +371,7 @@ static void store_line(struct slot *s, ULong time, const struct ev *e, Addr addr
 /* The line of an access's last byte. */
 static inline ULong access_last_line(Addr addr, UInt size)
 {
-	return (addr + (size ? size - 1 : 0)) >> cfg.line_shift;
+	return (addr + (size ? size - 1 : 0)) >> c2csim_cfg.line_shift;
 }
 
 /* One access: every line it touches (at most ACCESS_LINES_MAX). */
@@ -395,21 +379,21 @@ static void sim_access(struct slot *s, const struct ev *e)
 {
 	ULong time = e->key >> EV_TIME_SHIFT;
 	UInt kind = e->key & 3, size = (e->key >> 2) & EV_SIZE_MASK;
-	Addr line = e->addr >> cfg.line_shift, last, a;
+	Addr line = e->addr >> c2csim_cfg.line_shift, last, a;
 	UInt i;
 
 	if (kind == EV_MIGRATE) {
 		s->cpu = (UInt)e->addr;
-		s->node = s->cpu % cfg.nr_nodes;
-		out_thread(s, time);
+		s->node = s->cpu % c2csim_cfg.nr_nodes;
+		c2csim_out_thread(s, time);
 		return;
 	}
-	stats[kind == EV_LOAD  ? C2CSIM_ST_LOADS :
-	      kind == EV_STORE ? C2CSIM_ST_STORES :
-				 C2CSIM_ST_ATOMICS]++;
+	c2csim_totals[kind == EV_LOAD  ? C2CSIM_ST_LOADS :
+		      kind == EV_STORE ? C2CSIM_ST_STORES :
+					 C2CSIM_ST_ATOMICS]++;
 	last = access_last_line(e->addr, size);
 	for (i = 0; line <= last && i < ACCESS_LINES_MAX; line++, i++) {
-		a = i ? line << cfg.line_shift : e->addr;
+		a = i ? line << c2csim_cfg.line_shift : e->addr;
 		if (kind == EV_STORE)
 			store_line(s, time, e, a);
 		else
@@ -450,11 +434,11 @@ static inline Bool fast_owner(struct line *l, UInt me, ULong key)
 static inline Bool sim_fast(struct slot *s, ULong *key, Addr addr)
 {
 	UInt kind = *key & 3, size = (*key >> 2) & EV_SIZE_MASK;
-	UInt me = s - slots + 1 < SOLO_MAX ? (UInt)(s - slots) + 1 : SOLO_MAX;
-	ULong first = addr >> cfg.line_shift, last = access_last_line(addr, size), lineno;
+	UInt me = s - c2csim_slots + 1 < SOLO_MAX ? (UInt)(s - c2csim_slots) + 1 : SOLO_MAX;
+	ULong first = addr >> c2csim_cfg.line_shift, last = access_last_line(addr, size), lineno;
 	struct line *l;
 
-	if (kind == EV_MIGRATE || cfg.cache_lines) /* a capacity: never fast */
+	if (kind == EV_MIGRATE || c2csim_cfg.cache_lines) /* a capacity: never fast */
 		return False;
 	if (last != first || s->cpu != s->next_cpu || me == SOLO_MAX) {
 		for (lineno = first; lineno <= last && lineno - first < ACCESS_LINES_MAX; lineno++)
@@ -465,18 +449,18 @@ static inline Bool sim_fast(struct slot *s, ULong *key, Addr addr)
 	if (!fast_owner(l, me, *key))
 		return False;
 	/* signed: a thread ahead of the frontier may have taken it later */
-	if ((Int)((UInt)(merged_upto >> EPOCH_SHIFT) - l->epoch) <=
-		    (Int)(cfg.lead >> EPOCH_SHIFT) + 1 ||
+	if ((Int)((UInt)(c2csim_merged_upto >> EPOCH_SHIFT) - l->epoch) <=
+		    (Int)(c2csim_cfg.lead >> EPOCH_SHIFT) + 1 ||
 	    (kind == EV_LOAD ? !(l->sharers >> s->cpu & 1) : l->owner != (Int)s->cpu))
 		return False;
 	if (sample_this(s)) { /* its gap picked it: the merge samples it */
 		*key |= EV_FORCE;
 		return False;
 	}
-	stats[kind == EV_LOAD  ? C2CSIM_ST_LOADS :
-	      kind == EV_STORE ? C2CSIM_ST_STORES :
-				 C2CSIM_ST_ATOMICS]++;
-	stats[kind == EV_STORE ? C2CSIM_ST_ST_HIT : C2CSIM_ST_L1_HIT]++;
+	c2csim_totals[kind == EV_LOAD  ? C2CSIM_ST_LOADS :
+		      kind == EV_STORE ? C2CSIM_ST_STORES :
+					 C2CSIM_ST_ATOMICS]++;
+	c2csim_totals[kind == EV_STORE ? C2CSIM_ST_ST_HIT : C2CSIM_ST_L1_HIT]++;
 	if (kind != EV_LOAD)
 		l->dirty = 1;
 	return True;
@@ -484,34 +468,37 @@ static inline Bool sim_fast(struct slot *s, ULong *key, Addr addr)
 
 /* ---- per-thread buffers and the merge ------------------------------------ */
 
-void sim_init(void)
+void c2csim_sim_init(void)
 {
 	UInt c;
 
 	dir_init(1 << 8);
 	table_init(&pages, 1 << 10);
-	for (c = 0; c < cfg.nr_cpus; c++) {
-		node_cpus[c % cfg.nr_nodes] |= 1ULL << c;
-		if (cfg.cache_lines)
-			fifo[c] = VG_(malloc)("c2csim.fifo", cfg.cache_lines * sizeof(ULong));
+	for (c = 0; c < c2csim_cfg.nr_cpus; c++) {
+		node_cpus[c % c2csim_cfg.nr_nodes] |= 1ULL << c;
+		if (c2csim_cfg.cache_lines)
+			fifo[c] =
+				VG_(malloc)("c2csim.fifo", c2csim_cfg.cache_lines * sizeof(ULong));
 	}
 }
+
+static void buffer_full(struct slot *s, ULong now);
 
 static inline void push(struct slot *s, ULong key, Addr addr, Addr ip)
 {
 	struct ev *e;
 
 	if (s->n - s->head == s->cap)
-		sim_buffer_full(s, key >> EV_TIME_SHIFT);
+		buffer_full(s, key >> EV_TIME_SHIFT);
 	e = &s->buf[s->n++ & (s->cap - 1)];
 	e->key = key;
 	e->addr = addr;
 	e->ip = ip;
 }
 
-void sim_push(struct slot *s, ULong key, Addr addr, Addr ip)
+void c2csim_sim_migrate(struct slot *s, UInt cpu)
 {
-	push(s, key, addr, ip);
+	push(s, (s->clock << EV_TIME_SHIFT) | EV_MIGRATE, cpu, 0);
 }
 
 /*
@@ -520,19 +507,19 @@ void sim_push(struct slot *s, ULong key, Addr addr, Addr ip)
  * counted + 1) << 16 | size << 2 | kind. Here, not there, so that the fast
  * path and the push are inlined into it.
  */
-VG_REGPARM(3) void sim_on_access(Addr addr, Addr ip, UWord packed)
+VG_REGPARM(3) void c2csim_sim_on_access(Addr addr, Addr ip, UWord packed)
 {
-	struct slot *s = g_cur;
+	struct slot *s = c2csim_cur;
 	ULong key;
 
-	if (addr - g_stack_lo < g_stack_len) {
-		stats[C2CSIM_ST_STACK_SKIPPED]++;
+	if (addr - c2csim_stack_lo < c2csim_stack_len) {
+		c2csim_totals[C2CSIM_ST_STACK_SKIPPED]++;
 		return;
 	}
-	if (UNLIKELY(!s || sim_disabled))
+	if (UNLIKELY(!s || c2csim_disabled))
 		return;
-	key = ((g_clock + (packed >> 16) - 1) << EV_TIME_SHIFT) | (packed & 0xffff);
-	if (!cfg.fast || !sim_fast(s, &key, addr))
+	key = ((c2csim_clock + (packed >> 16) - 1) << EV_TIME_SHIFT) | (packed & 0xffff);
+	if (!c2csim_cfg.fast || !sim_fast(s, &key, addr))
 		push(s, key, addr, ip);
 }
 
@@ -542,7 +529,7 @@ static ULong head_time(const struct slot *s)
 }
 
 /*
- * Heap of the slots with buffered events, ordered by (oldest event time,
+ * Heap of the c2csim_slots with buffered events, ordered by (oldest event time,
  * slot index). Each entry keeps its slot's oldest time, so comparisons do
  * not reach into the buffers: the merge takes one heap step per event
  * when the threads' clocks are close, as they are when they run in step.
@@ -582,14 +569,14 @@ static void heap_build(void)
 {
 	UInt i;
 
-	if (heap_cap < nr_slots) {
-		heap_cap = nr_slots * 2;
+	if (heap_cap < c2csim_nr_slots) {
+		heap_cap = c2csim_nr_slots * 2;
 		heap = VG_(realloc)("c2csim.heap", heap, heap_cap * sizeof(*heap));
 	}
 	heap_n = 0;
-	for (i = 0; i < nr_slots; i++)
-		if (slots[i].head != slots[i].n) {
-			heap[heap_n].t = head_time(&slots[i]);
+	for (i = 0; i < c2csim_nr_slots; i++)
+		if (c2csim_slots[i].head != c2csim_slots[i].n) {
+			heap[heap_n].t = head_time(&c2csim_slots[i]);
 			heap[heap_n++].slot = i;
 		}
 	for (i = heap_n / 2; i-- > 0;)
@@ -600,7 +587,7 @@ static void heap_build(void)
 static Bool merge_run_top(ULong frontier)
 {
 	UInt top = heap[0].slot;
-	struct slot *s = &slots[top];
+	struct slot *s = &c2csim_slots[top];
 	struct hent next = { ~0ULL, ~0u }; /* the heap's second: the lesser child */
 	struct hent cur = { 0, top };
 
@@ -614,8 +601,8 @@ static Bool merge_run_top(ULong frontier)
 		}
 		if (heap_n > 1 && !hent_less(&cur, &next))
 			break;
-		if (cur.t >= merged_upto)
-			merged_upto = cur.t + 1;
+		if (cur.t >= c2csim_merged_upto)
+			c2csim_merged_upto = cur.t + 1;
 		sim_access(s, &s->buf[s->head++ & (s->cap - 1)]);
 	}
 	if (s->head == s->n) {
@@ -634,19 +621,19 @@ static void merge_until(ULong frontier)
 	heap_build();
 	while (heap_n && merge_run_top(frontier))
 		;
-	if (frontier != ~0ULL && frontier > merged_upto)
-		merged_upto = frontier;
+	if (frontier != ~0ULL && frontier > c2csim_merged_upto)
+		c2csim_merged_upto = frontier;
 }
 
-void sim_merge(struct slot *running, ULong running_clock)
+void c2csim_sim_merge(struct slot *running, ULong running_clock)
 {
 	ULong frontier = ~0ULL;
 	UInt i;
 
-	if (sim_disabled)
+	if (c2csim_disabled)
 		return;
-	for (i = 0; i < nr_slots; i++) {
-		const struct slot *s = &slots[i];
+	for (i = 0; i < c2csim_nr_slots; i++) {
+		const struct slot *s = &c2csim_slots[i];
 		ULong c = s == running ? running_clock : s->clock;
 
 		if (s->live && s->state == SL_READY && c < frontier)
@@ -656,16 +643,16 @@ void sim_merge(struct slot *running, ULong running_clock)
 		merge_until(frontier);
 }
 
-void sim_drain(void)
+void c2csim_sim_drain(void)
 {
-	ULong last = merged_upto;
+	ULong last = c2csim_merged_upto;
 	UInt i;
 
 	merge_until(~0ULL);
-	for (i = 0; i < nr_slots; i++)
-		if (slots[i].clock > last)
-			last = slots[i].clock;
-	merged_upto = last;
+	for (i = 0; i < c2csim_nr_slots; i++)
+		if (c2csim_slots[i].clock > last)
+			last = c2csim_slots[i].clock;
+	c2csim_merged_upto = last;
 }
 
 /*
@@ -674,11 +661,11 @@ void sim_drain(void)
  * until it grows (compacting what the merge left cost 8% of the sched-core
  * model's profile: a thread ahead keeps a lead window of events).
  */
-void sim_buffer_full(struct slot *s, ULong now)
+static void buffer_full(struct slot *s, ULong now)
 {
 	UInt used, i;
 
-	sim_merge(s, now);
+	c2csim_sim_merge(s, now);
 	used = s->n - s->head;
 	if (s->cap == 0 || used * 4 > s->cap * 3) { /* what the merge left: in order, in 2x */
 		struct ev *buf =

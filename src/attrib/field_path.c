@@ -7,17 +7,10 @@
 
 #include "attrib/attrib_int.h"
 
-static bool is_flexible_array(const struct type_member *m)
-{
-	const struct type *t = type_strip(m->type);
-
-	return t && t->kind == TYPE_ARRAY && (t->nr_dims == 0 || t->dims[0] == 0);
-}
-
 /* Whether a scalar of exactly size bytes starts at off inside t. */
 static bool exact_leaf(const struct type *t, uint64_t off, uint32_t size, int depth)
 {
-	uint32_t i;
+	const struct type_member *m = NULL;
 
 	t = type_strip(t);
 	if (!size || !t || depth > 16)
@@ -29,13 +22,9 @@ static bool exact_leaf(const struct type *t, uint64_t off, uint32_t size, int de
 	}
 	if (!type_is_aggregate(t))
 		return off == 0 && t->size == size;
-	for (i = 0; i < t->nr_members; i++) {
-		const struct type_member *m = &t->members[i];
-
-		if (!m->bit_size && off >= m->offset && off < m->offset + type_size(m->type) &&
-		    exact_leaf(m->type, off - m->offset, size, depth + 1))
+	while ((m = type_member_at(t, off, m, 0)))
+		if (!m->bit_size && exact_leaf(m->type, off - m->offset, size, depth + 1))
 			return true;
-	}
 	return false;
 }
 
@@ -46,18 +35,12 @@ static bool exact_leaf(const struct type *t, uint64_t off, uint32_t size, int de
 static const struct type_member *member_at(const struct type *t, uint64_t off, uint32_t size,
 					   bool last_is_flexible)
 {
-	const struct type_member *best = NULL;
-	uint32_t i;
+	const struct type_member *best = NULL, *m = NULL;
 
-	for (i = 0; i < t->nr_members; i++) {
-		const struct type_member *m = &t->members[i];
+	while ((m = type_member_at(t, off, m, last_is_flexible ? TYPE_AT_FLEX : 0))) {
 		uint64_t start, end;
 
 		type_member_extent(m, &start, &end);
-		if (last_is_flexible && i == t->nr_members - 1 && is_flexible_array(m))
-			end = UINT64_MAX;
-		if (off < start || off >= end)
-			continue;
 		if (!best)
 			best = m;
 		if (!m->bit_size && t->kind == TYPE_UNION &&

@@ -122,13 +122,10 @@ static int global_at(struct attrib *a, uint64_t addr, struct reg_type *out)
 /* The member of aggregate s holding off; a pointer starting there wins in unions. */
 static const struct type_member *member_holding(const struct type *s, uint64_t off)
 {
-	const struct type_member *found = NULL;
-	uint32_t i;
+	const struct type_member *found = NULL, *m = NULL;
 
-	for (i = 0; i < s->nr_members; i++) {
-		const struct type_member *m = &s->members[i];
-
-		if (m->bit_size || off < m->offset || off >= m->offset + type_size(m->type))
+	while ((m = type_member_at(s, off, m, 0))) {
+		if (m->bit_size)
 			continue;
 		if (off == m->offset && stripped_kind(m->type) == TYPE_POINTER)
 			return m;

@@ -13,6 +13,7 @@
 
 #include "c2c/c2c_attrib.h"
 #include "fmt/table.h"
+#include "util/bitmap.h"
 #include "util/xalloc.h"
 
 #define STORE_LINE_LIMIT 0.001 /* as the Shared Data Cache Line Table's 0.1% */
@@ -26,7 +27,7 @@ static uint32_t writer_cpus(struct c2c_session *s, const struct c2c_line *l)
 
 	c2c_line_access_build(s, l, &a);
 	for (i = 0; i < nr_cpus; i++)
-		n += (uint32_t)(a.writer_cpus[i / 64] >> (i % 64) & 1);
+		n += bitmap_test(a.writer_cpus, i);
 	c2c_line_access_release(&a);
 	return n;
 }

@@ -16,6 +16,7 @@
 #include "c2c/c2c_view.h"
 #include "fmt/html.h"
 #include "placement/placement.h"
+#include "util/bitmap.h"
 #include "util/xalloc.h"
 
 static void figures_table(struct strbuf *sb, const char *title, const struct c2c_figure *f,
@@ -80,8 +81,7 @@ static void details_table(struct strbuf *sb, struct c2c_session *s)
 	strbuf_addf(&v, "%" PRIu64 " bytes%s", m->line_size,
 		    m->opts.double_cl ? " (--double-cl)" : "");
 	detail(sb, "Cache line size", v.buf);
-	detail(sb, "Classification",
-	       m->opts.rules == C2C_RULES_MODERN ? "modern rules" : "perf 6.1");
+	detail(sb, "Classification", m->opts.rules == MEM_SRC_MODERN ? "modern rules" : "perf 6.1");
 	strbuf_addstr(sb, "</tbody>\n</table>\n");
 	strbuf_release(&v);
 }
@@ -171,27 +171,11 @@ static void store_contention(struct strbuf *sb, struct c2c_session *s,
 	table_free(t);
 }
 
-static bool cpu_in(const struct c2c_group *g, uint32_t cpu)
+/* 1: the cpu writes the line (c2c_line_access: stores and locked loads), 2: it loads. */
+static unsigned int cpu_role(const struct c2c_line_access *a, uint32_t cpu)
 {
-	return g->cpuset[cpu / 64] >> (cpu % 64) & 1;
-}
-
-/* 1: a row that stores has the cpu, 2: a row that loads has it. */
-static unsigned int cpu_role(const struct c2c_line *l, uint32_t cpu)
-{
-	unsigned int role = 0;
-	size_t i;
-
-	if (!cpu_in(&l->g, cpu))
-		return 0;
-	for (i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *r = l->rows[i];
-
-		if (!cpu_in(&r->g, cpu))
-			continue;
-		role |= (r->g.stats.store ? 1 : 0) | (r->g.stats.load ? 2 : 0);
-	}
-	return role;
+	return (bitmap_test(a->writer_cpus, cpu) ? 1 : 0) |
+	       (bitmap_test(a->reader_cpus, cpu) ? 2 : 0);
 }
 
 static void cpu_matrix(struct strbuf *sb, struct c2c_session *s,
@@ -204,18 +188,23 @@ static void cpu_matrix(struct strbuf *sb, struct c2c_session *s,
 	size_t i;
 
 	html_heading(sb, 2, "cpus", "Cpu x line");
-	strbuf_addstr(sb, "<p class=\"note\">W: the cpu was sampled at a row of the line that "
-			  "stores (a writer); R: at a row that loads (a reader); RW: both. Only "
-			  "cpus that touched a drawn line have a column.</p>\n");
+	strbuf_addstr(
+		sb,
+		"<p class=\"note\">W: the cpu was sampled at a row of the line that "
+		"writes (stores or locked RMWs: a writer, as the text report's Writers); R: at a row that loads (a reader); RW: both. Only "
+		"cpus that touched a drawn line have a column.</p>\n");
 	for (i = 0; i < nr; i++)
 		for (cpu = 0; cpu < ncpu; cpu++)
-			used[cpu] |= cpu_in(&lines[i]->g, cpu);
+			used[cpu] |= bitmap_test(lines[i]->g.cpuset, cpu);
 	strbuf_addstr(sb, "<table class=\"cpus\">\n<thead><tr><th>Line</th><th>Address</th>");
 	for (cpu = 0; cpu < ncpu; cpu++)
 		if (used[cpu])
 			strbuf_addf(sb, "<th>%u</th>", cpu);
 	strbuf_addstr(sb, "</tr></thead>\n<tbody>\n");
 	for (i = 0; i < nr; i++) {
+		struct c2c_line_access a;
+
+		c2c_line_access_build(s, lines[i], &a);
 		strbuf_addf(sb, "<tr><td class=\"num\">%u</td><td>0x%" PRIx64 "</td>",
 			    lines[i]->index, lines[i]->addr);
 		for (cpu = 0; cpu < ncpu; cpu++) {
@@ -223,10 +212,11 @@ static void cpu_matrix(struct strbuf *sb, struct c2c_session *s,
 
 			if (!used[cpu])
 				continue;
-			role = cpu_role(lines[i], cpu);
+			role = cpu_role(&a, cpu);
 			strbuf_addf(sb, "<td class=\"%s\" data-cpu=\"%u\">%s</td>", cls[role], cpu,
 				    txt[role]);
 		}
+		c2c_line_access_release(&a);
 		strbuf_addstr(sb, "</tr>\n");
 	}
 	strbuf_addstr(sb, "</tbody>\n</table>\n");

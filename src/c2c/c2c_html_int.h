@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "c2c/c2c_session.h"
+#include "c2c/c2c_view.h"
 #include "util/strbuf.h"
 
 /* The heatmap's metrics: the counters of the Pareto rows it colours by. */
@@ -20,24 +21,10 @@ enum html_metric {
 
 uint64_t c2c_html_metric(const struct c2c_stats *st, enum html_metric m);
 
-struct cell;
-struct c2c_offset_sum;
-struct layout;
-struct type;
-
-/* Layouts of the objects' types, analysed once per page. */
-struct html_layout_cache {
-	const struct type *types[64];
-	struct layout *layouts[64];
-	size_t n;
-};
-
 struct html_heat_ctx {
 	double cw; /* width of one byte */
 	uint64_t max[HTML_NR_METRICS];
-	struct cell *cells; /* line_size of them */
-	struct c2c_offset_sum *sums; /* line_size of them, c2c_view_offset_sums */
-	struct html_layout_cache layouts;
+	struct c2c_line_offsets offsets; /* the line being drawn, c2c_view_line_offsets */
 };
 
 /* The heatmap of lines (the hottest first), one picture per metric. */

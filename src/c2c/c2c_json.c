@@ -18,6 +18,7 @@
 #include "heap/heap.h"
 #include "c2c/c2c_json.h"
 #include "c2c/c2c_view.h"
+#include "util/bitmap.h"
 #include "util/xalloc.h"
 
 static json_t *hex(uint64_t v)
@@ -83,6 +84,7 @@ static json_t *stats_json(const struct c2c_stats *s)
 	SET(blk_addr);
 	SET(nomap);
 	SET(noparse);
+	SET(lock_loads);
 #undef SET
 	json_object_set_new(o, "total_records", json_integer((json_int_t)c2c_total_records(s)));
 	json_object_set_new(o, "total_loads", json_integer((json_int_t)c2c_total_loads(s)));
@@ -242,7 +244,7 @@ static json_t *access_json(const struct c2c_model *m, uint64_t samples, const ui
 	uint32_t i;
 
 	for (i = 0; i < m->opts.nr_cpus; i++)
-		if (cpus[i / 64] >> (i % 64) & 1)
+		if (bitmap_test(cpus, i))
 			json_array_append_new(c, json_integer(i));
 	for (i = 0; i < nr; i++)
 		json_array_append_new(f, json_string(names[i]));
@@ -366,7 +368,7 @@ json_t *c2c_json_build(struct c2c_session *s)
 	strbuf_release(&sb);
 	json_object_set_new(root, "line_size", json_integer((json_int_t)m->line_size));
 	json_object_set_new(root, "rules",
-			    json_string(m->opts.rules == C2C_RULES_MODERN ? "modern" : "perf-6.1"));
+			    json_string(m->opts.rules == MEM_SRC_MODERN ? "modern" : "perf-6.1"));
 	json_object_set_new(root, "samples", json_integer((json_int_t)s->nr_samples));
 	json_object_set_new(root, "hitm_period", json_integer((json_int_t)s->hitm_period_max));
 	json_object_set_new(root, "trace_event_information",

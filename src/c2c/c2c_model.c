@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bitmap.h"
 #include "util/hashmap.h"
 #include "util/xalloc.h"
 
@@ -114,7 +115,7 @@ static void group_set_node(struct c2c_model *m, struct c2c_group *g, uint64_t ph
 	if (node < 0)
 		return;
 	if (set_bit && (uint32_t)node < m->opts.nr_nodes)
-		c2c_group_nodeset(m, g)[node / 64] |= 1ULL << (node % 64);
+		bitmap_set(c2c_group_nodeset(m, g), (size_t)node);
 	if (g->paddr != phys) {
 		g->paddr_cnt++;
 		g->paddr = phys;
@@ -161,7 +162,7 @@ static void group_add(struct c2c_model *m, struct c2c_group *g, const struct c2c
 {
 	class_add(&g->stats, cls);
 	if (s->cpu != UINT32_MAX && s->cpu < m->opts.nr_cpus)
-		g->cpuset[s->cpu / 64] |= 1ULL << (s->cpu % 64);
+		bitmap_set(g->cpuset, s->cpu);
 	group_set_node(m, g, s->phys_addr, node, true);
 }
 
@@ -484,7 +485,7 @@ static const struct c2c_class *class_of(struct c2c_model *m, const struct c2c_sa
 	c->data_src = s->data_src;
 	c->flags = flags;
 	memset(&c->one, 0, sizeof(c->one));
-	c2c_decode(&c->one, s->data_src, flags & 1, flags & 2, m->opts.rules);
+	mem_src_decode_stats(&c->one, s->data_src, flags & 1, flags & 2, m->opts.rules);
 	c->bucket = (int8_t)c2c_bucket_of(&c->one);
 	c->nr_set = 0;
 	for (i = 0; i < NR_COUNTERS; i++)

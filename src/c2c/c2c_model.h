@@ -44,7 +44,7 @@ struct c2c_mem_range { /* physical memory of a node (MEM_TOPOLOGY) */
 
 struct c2c_model_opts {
 	enum c2c_display display;
-	enum c2c_rules rules;
+	enum mem_src_rules rules;
 	enum c2c_key keys[C2C_MAX_KEYS]; /* in the order given (perf default: iaddr) */
 	size_t nr_keys;
 	bool double_cl; /* 128-byte lines */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "c2c/c2c_order.h"
+#include "perf/mem_src.h"
 #include "heap/heap.h"
 #include "perf/perf_data.h"
 #include "util/progress.h"
@@ -146,15 +147,15 @@ static void setup_events(struct c2c_session *s, struct perf_reader *r)
 	}
 }
 
-/* The periods of the samples a c2c report is about: HITMs and store misses. */
+/*
+ * The periods of the samples a c2c report is about: HITMs (by the report's
+ * rules, as the tables count them) and store misses.
+ */
 static void note_period(struct c2c_session *s, const struct perf_sample *ps)
 {
 	uint64_t ds = ps->data_src, p = ps->sample_type & PERF_SAMPLE_PERIOD ? ps->period : 1;
-	bool hitm = (ds >> C2C_MEM_SNOOP_SHIFT) & C2C_MEM_SNOOP_HITM;
-	bool st_miss = (ds >> C2C_MEM_OP_SHIFT) & C2C_MEM_OP_STORE &&
-		       (ds >> C2C_MEM_LVL_SHIFT) & C2C_MEM_LVL_MISS;
 
-	if (!hitm && !st_miss)
+	if (!mem_src_is_hitm(ds, s->model->opts.rules) && !mem_src_is_store_miss(ds))
 		return;
 	if (!s->hitm_period_max || p < s->hitm_period_min)
 		s->hitm_period_min = p;

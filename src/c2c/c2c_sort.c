@@ -8,6 +8,7 @@
  * sorts below reproduce exactly that.
  */
 #include "c2c/c2c_model.h"
+#include "util/bitmap.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -224,11 +225,11 @@ size_t c2c_group_cpu_nodes(const struct c2c_model *m, const struct c2c_group *g,
 	for (cpu = 0; cpu < m->opts.nr_cpus; cpu++) {
 		int nd = m->opts.cpu2node[cpu];
 
-		if (nd >= 0 && nd < 256 && (g->cpuset[cpu / 64] >> (cpu % 64) & 1))
-			seen[nd / 64] |= 1ULL << (nd % 64);
+		if (nd >= 0 && nd < 256 && bitmap_test(g->cpuset, cpu))
+			bitmap_set(seen, (size_t)nd);
 	}
 	for (node = 0; node < 256 && n < max; node++)
-		if (seen[node / 64] >> (node % 64) & 1)
+		if (bitmap_test(seen, node))
 			nodes[n++] = node;
 	return n;
 }

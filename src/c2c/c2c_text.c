@@ -69,7 +69,7 @@ static void details(struct c2c_session *s, struct strbuf *out)
 	strbuf_addf(out, "\n  %-34s: %" PRIu64 " bytes%s\n", "Cache line size", s->model->line_size,
 		    s->model->opts.double_cl ? " (--double-cl)" : "");
 	strbuf_addf(out, "  %-34s: %s\n", "Classification",
-		    s->model->opts.rules == C2C_RULES_MODERN ? "modern rules" : "perf 6.1");
+		    s->model->opts.rules == MEM_SRC_MODERN ? "modern rules" : "perf 6.1");
 	sampling_note(s, out);
 }
 
@@ -132,22 +132,6 @@ struct table *c2c_view_pareto_table(struct c2c_session *s, const struct c2c_line
 	if (fields && field_by_offset)
 		table_move_column(t, field, C2C_VIEW_OFFSET_COLUMN + 1);
 	return t;
-}
-
-void c2c_view_offset_sums(const struct c2c_line *l, uint64_t line_size, struct c2c_offset_sum *out)
-{
-	size_t i;
-
-	memset(out, 0, line_size * sizeof(*out));
-	for (i = 0; i < l->nr_rows; i++) {
-		const struct c2c_row *r = l->rows[i];
-		struct c2c_offset_sum *o = &out[r->offset_shown & (line_size - 1)];
-
-		if (!r->valid)
-			continue;
-		c2c_stats_add(&o->stats, &r->g.stats);
-		o->nr_rows++;
-	}
 }
 
 void c2c_view_line_title(const struct c2c_model *m, const struct c2c_line *l, struct strbuf *out)

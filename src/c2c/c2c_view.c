@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/bitmap.h"
 #include "util/xalloc.h"
 
 static const char *const key_names[] = { "tid", "pid", "iaddr", "dso" };
@@ -29,45 +30,15 @@ void c2c_view_grouping(const struct c2c_model *m, struct strbuf *out)
 		strbuf_addf(out, ",%s", key_names[m->opts.keys[i]]);
 }
 
-static bool bit_set(const uint64_t *bits, uint32_t n)
-{
-	return bits[n / 64] >> (n % 64) & 1;
-}
-
-/* Ranges of set bits, "0-1,3"; whether any bit was set. */
-static bool add_ranges(const uint64_t *bits, uint32_t nr, struct strbuf *out)
-{
-	uint32_t n, start;
-	size_t before = out->len;
-
-	for (n = 0; n < nr;) {
-		if (!bit_set(bits, n)) {
-			n++;
-			continue;
-		}
-		start = n;
-		while (n + 1 < nr && bit_set(bits, n + 1))
-			n++;
-		if (out->len > before)
-			strbuf_addch(out, ',');
-		if (n > start)
-			strbuf_addf(out, "%u-%u", start, n);
-		else
-			strbuf_addf(out, "%u", start);
-		n++;
-	}
-	return out->len > before;
-}
-
 void c2c_view_bits(const uint64_t *bits, uint32_t n, struct strbuf *out)
 {
-	if (!add_ranges(bits, n, out))
+	if (!bitmap_ranges(bits, n, out))
 		strbuf_addstr(out, "none");
 }
 
 void c2c_view_nodeset(const struct c2c_model *m, const struct c2c_group *g, struct strbuf *out)
 {
-	if (!add_ranges(c2c_group_nodeset(m, g), m->opts.nr_nodes, out))
+	if (!bitmap_ranges(c2c_group_nodeset(m, g), m->opts.nr_nodes, out))
 		strbuf_addstr(out, "N/A");
 }
 

@@ -11,6 +11,8 @@
 #include "fmt/table.h"
 #include "util/strbuf.h"
 
+struct type;
+
 #define C2C_VIEW_MAX_CELLS 32
 #define C2C_SYMBOL_WIDTH 30 /* perf's SYMBOL_WIDTH without --full-symbols */
 
@@ -107,14 +109,42 @@ extern const char *const c2c_store_note[C2C_STORE_NOTE_LINES];
 struct table *c2c_view_store_table(struct c2c_session *s, const struct c2c_store_line *v, size_t n);
 
 /*
- * A line's shown Pareto rows (valid ones) added up per byte offset of the
- * line (their offset_shown): what a heatmap cell of that offset shows.
- * out has line_size entries; nr_rows 0 where no row starts.
+ * A line's shown Pareto rows (valid ones) per byte offset of the line
+ * (their offset_shown), c2c_offsets.c: what a heatmap cell of that offset
+ * shows. c2c_view_line_offsets fills o->at[0 .. line_size) (reusing o's
+ * memory from line to line; start from a zeroed o, release it once).
  */
-struct c2c_offset_sum {
-	struct c2c_stats stats;
-	size_t nr_rows;
+#define C2C_OFFSET_SITES 6
+struct c2c_offset_view {
+	struct c2c_stats stats; /* the rows' counters added up */
+	size_t nr_rows; /* 0 where no row starts */
+	const struct c2c_row *rows[C2C_OFFSET_SITES]; /* the first rows, in row order */
+	size_t nr_sites;
+	const uint64_t *cpus; /* the cpus sampled at those rows (nr_cpus bits) */
 };
-void c2c_view_offset_sums(const struct c2c_line *l, uint64_t line_size, struct c2c_offset_sum *out);
+struct c2c_line_offsets {
+	struct c2c_offset_view *at;
+	uint64_t line_size;
+	uint64_t *cpus;
+	size_t words;
+};
+void c2c_view_line_offsets(const struct c2c_model *m, const struct c2c_line *l,
+			   struct c2c_line_offsets *o);
+void c2c_line_offsets_release(struct c2c_line_offsets *o);
+
+/*
+ * The objects a line's attributed rows land in (a struct type at a start,
+ * in bytes from the line's start, below 0 when it starts on an earlier
+ * line), hottest first (HITMs, then records), at most max; an object that
+ * overlaps a hotter one (another reading of the same bytes, such as an
+ * allocator's chunk header) is left out. None without attribution.
+ */
+struct c2c_line_object {
+	const struct type *type;
+	int64_t start;
+	uint64_t hitm, records; /* of its rows */
+};
+size_t c2c_view_line_objects(struct c2c_session *s, const struct c2c_line *l,
+			     struct c2c_line_object *objs, size_t max);
 
 #endif

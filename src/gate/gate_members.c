@@ -26,87 +26,38 @@ static bool is_anonymous_aggregate(const struct type_member *m)
 	return !m->name && type_is_aggregate(m->type);
 }
 
-/* Find NAME among t's members, looking into anonymous members too. */
-static const struct type_member *find_member(const struct type *t, const char *name, size_t len,
-					     uint64_t *base, int depth)
-{
-	uint32_t i;
-
-	t = type_strip(t);
-	if (!t || (t->kind != TYPE_STRUCT && t->kind != TYPE_UNION) || depth > 32)
-		return NULL;
-	for (i = 0; i < t->nr_members; i++) {
-		const struct type_member *m = &t->members[i];
-
-		if (m->name && strlen(m->name) == len && !memcmp(m->name, name, len))
-			return m;
-	}
-	for (i = 0; i < t->nr_members; i++) {
-		const struct type_member *m = &t->members[i], *found;
-		uint64_t inner = *base + t->members[i].offset;
-
-		if (!is_anonymous_aggregate(m))
-			continue;
-		found = find_member(m->type, name, len, &inner, depth + 1);
-		if (found) {
-			*base = inner;
-			return found;
-		}
-	}
-	return NULL;
-}
-
 void gate_set_lines(struct gate_member *gm, unsigned int cl)
 {
-	gm->first_line = gm->offset / cl;
-	gm->last_line = gm->size ? (gm->offset + gm->size - 1) / cl : gm->first_line;
+	type_extent_lines(gm->offset, gm->offset + gm->size, cl, &gm->first_line, &gm->last_line);
 }
 
-/* The member PATH names, and the offset of the struct that holds it. */
-static const struct type_member *lookup(const struct type *root, const char *path, uint64_t *parent,
-					struct strbuf *why)
+/* PATH's member and bytes (type_member_path): 0, or -ENOENT with why said. */
+static int lookup(const struct type *root, const char *path, struct type_path *p,
+		  struct strbuf *why)
 {
-	const struct type *t = root;
-	const char *seg = path;
-	uint64_t base = 0;
-
-	for (;;) {
-		const char *dot = strchr(seg, '.');
-		size_t len = dot ? (size_t)(dot - seg) : strlen(seg);
-		const struct type_member *m = find_member(t, seg, len, &base, 0);
-
-		if (!m) {
-			strbuf_addf(why, "no member '%.*s' in ", (int)len, seg);
-			type_format_name(why, t);
-			return NULL;
-		}
-		if (!dot) {
-			*parent = base;
-			return m;
-		}
-		if (!type_is_aggregate(m->type)) {
-			strbuf_addf(why, "'%.*s' in '%s' is not a struct or union", (int)len, seg,
-				    path);
-			return NULL;
-		}
-		base += m->offset;
-		t = m->type;
-		seg = dot + 1;
+	if (!type_member_path(root, path, p))
+		return 0;
+	if (p->error == TYPE_PATH_NO_MEMBER) {
+		strbuf_addf(why, "no member '%.*s' in ", (int)p->len, p->at);
+		type_format_name(why, p->in);
+	} else if (p->error == TYPE_PATH_NOT_AGGREGATE && p->member && p->member->name) {
+		strbuf_addf(why, "'%s' in '%s' is not a struct or union", p->member->name, path);
+	} else {
+		strbuf_addf(why, "'%s': expected member names joined by '.' at '%s'", path, p->at);
 	}
+	return -ENOENT;
 }
 
 int gate_resolve(const struct type *root, const char *path, unsigned int cl,
 		 struct gate_member *out, struct strbuf *why)
 {
-	uint64_t parent, start, size;
-	const struct type_member *m = lookup(root, path, &parent, why);
+	struct type_path p;
 
-	if (!m)
+	if (lookup(root, path, &p, why))
 		return -ENOENT;
-	member_extent(m, &start, &size);
 	out->name = xstrdup(path);
-	out->offset = parent + start;
-	out->size = size;
+	out->offset = p.start;
+	out->size = p.end - p.start;
 	gate_set_lines(out, cl);
 	return 0;
 }
@@ -182,17 +133,15 @@ void gate_neighbours(struct gate_members *list, const struct type *root, const c
 
 	flatten(&all, root, 0, "", cl, 0);
 	for (dot = strchr(path, '.'); dot; dot = strchr(dot + 1, '.')) {
-		const struct type_member *m;
-		uint64_t parent;
+		struct type_path p;
 
 		strbuf_reset(&sb);
 		strbuf_add(&sb, path, dot - path);
-		m = lookup(root, sb.buf, &parent, &sb);
-		if (!m)
+		if (lookup(root, sb.buf, &p, &sb))
 			break;
 		strbuf_reset(&sb);
 		strbuf_add(&sb, path, dot - path + 1);
-		flatten(&all, m->type, parent + m->offset, sb.buf, cl, 0);
+		flatten(&all, p.type, p.start, sb.buf, cl, 0);
 	}
 	for (i = 0; i < all.nr; i++) {
 		struct gate_member *gm = &all.v[i];

@@ -12,6 +12,7 @@
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
+#include "util/bitmap.h"
 #include "util/xalloc.h"
 
 struct section {
@@ -96,7 +97,7 @@ static void read_features(struct perf_reader *r, const uint64_t *bits, const str
 		struct section s;
 		struct cursor c;
 
-		if (!(bits[feat / 64] & (1ULL << (feat % 64))))
+		if (!bitmap_test(bits, feat))
 			continue;
 		if (table + (n + 1) * 16 > r->map_size) {
 			reader_warn(r,

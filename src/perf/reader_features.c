@@ -10,6 +10,7 @@
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
+#include "util/bitmap.h"
 #include "util/xalloc.h"
 
 static void set_string(const char **field, char *s)
@@ -304,7 +305,7 @@ void reader_parse_feature(struct perf_reader *r, int feat, struct cursor *c)
 	const struct feature_op *op =
 		feat >= 0 && feat < (int)ARRAY_SIZE(feature_ops) ? &feature_ops[feat] : NULL;
 
-	r->hdr.features[feat / 64] |= 1ULL << (feat % 64);
+	bitmap_set(r->hdr.features, (size_t)feat);
 	if (op && op->string)
 		set_string(string_field(&r->hdr, op), reader_cursor_string(c));
 	else if (op && op->parse)

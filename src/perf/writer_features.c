@@ -13,6 +13,7 @@
 #include "config.h"
 #include "perf/perf_format.h"
 #include "perf/writer_int.h"
+#include "util/bitmap.h"
 #include "util/xalloc.h"
 
 #define MEM_BLOCK_SIZE (128ULL << 20)
@@ -259,7 +260,7 @@ void writer_build_features(struct perf_writer *w, const struct perf_writer_info 
 	nr = collect_features(w, info, feats);
 	off = base + nr * 16;
 	for (i = 0; i < nr; i++) {
-		feat_bits[feats[i].bit / 64] |= 1ULL << (feats[i].bit % 64);
+		bitmap_set(feat_bits, feats[i].bit);
 		writer_put_u64(out, off);
 		writer_put_u64(out, feats[i].data.len);
 		off += feats[i].data.len;

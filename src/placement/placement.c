@@ -15,21 +15,11 @@
 #include <traceevent/event-parse.h>
 #endif
 
+#include "perf/mem_src.h"
 #include "perf/perf_data.h"
 #include "placement/placement_int.h"
+#include "util/bitmap.h"
 #include "util/xalloc.h"
-
-void placement_bitmap_set(uint64_t **map, size_t *words, uint32_t bit)
-{
-	size_t need = bit / 64 + 1;
-
-	if (need > *words) {
-		*map = xrealloc(*map, need * sizeof(**map));
-		memset(*map + *words, 0, (need - *words) * sizeof(**map));
-		*words = need;
-	}
-	(*map)[bit / 64] |= 1ULL << (bit % 64);
-}
 
 struct thread_model *task_placement_thread_of(struct task_placement *p, uint32_t pid, uint32_t tid)
 {
@@ -61,9 +51,9 @@ static void set_comm(struct thread_model *t, const char *comm, size_t max)
 /* The thread ran on cpu: its cpu and node bits. */
 static void ran_on(struct task_placement *p, struct thread_model *t, uint32_t cpu)
 {
-	placement_bitmap_set(&t->cpus, &t->cpu_words, cpu);
+	bitmap_set_grow(&t->cpus, &t->cpu_words, cpu);
 	if (cpu < p->nr_cpus && p->cpus[cpu].node >= 0)
-		placement_bitmap_set(&t->nodes, &t->node_words, (uint32_t)p->cpus[cpu].node);
+		bitmap_set_grow(&t->nodes, &t->node_words, (uint32_t)p->cpus[cpu].node);
 }
 
 void task_placement_grow_cpus(struct task_placement *p, uint32_t cpu)
@@ -96,7 +86,7 @@ void task_placement_on_memory(struct task_placement *p, const struct perf_sample
 		hashmap_put(&t->lines, line, l);
 	}
 	l->samples++;
-	if ((s->data_src >> PERF_MEM_SNOOP_SHIFT) & PERF_MEM_SNOOP_HITM)
+	if (mem_src_is_hitm(s->data_src, p->rules))
 		l->hitms++;
 }
 

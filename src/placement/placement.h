@@ -5,7 +5,7 @@
  * (decoded with libtraceevent from the file's TRACING_DATA formats): each
  * thread's comm, the cpus and NUMA nodes it ran on, its migrations, its
  * switches and run time; from the memory samples: the cache lines it
- * touched most (HITMs first). The report prints it; the TUI and HTML views
+ * touched most (HITMs first, by the report's rules). The report prints it; the TUI and HTML views
  * read the same model through task_placement_thread().
  */
 #ifndef C2C_PLACEMENT_PLACEMENT_H
@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perf/mem_src.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 
@@ -44,8 +45,8 @@ struct task_placement;
  * the model, or -errno (damaged TRACING_DATA, formats libtraceevent
  * cannot read, a build without libtraceevent).
  */
-int task_placement_load(const char *path, unsigned int line_size, struct task_placement **out,
-			struct c2c_err *err);
+int task_placement_load(const char *path, unsigned int line_size, enum mem_src_rules rules,
+			struct task_placement **out, struct c2c_err *err);
 size_t task_placement_nr_threads(const struct task_placement *p);
 /* Threads by tid; valid until task_placement_free(). */
 const struct task_placement_thread *task_placement_thread(const struct task_placement *p, size_t i);

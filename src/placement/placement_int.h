@@ -32,6 +32,7 @@ struct task_placement {
 	struct cpu_state *cpus; /* nr_cpus entries */
 	uint64_t nr_switch, nr_migrate;
 	unsigned int line_size;
+	enum mem_src_rules rules; /* what a HITM is: the report's */
 	struct tep_handle *tep;
 };
 
@@ -42,7 +43,6 @@ int placement_tracing_blob_parse(const void *blob, size_t size, const char *path
 struct thread_model *task_placement_thread_of(struct task_placement *p, uint32_t pid, uint32_t tid);
 /* Room for cpu in p->cpus (new cpus: node unknown). */
 void task_placement_grow_cpus(struct task_placement *p, uint32_t cpu);
-void placement_bitmap_set(uint64_t **map, size_t *words, uint32_t bit);
 
 struct perf_sample;
 struct perf_comm;

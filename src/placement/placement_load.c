@@ -104,7 +104,7 @@ static int feed(struct task_placement *p, struct perf_reader *r, const int *role
 }
 
 static int load_with(struct perf_reader *r, const char *path, int *roles, unsigned int line_size,
-		     struct task_placement **out, struct c2c_err *err)
+		     enum mem_src_rules rules, struct task_placement **out, struct c2c_err *err)
 {
 	const struct perf_header_info *h = perf_reader_header(r);
 	size_t i, nr = perf_reader_nr_attrs(r);
@@ -112,6 +112,7 @@ static int load_with(struct perf_reader *r, const char *path, int *roles, unsign
 	struct task_placement *p = task_placement_new(h, line_size);
 	int ret;
 
+	p->rules = rules;
 	if (!h->tracing_data_size)
 		ret = c2c_err_set(err, EINVAL,
 				  "%s: sched tracepoints but no TRACING_DATA feature to decode "
@@ -136,8 +137,8 @@ static int load_with(struct perf_reader *r, const char *path, int *roles, unsign
 }
 #endif
 
-int task_placement_load(const char *path, unsigned int line_size, struct task_placement **out,
-			struct c2c_err *err)
+int task_placement_load(const char *path, unsigned int line_size, enum mem_src_rules rules,
+			struct task_placement **out, struct c2c_err *err)
 {
 	struct perf_reader *r;
 	size_t i, nr;
@@ -155,7 +156,7 @@ int task_placement_load(const char *path, unsigned int line_size, struct task_pl
 	}
 #ifdef HAVE_LIBTRACEEVENT
 	if (sched)
-		ret = load_with(r, path, roles, line_size, out, err);
+		ret = load_with(r, path, roles, line_size, rules, out, err);
 #else
 	if (sched)
 		ret = placement_tracing_blob_parse(NULL, 0, path, NULL, err);

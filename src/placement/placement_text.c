@@ -5,28 +5,12 @@
 #include <string.h>
 
 #include "placement/placement_int.h"
+#include "util/bitmap.h"
 
 /* A bitmap as "0-3,8" (or "-" when empty). */
 static void put_set(struct strbuf *out, const uint64_t *map, uint32_t nr_bits)
 {
-	uint32_t bit = 0, start;
-	bool any = false;
-
-	while (map && bit < nr_bits) {
-		if (!(map[bit / 64] & (1ULL << (bit % 64)))) {
-			bit++;
-			continue;
-		}
-		start = bit;
-		while (bit + 1 < nr_bits && (map[(bit + 1) / 64] & (1ULL << ((bit + 1) % 64))))
-			bit++;
-		strbuf_addf(out, "%s%u", any ? "," : "", start);
-		if (bit > start)
-			strbuf_addf(out, "-%u", bit);
-		any = true;
-		bit++;
-	}
-	if (!any)
+	if (!bitmap_ranges(map, nr_bits, out))
 		strbuf_addch(out, '-');
 }
 

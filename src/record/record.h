@@ -146,4 +146,14 @@ int record_session_close(struct record_session *s, struct record_stats *st, stru
 /* Kills a child not yet started, removes the output, frees s. */
 void record_session_abort(struct record_session *s);
 
+/*
+ * One /proc/PID/maps line into m (start, len, pgoff, device, inode, prot,
+ * flags, filename: "//anon" when none, else pointing into line, whose
+ * newline is cut): the one reader of that format, for record's and
+ * watch's synthesized mappings. pid, tid and cpumode are left as they
+ * were. False when the line is not one.
+ */
+struct perf_mmap;
+bool record_maps_line(char *line, struct perf_mmap *m);
+
 #endif

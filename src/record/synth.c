@@ -68,8 +68,7 @@ static int read_comm(int pid, char *buf, size_t size)
 	return 0;
 }
 
-/* One /proc/PID/maps line into m (filename points into line). */
-static bool parse_maps_line(char *line, struct perf_mmap *m)
+bool record_maps_line(char *line, struct perf_mmap *m)
 {
 	unsigned long long start, end, off, ino;
 	unsigned int maj, min;
@@ -107,7 +106,7 @@ static int synth_maps(struct record_session *s, int pid)
 				       .is_mmap2 = true,
 				       .cpumode = PERF_RECORD_MISC_USER };
 
-		if (!parse_maps_line(line, &m) || !strcmp(m.filename, "[vsyscall]"))
+		if (!record_maps_line(line, &m) || !strcmp(m.filename, "[vsyscall]"))
 			continue;
 		record_session_note_dso(s, m.filename);
 		ret = perf_writer_mmap2(s->w, &m, 0);

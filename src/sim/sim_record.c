@@ -223,7 +223,7 @@ static int put_sample(struct sim_record *r, uint32_t tid, uint64_t time, uint64_
 	r->st.samples++;
 	if (flags & C2CSIM_SAMPLE_HITM)
 		kind |= KIND_HITM;
-	if (store && period == r->st.hitm_rate && (data_src >> 5 & C2CSIM_LVL_MISS))
+	if (period == r->st.hitm_rate && mem_src_is_store_miss(data_src))
 		kind |= KIND_STORE_MISS;
 	r->st.hitm_samples += !!(kind & KIND_HITM);
 	r->st.store_miss_samples += !!(kind & KIND_STORE_MISS);
@@ -342,11 +342,11 @@ static int on_csample(struct sim_record *r, const struct c2csim_csample *p)
 {
 	uint32_t code = p->tcc & 0xff;
 
-	return put_sample(r, p->h.tid, p->tcc >> 16, p->ip, p->addr, (p->tcc >> 8) & 0xff,
-			  c2csim_data_src(code),
-			  r->cost[c2csim_class_cost(code & C2CSIM_CODE_CLASS)],
-			  (code & C2CSIM_CODE_RATE ? r->st.sample_rate : 1) * r->st.hitm_rate,
-			  c2csim_code_flags(code));
+	return put_sample(
+		r, p->h.tid, p->tcc >> 16, p->ip, p->addr, (p->tcc >> 8) & 0xff,
+		mem_src_of_code(code), r->cost[c2csim_class_cost(code & MEM_SRC_CODE_CLASS)],
+		mem_src_sim_period(code & C2CSIM_CODE_RATE, r->st.sample_rate, r->st.hitm_rate),
+		c2csim_code_flags(code));
 }
 
 static int on_alloc(struct sim_record *r, const struct c2csim_alloc *a, size_t size)

@@ -264,16 +264,17 @@ uint64_t propose_place(const struct proposer *pr, const uint32_t *order, const b
 	return align_up(align_up(pos, 8) / 8, align);
 }
 
-/* Byte range a member covers under a placement. */
+/*
+ * Byte range a member covers under a placement (type_member_extent_at); a
+ * zero-size member's is its first byte, the line type_extent_lines says it
+ * marks, so that the callers' line arithmetic needs no special case.
+ */
 void propose_member_span(const struct proposer *pr, const struct placement *pl, uint32_t i,
 			 uint64_t *start, uint64_t *end)
 {
-	const struct type_member *m = &pr->t->members[i];
-
-	*start = pl->mbit[i] / 8;
-	*end = m->bit_size ? (pl->mbit[i] + m->bit_size + 7) / 8 : *start + type_size(m->type);
+	type_member_extent_at(&pr->t->members[i], pl->mbit[i], start, end);
 	if (*end == *start)
-		(*end)++; /* a zero-size member still marks its line */
+		(*end)++;
 }
 
 struct line_field {

@@ -189,40 +189,17 @@ void propose_format_text(struct strbuf *sb, const struct type *t, const struct s
 		format_option(sb, &pr->proposals[i], p, pr->cl, i, pr->between_hitm != 0);
 }
 
-/* Byte range of member NAME in T, looking inside anonymous members too. */
-static bool member_range(const struct type *t, const char *name, uint64_t base, uint64_t *start,
-			 uint64_t *end)
-{
-	uint32_t i;
-
-	t = type_strip(t);
-	for (i = 0; t && i < t->nr_members; i++) {
-		const struct type_member *m = &t->members[i];
-
-		if (m->name && !strcmp(m->name, name)) {
-			type_member_extent(m, start, end);
-			*start += base;
-			*end += base;
-			return true;
-		}
-		if (!m->name && type_is_aggregate(m->type) &&
-		    member_range(m->type, name, base + m->offset, start, end))
-			return true;
-	}
-	return false;
-}
-
+/* Whether members A and B of T (type_member_path) are on no common cache line. */
 static bool apart_in(const struct type *t, const char *a, const char *b, unsigned int cl)
 {
-	uint64_t as, ae, bs, be;
+	uint64_t af, al, bf, bl;
+	struct type_path pa, pb;
 
-	if (!member_range(t, a, 0, &as, &ae) || !member_range(t, b, 0, &bs, &be))
+	if (type_member_path(t, a, &pa) || type_member_path(t, b, &pb))
 		return false;
-	if (ae == as)
-		ae++;
-	if (be == bs)
-		be++;
-	return (ae - 1) / cl < bs / cl || (be - 1) / cl < as / cl;
+	type_extent_lines(pa.start, pa.end, cl, &af, &al);
+	type_extent_lines(pb.start, pb.end, cl, &bf, &bl);
+	return al < bf || bl < af;
 }
 
 /*
@@ -255,8 +232,8 @@ void propose_format_rules(struct strbuf *sb, const struct type *t, const struct 
 			strbuf_addch(sb, '\n');
 	}
 	/* an aligned element separates objects only at its full size */
-	strbuf_addf(sb, "\tsize %s %llu\n}\n", chosen->align_to ? "==" : "<=",
-		    (unsigned long long)chosen->new_size);
+	strbuf_addf(sb, "\tsize %s %llu\n}\n",
+		    chosen->align_to ? "==" : "<=", (unsigned long long)chosen->new_size);
 }
 
 #ifdef HAVE_JANSSON

@@ -420,7 +420,8 @@ int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct c2c_err
 	memset(v, 0, sizeof(*v));
 	if (!strcmp(s->opts.path, "-"))
 		return c2c_err_set(err, ESPIPE, "no Task placement: a pipe is read once");
-	ret = task_placement_load(s->opts.path, 64, &tp, err);
+	ret = task_placement_load(s->opts.path, (unsigned int)s->model->line_size,
+				  s->model->opts.rules, &tp, err);
 	if (ret < 0)
 		return ret;
 	if (!tp)

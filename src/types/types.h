@@ -261,6 +261,68 @@ bool type_is_aggregate(const struct type *t);
  * fields in one byte cover that one byte).
  */
 void type_member_extent(const struct type_member *m, uint64_t *start, uint64_t *end);
+/* The bytes m would cover placed at bit_offset from its parent's start (a re-layout's). */
+void type_member_extent_at(const struct type_member *m, uint64_t bit_offset, uint64_t *start,
+			   uint64_t *end);
+/*
+ * The cache lines [*first, *last] of cl bytes that bytes [start, end)
+ * touch; an empty extent (a zero-size member, a marker) is on the line it
+ * starts on.
+ */
+void type_extent_lines(uint64_t start, uint64_t end, unsigned int cl, uint64_t *first,
+		       uint64_t *last);
+
+/*
+ * The members of struct or union t (top level, in declaration order) whose
+ * extent holds byte offset off: the first after prev (NULL: the first of
+ * all), NULL past the last. A struct has one (or several bitfields sharing
+ * a byte), a union one per alternative; a zero-size member holds none.
+ * TYPE_AT_FLEX: a trailing flexible array member holds every offset from
+ * its start on (the elements past the struct's end).
+ */
+#define TYPE_AT_FLEX 1u
+const struct type_member *type_member_at(const struct type *t, uint64_t off,
+					 const struct type_member *prev, unsigned int flags);
+/*
+ * The member named NAME (len bytes) of t, looking into anonymous structs
+ * and unions as C does, in the one search order every view uses: t's own
+ * members first, then its anonymous members' in declaration order,
+ * recursively. *base gains the offsets of the anonymous members passed
+ * through (the found member's own offset is its parent's).
+ */
+const struct type_member *type_member_named(const struct type *t, const char *name, size_t len,
+					    uint64_t *base);
+
+/*
+ * A path from a type: names and indexes, "a.b[3].c" (a leading '.' is
+ * allowed, ".a", "[2].x"), names found as type_member_named finds them.
+ * On success type_member_path returns 0 with the named thing's bytes from
+ * the root's start [start, end) (a member's extent: a bitfield's bytes),
+ * its type, the member (NULL after an index) and parent, the offset of the
+ * struct that holds it. On failure -1, with error, at (where in the path),
+ * len (a name's length), in (the type searched or indexed), index.
+ */
+enum type_path_error {
+	TYPE_PATH_OK,
+	TYPE_PATH_NO_MEMBER, /* in (an aggregate) has no member at[0..len) */
+	TYPE_PATH_NOT_AGGREGATE, /* at[0..len) follows a member that is no struct or union */
+	TYPE_PATH_NOT_ARRAY, /* "[" at at on a type that is no one-dimensional array */
+	TYPE_PATH_INDEX_RANGE, /* index is past in's dims[0] */
+	TYPE_PATH_EXPECTED_INDEX, /* "[" not followed by NUMBER] */
+	TYPE_PATH_EXPECTED_NAME, /* "." followed by no name */
+	TYPE_PATH_EXPECTED_STEP, /* neither ".name" nor "[N]" at at */
+};
+struct type_path {
+	const struct type_member *member;
+	const struct type *type;
+	uint64_t start, end, parent;
+	enum type_path_error error;
+	const char *at;
+	size_t len;
+	const struct type *in;
+	uint64_t index;
+};
+int type_member_path(const struct type *root, const char *path, struct type_path *p);
 
 /*
  * Kernel cache-line groups: the members between the zero-size markers

@@ -40,33 +40,6 @@ void watch_bp_window(uint64_t addr, uint64_t size, uint64_t *bp_addr, uint32_t *
 	*partial = true;
 }
 
-/* The member NAME of aggregate t, looking into anonymous members as C does. */
-static const struct type_member *find_member(const struct type *t, const char *name,
-					     uint64_t *offset)
-{
-	uint32_t i;
-
-	for (i = 0; i < t->nr_members; i++) {
-		const struct type_member *m = &t->members[i];
-		const struct type *mt = type_strip(m->type);
-
-		if (m->name && !strcmp(m->name, name)) {
-			*offset += m->offset;
-			return m;
-		}
-		if (!m->name && mt && (mt->kind == TYPE_STRUCT || mt->kind == TYPE_UNION)) {
-			uint64_t inner = *offset + m->offset;
-			const struct type_member *found = find_member(mt, name, &inner);
-
-			if (found) {
-				*offset = inner;
-				return found;
-			}
-		}
-	}
-	return NULL;
-}
-
 static void offer_members(struct similar *s, const struct type *t)
 {
 	uint32_t i;
@@ -101,67 +74,42 @@ static int no_member(const char *spec, const struct type *t, const char *name, s
 	return ret;
 }
 
-static int step_index(const char *spec, const char **p, const struct type **t, uint64_t *off,
-		      struct c2c_err *err)
-{
-	const struct type *arr = type_strip(*t);
-	char *end;
-	unsigned long long idx = strtoull(*p + 1, &end, 0);
-	uint64_t stride;
-
-	if (!arr || arr->kind != TYPE_ARRAY || arr->nr_dims != 1)
-		return c2c_err_set(err, EINVAL, "%s: at '%s': not a one-dimensional array", spec,
-				   *p);
-	if (end == *p + 1 || *end != ']')
-		return c2c_err_set(err, EINVAL, "%s: at '%s': expected [NUMBER]", spec, *p);
-	stride = type_size(arr->target);
-	if (arr->dims[0] && idx >= arr->dims[0])
-		return c2c_err_set(err, ERANGE, "%s: index %llu is past the array's %llu elements",
-				   spec, idx, (unsigned long long)arr->dims[0]);
-	*off += idx * stride;
-	*t = arr->target;
-	*p = end + 1;
-	return 0;
-}
-
-/* Walk ".a.b[3].c" from type t; adds to *off, leaves the field's type in *t. */
+/* Walk ".a.b[3].c" from type t (type_member_path); adds to *off, leaves the field's type in *t. */
 static int walk_path(const char *spec, const char *path, const struct type **t, uint64_t *off,
 		     struct c2c_err *err)
 {
-	const char *p = path;
-	char name[256];
+	struct type_path p;
+	char *name;
+	int ret;
 
-	while (*p) {
-		const struct type *agg = type_strip(*t);
-		const struct type_member *m;
-		size_t len;
-		int ret;
-
-		if (*p == '[') {
-			ret = step_index(spec, &p, t, off, err);
-			if (ret)
-				return ret;
-			continue;
-		}
-		if (*p != '.')
-			return c2c_err_set(err, EINVAL, "%s: at '%s': expected .field or [N]", spec,
-					   p);
-		len = strcspn(p + 1, ".[");
-		if (!len || len >= sizeof(name))
-			return c2c_err_set(err, EINVAL, "%s: at '%s': expected a field name", spec,
-					   p);
-		memcpy(name, p + 1, len);
-		name[len] = '\0';
-		if (!agg || (agg->kind != TYPE_STRUCT && agg->kind != TYPE_UNION))
-			return c2c_err_set(err, EINVAL, "%s: '%s' is not inside a struct or union",
-					   spec, name);
-		m = find_member(agg, name, off);
-		if (!m)
-			return no_member(spec, agg, name, err);
-		*t = m->type;
-		p += 1 + len;
+	if (!type_member_path(*t, path, &p)) {
+		*off += p.start;
+		*t = p.type;
+		return 0;
 	}
-	return 0;
+	switch (p.error) {
+	case TYPE_PATH_NOT_ARRAY:
+		return c2c_err_set(err, EINVAL, "%s: at '%s': not a one-dimensional array", spec,
+				   p.at);
+	case TYPE_PATH_EXPECTED_INDEX:
+		return c2c_err_set(err, EINVAL, "%s: at '%s': expected [NUMBER]", spec, p.at);
+	case TYPE_PATH_INDEX_RANGE:
+		return c2c_err_set(err, ERANGE, "%s: index %llu is past the array's %llu elements",
+				   spec, (unsigned long long)p.index,
+				   (unsigned long long)p.in->dims[0]);
+	case TYPE_PATH_EXPECTED_NAME:
+		return c2c_err_set(err, EINVAL, "%s: at '%s': expected a field name", spec, p.at);
+	case TYPE_PATH_NOT_AGGREGATE:
+		return c2c_err_set(err, EINVAL, "%s: '%.*s' is not inside a struct or union", spec,
+				   (int)p.len, p.at);
+	case TYPE_PATH_NO_MEMBER:
+		name = xstrndup(p.at, p.len);
+		ret = no_member(spec, type_strip(p.in), name, err);
+		free(name);
+		return ret;
+	default:
+		return c2c_err_set(err, EINVAL, "%s: at '%s': expected .field or [N]", spec, p.at);
+	}
 }
 
 static void set_field(struct watch_field *f, uint64_t addr, const struct type *t)

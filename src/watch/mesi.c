@@ -7,7 +7,7 @@
  * accessed, field whose write left the line dirty) says who causes it.
  * Only the watched fields' accesses are seen: other data on the line, and
  * evictions, are not modelled. Each access also gets the class a PMU
- * would have given it (c2csim's codes), which --record writes as its
+ * would have given it (a mem_src code, as c2csim's), which --record writes as its
  * data source, so that c2cscope report and layout --profile read a watch
  * like a c2c recording.
  */
@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perf/mem_src.h"
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
-#include "../../plugins/valgrind/c2csim_proto.h"
 
 #define LINE_SIZE 64
 
@@ -50,20 +50,20 @@ static void count_pair(struct line_state *ls, size_t field)
 	ls->out->pairs = p;
 }
 
-/* What a PMU would say of the access: c2csim's classes (one node). */
+/* What a PMU would say of the access: mem_src's classes (one node). */
 static uint8_t classify(const struct line_state *ls, uint32_t cpu, bool write, bool dirty)
 {
 	bool mine = write ? ls->st[cpu] == MESI_M || ls->st[cpu] == MESI_E : ls->st[cpu] != MESI_I;
 	uint32_t c;
 
 	if (mine)
-		return C2CSIM_CLS_L1;
+		return MEM_SRC_CLS_L1;
 	if (dirty)
-		return C2CSIM_CLS_LCL_HITM;
+		return MEM_SRC_CLS_LCL_HITM;
 	for (c = 0; c < ls->nr_cpus; c++)
 		if (c != cpu && ls->st[c] != MESI_I)
-			return C2CSIM_CLS_LCL_PEER;
-	return C2CSIM_CLS_LCL_DRAM;
+			return MEM_SRC_CLS_LCL_PEER;
+	return MEM_SRC_CLS_LCL_DRAM;
 }
 
 static void replay_read(struct line_state *ls, uint32_t cpu, size_t field, bool dirty)
@@ -100,7 +100,7 @@ static void replay_write(struct line_state *ls, uint32_t cpu, size_t field, bool
 }
 
 /*
- * One access; returns its c2csim code for --record. A read-modify-write
+ * One access; returns its mem_src code for --record. A read-modify-write
  * moves the line as a write and is recorded as a locked load, as c2csim
  * records atomics.
  */
@@ -117,8 +117,8 @@ static uint8_t replay_one(struct line_state *ls, const struct watch_access *a)
 	else
 		replay_read(ls, a->cpu, a->field, dirty);
 	if (rmw)
-		return code | C2CSIM_CODE_LOCKED;
-	return write ? code | C2CSIM_CODE_STORE : code;
+		return code | MEM_SRC_CODE_LOCKED;
+	return write ? code | MEM_SRC_CODE_STORE : code;
 }
 
 static int by_hitm(const void *x, const void *y)

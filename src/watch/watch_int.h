@@ -25,7 +25,7 @@ struct watch_access {
 	uint16_t field;
 	uint8_t access; /* enum attrib_access, after decoding */
 	uint8_t kernel; /* the ip is kernel code */
-	uint8_t code; /* the replay's verdict as a c2csim code (class, store, locked) */
+	uint8_t code; /* the replay's verdict, a mem_src code (class, store, locked) */
 	uint64_t site_ip; /* the instruction's start (ip when undecoded) */
 };
 

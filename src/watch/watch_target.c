@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "record/record.h"
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
 
@@ -47,48 +48,25 @@ void watch_add_comm(struct watch *w, uint32_t pid, uint32_t tid, const char *com
 	addr_spaces_comm(w->as, tid, c->comm);
 }
 
-static void parse_map_line(struct watch *w, const char *line)
+/* Every map of the process, data maps too: perf c2c rejects data addresses outside them. */
+static void add_map_line(struct watch *w, char *line)
 {
-	unsigned long long start, end, pgoff, ino;
-	unsigned int maj, min;
-	char perms[8], path[PATH_MAX];
-	struct perf_mmap m;
-	int n;
+	struct perf_mmap m = { .pid = w->pid, .tid = w->pid, .cpumode = AS_CPUMODE_USER };
 
-	path[0] = '\0';
-	n = sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %4095[^\n]", &start, &end, perms, &pgoff,
-		   &maj, &min, &ino, path);
-	if (n < 7)
-		return;
-	/* Data maps too: perf c2c rejects data addresses outside every map. */
-	m = (struct perf_mmap){ .pid = w->pid,
-				.tid = w->pid,
-				.start = start,
-				.len = end - start,
-				.pgoff = pgoff,
-				.maj = maj,
-				.min = min,
-				.ino = ino,
-				.prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
-					(perms[2] == 'x' ? 4 : 0),
-				.flags = perms[3] == 's' ? 1 : 2,
-				.filename = path[0] ? path : "//anon",
-				.cpumode = AS_CPUMODE_USER };
-	watch_add_map(w, &m);
+	if (record_maps_line(line, &m))
+		watch_add_map(w, &m);
 }
 
-/* The load bias of the executable: from its mapping at file offset 0. */
+/* The load bias of the executable: from its mapping at file offset 0 (1: not this line). */
 static int exe_bias(struct watch *w, const char *line, struct c2c_err *err)
 {
-	unsigned long long start, pgoff;
-	char path[PATH_MAX];
+	char copy[PATH_MAX + 128];
+	struct perf_mmap m = { 0 };
 
-	path[0] = '\0';
-	if (sscanf(line, "%llx-%*x %*s %llx %*x:%*x %*u %4095[^\n]", &start, &pgoff, path) != 3)
+	snprintf(copy, sizeof(copy), "%s", line);
+	if (!record_maps_line(copy, &m) || strcmp(m.filename, w->exe) || m.pgoff)
 		return 1;
-	if (strcmp(path, w->exe) || pgoff)
-		return 1;
-	if (attrib_load_bias(w->attrib, start, pgoff, &w->bias))
+	if (attrib_load_bias(w->attrib, m.start, m.pgoff, &w->bias))
 		return c2c_err_set(err, ENOEXEC, "%s: no load segment maps file offset 0", w->exe);
 	return 0;
 }
@@ -131,7 +109,7 @@ int watch_target_maps(struct watch *w, struct c2c_err *err)
 			}
 			have_bias = r == 0;
 		}
-		parse_map_line(w, line);
+		add_map_line(w, line);
 	}
 	fclose(fp);
 	if (w->attrib && !have_bias)

@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "perf/mem_src.h"
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
-#include "../../plugins/valgrind/c2csim_proto.h"
 
 static struct perf_writer_event *record_events(const struct watch *w)
 {
@@ -63,7 +63,7 @@ static int write_body(struct watch *w, struct perf_writer *pw)
 			.addr = w->fields[a->field].pub.bp_addr,
 			.cpu = a->cpu,
 			.period = 1,
-			.data_src = c2csim_data_src(a->code),
+			.data_src = mem_src_of_code(a->code),
 		};
 
 		ret = perf_writer_sample(pw, &s);

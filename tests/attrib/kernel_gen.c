@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c2c/c2c_stats.h"
+#include "perf/mem_src.h"
 #include "perf/perf_data.h"
 
 #define KERNEL_START 0xffffffff80000000ULL
@@ -69,10 +69,10 @@ int main(int argc, char **argv)
 		  .precise_ip = true,
 		  .name = "cpu/mem-stores/P" },
 	};
-	uint64_t load = c2c_data_src(C2C_MEM_OP_LOAD, C2C_MEM_LVL_HIT | C2C_MEM_LVL_L3,
-				     C2C_MEM_SNOOP_HITM, C2C_MEM_LOCK_NA, 3, 0, 0, 0, 0);
-	uint64_t store = c2c_data_src(C2C_MEM_OP_STORE, C2C_MEM_LVL_MISS | C2C_MEM_LVL_L1,
-				      C2C_MEM_SNOOP_NA, C2C_MEM_LOCK_NA, 0, 0, 0, 0, 0);
+	uint64_t load = mem_src_make(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3,
+				     PERF_MEM_SNOOP_HITM, PERF_MEM_LOCK_NA, 3, 0, 0, 0, 0);
+	uint64_t store = mem_src_make(PERF_MEM_OP_STORE, PERF_MEM_LVL_MISS | PERF_MEM_LVL_L1,
+				      PERF_MEM_SNOOP_NA, PERF_MEM_LOCK_NA, 0, 0, 0, 0, 0);
 	unsigned long long ip, addr;
 	struct perf_writer_result res;
 	struct perf_writer *w;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # c2cscope report's options and input errors: help, bad options, missing
-# and damaged files, --double-cl, --json, --rules, --stats, --threads,
+# and damaged files, --double-cl (--cacheline-size), --json, --rules, --stats, --threads,
 # progress only on a terminal.
 source "$TOP_SRCDIR/tests/lib.sh"
 GEN="$TOP_BUILDDIR/tests/c2c/gen_c2c_data"
@@ -86,6 +86,15 @@ expect_eq "one line per 128-byte pair" \
 	"$(json "$TMP/d.json" 'len(d["lines"])')"
 expect_eq "offsets up to 0x78" "0x78" \
 	"$(json "$TMP/d.json" 'max((r["offset"] for l in d["lines"] for r in l["rows"]), key=lambda o: int(o,16))')"
+# one spelling of the line size for every command: --cacheline-size 128 is
+# --double-cl, 64 the default; anything else is refused
+run_c2c 0 "$TMP/c128.json" "$TMP/err" report -i "$TMP/mix.data" --show-all --cacheline-size 128 --json -
+if cmp -s "$TMP/d.json" "$TMP/c128.json"; then ok; else fail "--cacheline-size 128 differs from --double-cl"; fi
+run_c2c 0 "$TMP/c64.json" "$TMP/err" report -i "$TMP/mix.data" --show-all --double-cl \
+	--cacheline-size 64 --json -
+if cmp -s "$TMP/s.json" "$TMP/c64.json"; then ok; else fail "--cacheline-size 64 differs from the default"; fi
+run_c2c 2 "$TMP/out" "$TMP/err" report -i "$TMP/mix.data" --cacheline-size 96
+expect_contains "--cacheline-size 96" "--cacheline-size expects 64 or 128, not '96'" "$TMP/err"
 
 # --rules modern: L2+HITM becomes a local HITM, mrem HITMs stop being DRAM
 run_c2c 0 "$TMP/m.json" "$TMP/err" report -i "$TMP/mix.data" --rules modern --json -

@@ -3,8 +3,9 @@
 # in order, no stray text markup, unique ids), self-contained (nothing a
 # browser would fetch), and, given the JSON of the same report, that every
 # number it shows is the JSON's: the summary figures, the line table, each
-# line's Pareto rows and the heatmap cells (the sums of the rows at each
-# offset). Prints one line per problem; exit 1 when there is any.
+# line's Pareto rows, the heatmap cells (the sums of the rows at each
+# offset) and the cpu x line matrix's writers and readers. Prints one line
+# per problem; exit 1 when there is any.
 #
 # usage: html_check.py PAGE [--json REPORT.json [--lines N]] [--fields a,b,..]
 #                           [--members FILE] [--px-per-byte N]
@@ -253,19 +254,49 @@ def check_pareto(p, d, drawn):
 
 
 def check_heatmap(p, d, drawn):
-    keys = {"tot": "tot_hitm", "rmt": "rmt_hitm", "lcl": "lcl_hitm", "st": "store"}
+    # "st" counts writes as the text report's Writers do: stores and locked loads
+    keys = {"tot": ("tot_hitm",), "rmt": ("rmt_hitm",), "lcl": ("lcl_hitm",),
+            "st": ("store", "lock_loads")}
     got = {(m, li, off): v for m, li, off, v in p.cells}
     want = {}
     for l in drawn:
         for r in l["rows"]:
             off = int(r["offset"], 16) & (d["line_size"] - 1)
-            for m, k in keys.items():
-                want[(m, l["index"], off)] = want.get((m, l["index"], off), 0) + r["stats"][k]
+            for m, ks in keys.items():
+                want[(m, l["index"], off)] = want.get((m, l["index"], off), 0) + \
+                    sum(r["stats"][k] for k in ks)
     if got != want:
         diff = sorted(set(got.items()) ^ set(want.items()))[:8]
         problem("heatmap cells differ from the sums of the JSON's rows: %s" % diff)
     if len(got) != len(p.cells):
         problem("a heatmap cell drawn twice")
+
+
+def check_cpu_matrix(p, d, drawn):
+    """The Cpu x line matrix names the writers and readers of the JSON's lines
+    (the text report's Writers/Readers): W, R or RW per cpu."""
+    t = next((t for t in p.tables if t["context"] == "Cpu x line"), None)
+    if t is None:
+        if drawn:
+            problem("no Cpu x line table")
+        return
+    cpus = [int(h) for h in t["headers"][2:]]
+    rows = {int(r[0]): r[2:] for r in t["rows"]}
+    for l in drawn:
+        if l["index"] not in rows:
+            problem("Cpu x line: line %d missing" % l["index"])
+            continue
+        w = set(l["writers"]["cpus"]) if l["writers"]["samples"] else set()
+        rd = set(l["readers"]["cpus"]) if l["readers"]["samples"] else set()
+        for cpu, cell in zip(cpus, rows[l["index"]]):
+            want = ("W" if cpu in w else "") + ("R" if cpu in rd else "")
+            want = "RW" if want == "WR" else want
+            if cell != want:
+                problem("Cpu x line: line %d cpu %d is %r, the JSON's writers %s and "
+                        "readers %s say %r" % (l["index"], cpu, cell, sorted(w), sorted(rd),
+                                               want))
+        for cpu in (w | rd) - set(cpus):
+            problem("Cpu x line: line %d: cpu %d has no column" % (l["index"], cpu))
 
 
 def check_members(p, path, px):
@@ -391,6 +422,7 @@ def main():
         check_lines(p, d, drawn)
         check_pareto(p, d, drawn)
         check_heatmap(p, d, drawn)
+        check_cpu_matrix(p, d, drawn)
     fields = {b[1] for b in p.boxes}
     for f in filter(None, a.fields.split(",")):
         if f not in fields:

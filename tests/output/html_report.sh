@@ -141,6 +141,22 @@ expect_contains "hotness: load_avg drawn write-hot" 'class="member whot" data-fi
 expect_contains "hotness: rt_se drawn read-mostly" 'class="member rmostly" data-field="rt_se"' \
 	"$TMP/tg.html"
 
+# the writers as the text report names them (stores and locked RMWs): on the
+# textbook false sharing (two threads lock-add adjacent counters) and on a line
+# whose only writes are locked (truecount: every thread lock-adds one counter)
+rec adjacent
+rec truecount
+for w in adjacent truecount; do
+	run_c2c 0 "$TMP/$w.txt" "$TMP/$w.err" report -i "$TMP/$w.data" --stdio --json "$TMP/$w.json" \
+		--html "$TMP/$w.html"
+	check "$w page: writers and heatmap stores" "$TMP/$w.html" --json "$TMP/$w.json"
+done
+expect_eq "truecount: the text report's writers of line 0" "cpus 0-3 (bump)" \
+	"$(sed -n 's/^  Writers: \(.*\)  Readers:.*/\1/p' "$TMP/truecount.txt" | head -1)"
+expect_eq "truecount: the HTML's writers of line 0" "0 1 2 3" \
+	"$(grep -o '<td class="rw" data-cpu="[0-9]*">RW</td>' "$TMP/truecount.html" |
+		sed 's/.*data-cpu="\([0-9]*\)".*/\1/' | paste -sd' ')"
+
 # bad paths and usage: exit 2 and a message naming what is wrong
 run_c2c 2 "$TMP/bad.out" "$TMP/bad.err" report -i "$TMP/lockword.data" --html "$TMP/no/such/dir/x.html"
 expect_contains "unwritable page: named" "$TMP/no/such/dir/x.html: cannot write" "$TMP/bad.err"

@@ -19,7 +19,8 @@
  *   the samples written before sample THIN_AT (perf_writer_thin): every
  *   other one is kept (0, 2, 4, ...), its period doubled.
  *
- * gen_c2c_data (or perf_gen -M) [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] OUT
+ * gen_c2c_data (or perf_gen -M) [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x]
+ *                                [-L PERIOD] OUT
  *   a deterministic mix of data-source classes, for the report tests
  *   (compared against perf c2c report) and bench/report.sh. One process
  *   (pid 1000, threads 1000-1003 on cpus 0-3; cpus 0-1 are node 0, 2-3
@@ -30,7 +31,8 @@
  *   addresses (node 0 for even lines, node 1 for odd ones); -q writes a
  *   FINISHED_ROUND every 10000 samples; -x writes the samples of each pair
  *   in reverse time order (as per-cpu buffers do), so that readers must
- *   sort them as perf does.
+ *   sort them as perf does. Every sample has period 4000, but -L gives the
+ *   L2+HITM loads (a HITM to newer perf, an L2 hit to perf 6.1) period PERIOD.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -39,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c2c/c2c_stats.h"
+#include "perf/mem_src.h"
 #include "perf/perf_data.h"
 
 /*
@@ -411,12 +413,12 @@ struct kind {
 	int special; /* 1: no data address, 2: address outside every mapping */
 };
 
-#define LD C2C_MEM_OP_LOAD
-#define ST C2C_MEM_OP_STORE
-#define L(x) C2C_MEM_LVL_##x
-#define S(x) C2C_MEM_SNOOP_##x
+#define LD PERF_MEM_OP_LOAD
+#define ST PERF_MEM_OP_STORE
+#define L(x) PERF_MEM_LVL_##x
+#define S(x) PERF_MEM_SNOOP_##x
 #define DS(op, lvl, snoop, lock, lnum, rmt, snx, blk, hops) \
-	c2c_data_src(op, lvl, snoop, lock, lnum, rmt, snx, blk, hops)
+	mem_src_make(op, lvl, snoop, lock, lnum, rmt, snx, blk, hops)
 
 static struct kind kinds[32];
 static size_t nr_kinds;
@@ -429,7 +431,7 @@ static void add_kind(const char *name, unsigned int weight, int event, bool hot,
 
 static void setup_kinds(void)
 {
-	uint64_t nolock = C2C_MEM_LOCK_NA;
+	uint64_t nolock = PERF_MEM_LOCK_NA;
 
 	add_kind("L1 hit", 300, LOAD_EV, false,
 		 DS(LD, L(HIT) | L(L1), S(NONE), nolock, 1, 0, 0, 0, 0), 0);
@@ -456,7 +458,7 @@ static void setup_kinds(void)
 	add_kind("L2 HITM", 10, LOAD_EV, true,
 		 DS(LD, L(HIT) | L(L2), S(HITM), nolock, 2, 0, 0, 0, 0), 0);
 	add_kind("LLC peer", 10, LOAD_EV, true,
-		 DS(LD, L(HIT) | L(L3), S(NONE), nolock, 3, 0, C2C_MEM_SNOOPX_PEER, 0, 0), 0);
+		 DS(LD, L(HIT) | L(L3), S(NONE), nolock, 3, 0, PERF_MEM_SNOOPX_PEER, 0, 0), 0);
 	add_kind("uncached", 5, LOAD_EV, false,
 		 DS(LD, L(HIT) | L(UNC), S(NONE), nolock, 0, 0, 0, 0, 0), 0);
 	add_kind("IO", 5, LOAD_EV, false, DS(LD, L(HIT) | L(IO), S(NONE), nolock, 0, 0, 0, 0, 0),
@@ -464,10 +466,10 @@ static void setup_kinds(void)
 	add_kind("miss", 5, LOAD_EV, false, DS(LD, L(MISS) | L(L3), S(NONE), nolock, 0, 0, 0, 0, 0),
 		 0);
 	add_kind("locked L1", 10, LOAD_EV, false,
-		 DS(LD, L(HIT) | L(L1), S(NONE), C2C_MEM_LOCK_LOCKED, 1, 0, 0, 0, 0), 0);
+		 DS(LD, L(HIT) | L(L1), S(NONE), PERF_MEM_LOCK_LOCKED, 1, 0, 0, 0, 0), 0);
 	add_kind("blocked", 5, LOAD_EV, false,
 		 DS(LD, L(HIT) | L(L1), S(NONE), nolock, 1, 0, 0,
-		    C2C_MEM_BLK_DATA | C2C_MEM_BLK_ADDR, 0),
+		    PERF_MEM_BLK_DATA | PERF_MEM_BLK_ADDR, 0),
 		 0);
 	add_kind("store L1 hit", 150, STORE_EV, false,
 		 DS(ST, L(HIT) | L(L1), S(NA), nolock, 0, 0, 0, 0, 0), 0);
@@ -479,7 +481,7 @@ static void setup_kinds(void)
 	add_kind("store uncached", 5, STORE_EV, false,
 		 DS(ST, L(HIT) | L(UNC), S(NA), nolock, 0, 0, 0, 0, 0), 0);
 	add_kind("unparsable", 5, LOAD_EV, false,
-		 DS(C2C_MEM_OP_NA, L(NA), S(NA), nolock, 0, 0, 0, 0, 0), 0);
+		 DS(PERF_MEM_OP_NA, L(NA), S(NA), nolock, 0, 0, 0, 0, 0), 0);
 	add_kind("load no address", 5, LOAD_EV, false,
 		 DS(LD, L(HIT) | L(L1), S(NONE), nolock, 1, 0, 0, 0, 0), 1);
 	add_kind("store no address", 5, STORE_EV, false,
@@ -508,6 +510,7 @@ static void (*const fns[8])(void) = { gen_c2c_fn0, gen_c2c_fn1, gen_c2c_fn2, gen
 				      gen_c2c_fn4, gen_c2c_fn5, gen_c2c_fn6, gen_c2c_fn7 };
 
 static uint64_t rng_state;
+static uint64_t l2_hitm_period = 4000; /* -L: the L2+HITM samples' period */
 
 static uint64_t rnd(void)
 {
@@ -547,7 +550,7 @@ static struct perf_sample make_sample(long i, uint64_t lines, const struct kind 
 		.time = 1000000 + (uint64_t)(swap ? i ^ 1 : i) * 100,
 		.addr = HEAP_START + line * 64 + off,
 		.cpu = tid - PID,
-		.period = 4000,
+		.period = strcmp(k->name, "L2 HITM") ? 4000 : l2_hitm_period,
 		.weight = 30 + rnd() % 470,
 		.data_src = k->data_src,
 		.phys_addr = (line % 2 ? 4 * GIB : 0) + 0x1000000 + line * 64 + off,
@@ -592,7 +595,7 @@ static int mix_main(int argc, char **argv)
 	int opt, ret;
 
 	rng_state = 0x9e3779b97f4a7c15ULL;
-	while ((opt = getopt(argc, argv, "Mn:l:s:Pqx")) != -1) {
+	while ((opt = getopt(argc, argv, "Mn:l:s:PqxL:")) != -1) {
 		if (opt == 'n')
 			n = atol(optarg);
 		else if (opt == 'l')
@@ -605,12 +608,15 @@ static int mix_main(int argc, char **argv)
 			rounds = true;
 		else if (opt == 'x')
 			swap = true;
+		else if (opt == 'L')
+			l2_hitm_period = strtoull(optarg, NULL, 0);
 		else if (opt != 'M')
 			return 2;
 	}
 	if (optind >= argc || n < 0 || lines < 1) {
 		fprintf(stderr,
-			"usage: gen_c2c_data [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] OUT\n");
+			"usage: gen_c2c_data [-n SAMPLES] [-l LINES] [-s SEED] [-P] [-q] [-x] [-L PERIOD] "
+			"OUT\n");
 		return 2;
 	}
 	setup_kinds();

@@ -9,6 +9,9 @@ run_c2c 2 "$TMP/out" "$TMP/err" record --sim
 expect_contains "no command" "no command to run" "$TMP/err"
 run_c2c 2 "$TMP/out" "$TMP/err" record --sim --line-size 100 -- true
 expect_contains "line size" "--line-size expects 64 or 128, not '100'" "$TMP/err"
+run_c2c 2 "$TMP/out" "$TMP/err" record --sim --cacheline-size 96 -- true
+expect_contains "line size, as other commands spell it" "--cacheline-size expects 64 or 128, not '96'" \
+	"$TMP/err"
 run_c2c 2 "$TMP/out" "$TMP/err" record --sim --sim-cpus 0 -- true
 expect_contains "cpus" "--sim-cpus expects a number from 1 to 64, not '0'" "$TMP/err"
 run_c2c 2 "$TMP/out" "$TMP/err" record --sim --sim-cpus 2 --sim-nodes 4 -- true

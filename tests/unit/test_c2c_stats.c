@@ -44,12 +44,12 @@ enum {
 };
 enum { SNP_NONE = 0x2, SNP_HIT = 0x4, SNP_MISS = 0x8, SNP_HITM = 0x10 };
 
-static struct c2c_stats one(uint64_t ds, enum c2c_rules rules)
+static struct c2c_stats one(uint64_t ds, enum mem_src_rules rules)
 {
 	struct c2c_stats st;
 
 	memset(&st, 0, sizeof(st));
-	c2c_decode(&st, ds, true, true, rules);
+	mem_src_decode_stats(&st, ds, true, true, rules);
 	return st;
 }
 
@@ -61,12 +61,12 @@ static void expect_stats(const struct c2c_stats *got, const struct c2c_stats *wa
 
 static void helper_matches_hand_built_bits(void **state)
 {
-	assert_int_equal(c2c_data_src(C2C_MEM_OP_LOAD, C2C_MEM_LVL_HIT | C2C_MEM_LVL_L3,
-				      C2C_MEM_SNOOP_HITM, C2C_MEM_LOCK_NA, 0, false, 0, 0, 0),
+	assert_int_equal(mem_src_make(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT | PERF_MEM_LVL_L3,
+				      PERF_MEM_SNOOP_HITM, PERF_MEM_LOCK_NA, 0, false, 0, 0, 0),
 			 OP_LOAD | LVL(HIT | L3) | SNOOP(SNP_HITM) | (0x1ULL << 24));
-	assert_int_equal(c2c_data_src(C2C_MEM_OP_LOAD, C2C_MEM_LVL_HIT, C2C_MEM_SNOOP_HIT, 0,
-				      C2C_MEM_LVLNUM_ANY_CACHE, true, C2C_MEM_SNOOPX_PEER,
-				      C2C_MEM_BLK_ADDR, 2),
+	assert_int_equal(mem_src_make(PERF_MEM_OP_LOAD, PERF_MEM_LVL_HIT, PERF_MEM_SNOOP_HIT, 0,
+				      PERF_MEM_LVLNUM_ANY_CACHE, true, PERF_MEM_SNOOPX_PEER,
+				      PERF_MEM_BLK_ADDR, 2),
 			 OP_LOAD | LVL(HIT) | SNOOP(SNP_HIT) | LVLNUM(0xb) | REMOTE | PEER |
 				 BLK(4) | HOPS(2));
 	/* the value perf documents for an L1 hit load on Intel: 0x68100142 */
@@ -92,7 +92,7 @@ static void load_levels(void **state)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		st = one(OP_LOAD | LVL(cases[i].lvl) | SNOOP(SNP_NONE), C2C_RULES_PERF61);
+		st = one(OP_LOAD | LVL(cases[i].lvl) | SNOOP(SNP_NONE), MEM_SRC_PERF61);
 		memset(&want, 0, sizeof(want));
 		want.nr_entries = 1;
 		want.load = 1;
@@ -103,40 +103,39 @@ static void load_levels(void **state)
 
 static void local_hitm_only_from_l3_in_61(void **state)
 {
-	struct c2c_stats st = one(OP_LOAD | LVL(HIT | L3) | SNOOP(SNP_HITM), C2C_RULES_PERF61);
+	struct c2c_stats st = one(OP_LOAD | LVL(HIT | L3) | SNOOP(SNP_HITM), MEM_SRC_PERF61);
 
 	assert_int_equal(st.lcl_hitm, 1);
 	assert_int_equal(st.tot_hitm, 1);
 	assert_int_equal(st.ld_llchit, 0);
 	assert_int_equal(c2c_cache_hits(&st), 1);
 	/* 6.1: L2 + HITM is an L2 hit, not a HITM */
-	st = one(OP_LOAD | LVL(HIT | L2) | SNOOP(SNP_HITM), C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(HIT | L2) | SNOOP(SNP_HITM), MEM_SRC_PERF61);
 	assert_int_equal(st.lcl_hitm, 0);
 	assert_int_equal(st.ld_l2hit, 1);
 	/* newer rules: it is a local HITM */
-	st = one(OP_LOAD | LVL(HIT | L2) | SNOOP(SNP_HITM), C2C_RULES_MODERN);
+	st = one(OP_LOAD | LVL(HIT | L2) | SNOOP(SNP_HITM), MEM_SRC_MODERN);
 	assert_int_equal(st.lcl_hitm, 1);
 	assert_int_equal(st.tot_hitm, 1);
 	assert_int_equal(st.ld_l2hit, 0);
 	/* newer rules: lvl_num ANY_CACHE + HITM, not remote */
-	st = one(OP_LOAD | LVL(HIT) | LVLNUM(0xb) | SNOOP(SNP_HITM), C2C_RULES_MODERN);
+	st = one(OP_LOAD | LVL(HIT) | LVLNUM(0xb) | SNOOP(SNP_HITM), MEM_SRC_MODERN);
 	assert_int_equal(st.lcl_hitm, 1);
-	st = one(OP_LOAD | LVL(HIT) | LVLNUM(0xb) | SNOOP(SNP_HITM), C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(HIT) | LVLNUM(0xb) | SNOOP(SNP_HITM), MEM_SRC_PERF61);
 	assert_int_equal(st.lcl_hitm, 0);
 }
 
 static void peers(void **state)
 {
-	struct c2c_stats st =
-		one(OP_LOAD | LVL(HIT | L3) | SNOOP(SNP_NONE) | PEER, C2C_RULES_PERF61);
+	struct c2c_stats st = one(OP_LOAD | LVL(HIT | L3) | SNOOP(SNP_NONE) | PEER, MEM_SRC_PERF61);
 
 	assert_int_equal(st.ld_llchit, 1);
 	assert_int_equal(st.lcl_peer, 1);
 	assert_int_equal(st.tot_peer, 1);
-	st = one(OP_LOAD | LVL(HIT | L2) | PEER, C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(HIT | L2) | PEER, MEM_SRC_PERF61);
 	assert_int_equal(st.ld_l2hit, 1);
 	assert_int_equal(st.lcl_peer, 1);
-	st = one(OP_LOAD | LVL(REM_CCE1) | SNOOP(SNP_NONE) | PEER, C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(REM_CCE1) | SNOOP(SNP_NONE) | PEER, MEM_SRC_PERF61);
 	assert_int_equal(st.rmt_hit, 1);
 	assert_int_equal(st.rmt_peer, 1);
 	assert_int_equal(st.tot_peer, 1);
@@ -145,35 +144,34 @@ static void peers(void **state)
 
 static void dram(void **state)
 {
-	struct c2c_stats st = one(OP_LOAD | LVL(HIT | LOC_RAM) | SNOOP(SNP_HIT), C2C_RULES_PERF61);
+	struct c2c_stats st = one(OP_LOAD | LVL(HIT | LOC_RAM) | SNOOP(SNP_HIT), MEM_SRC_PERF61);
 
 	assert_int_equal(st.lcl_dram, 1);
 	assert_int_equal(st.ld_shared, 1);
 	assert_int_equal(st.ld_excl, 0);
-	st = one(OP_LOAD | LVL(HIT | LOC_RAM) | SNOOP(SNP_MISS), C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(HIT | LOC_RAM) | SNOOP(SNP_MISS), MEM_SRC_PERF61);
 	assert_int_equal(st.ld_excl, 1);
-	st = one(OP_LOAD | LVL(HIT | REM_RAM1) | SNOOP(SNP_NONE), C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(HIT | REM_RAM1) | SNOOP(SNP_NONE), MEM_SRC_PERF61);
 	assert_int_equal(st.rmt_dram, 1);
 	assert_int_equal(st.ld_excl, 1);
-	st = one(OP_LOAD | LVL(HIT | REM_RAM2) | SNOOP(SNP_HIT), C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(HIT | REM_RAM2) | SNOOP(SNP_HIT), MEM_SRC_PERF61);
 	assert_int_equal(st.rmt_dram, 1);
 	assert_int_equal(st.ld_shared, 1);
 	assert_int_equal(c2c_llc_misses(&st), 1);
 	/* REM_RAM without HIT counts nothing but the load */
-	st = one(OP_LOAD | LVL(REM_RAM1), C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(REM_RAM1), MEM_SRC_PERF61);
 	assert_int_equal(st.rmt_dram, 0);
 	assert_int_equal(st.load, 1);
 }
 
 static void remote_cache(void **state)
 {
-	struct c2c_stats st =
-		one(OP_LOAD | LVL(HIT | REM_CCE1) | SNOOP(SNP_HITM), C2C_RULES_PERF61);
+	struct c2c_stats st = one(OP_LOAD | LVL(HIT | REM_CCE1) | SNOOP(SNP_HITM), MEM_SRC_PERF61);
 
 	assert_int_equal(st.rmt_hitm, 1);
 	assert_int_equal(st.tot_hitm, 1);
 	assert_int_equal(st.rmt_dram, 0);
-	st = one(OP_LOAD | LVL(HIT | REM_CCE2) | SNOOP(SNP_HIT), C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(HIT | REM_CCE2) | SNOOP(SNP_HIT), MEM_SRC_PERF61);
 	assert_int_equal(st.rmt_hit, 1);
 	assert_int_equal(c2c_llc_misses(&st), 1);
 }
@@ -183,47 +181,47 @@ static void mrem_doubles_as_remote_dram_in_61(void **state)
 {
 	uint64_t hitm = OP_LOAD | LVL(HIT) | LVLNUM(0xb) | REMOTE | SNOOP(SNP_HITM);
 	uint64_t hit = OP_LOAD | LVL(HIT) | REMOTE | SNOOP(SNP_HIT);
-	struct c2c_stats st = one(hitm, C2C_RULES_PERF61);
+	struct c2c_stats st = one(hitm, MEM_SRC_PERF61);
 
 	assert_int_equal(st.rmt_hitm, 1);
 	assert_int_equal(st.rmt_dram, 1);
 	assert_int_equal(st.ld_excl, 1);
 	assert_int_equal(c2c_llc_misses(&st), 2);
-	st = one(hit, C2C_RULES_PERF61);
+	st = one(hit, MEM_SRC_PERF61);
 	assert_int_equal(st.rmt_hit, 1);
 	assert_int_equal(st.rmt_dram, 1);
 	assert_int_equal(st.ld_shared, 1);
-	st = one(hitm, C2C_RULES_MODERN);
+	st = one(hitm, MEM_SRC_MODERN);
 	assert_int_equal(st.rmt_hitm, 1);
 	assert_int_equal(st.rmt_dram, 0);
 	assert_int_equal(st.lcl_hitm, 0);
 	/* hops set: not "mrem", so no remote counters at all */
-	st = one(hitm | HOPS(2), C2C_RULES_PERF61);
+	st = one(hitm | HOPS(2), MEM_SRC_PERF61);
 	assert_int_equal(st.rmt_hitm, 0);
 	assert_int_equal(st.rmt_dram, 0);
 	/* mrem without HIT in lvl: only the remote-cache part */
-	st = one(OP_LOAD | REMOTE | SNOOP(SNP_HITM), C2C_RULES_PERF61);
+	st = one(OP_LOAD | REMOTE | SNOOP(SNP_HITM), MEM_SRC_PERF61);
 	assert_int_equal(st.rmt_hitm, 1);
 	assert_int_equal(st.rmt_dram, 0);
 }
 
 static void stores(void **state)
 {
-	struct c2c_stats st = one(OP_STORE | LVL(HIT | L1), C2C_RULES_PERF61);
+	struct c2c_stats st = one(OP_STORE | LVL(HIT | L1), MEM_SRC_PERF61);
 
 	assert_int_equal(st.store, 1);
 	assert_int_equal(st.st_l1hit, 1);
 	assert_int_equal(c2c_stores(&st), 1);
 	assert_int_equal(c2c_bucket_of(&st), -1);
-	st = one(OP_STORE | LVL(MISS | L1), C2C_RULES_PERF61);
+	st = one(OP_STORE | LVL(MISS | L1), MEM_SRC_PERF61);
 	assert_int_equal(st.st_l1miss, 1);
-	st = one(OP_STORE | LVL(NA), C2C_RULES_PERF61);
+	st = one(OP_STORE | LVL(NA), MEM_SRC_PERF61);
 	assert_int_equal(st.st_na, 1);
-	st = one(OP_STORE | LVL(HIT | UNC), C2C_RULES_PERF61);
+	st = one(OP_STORE | LVL(HIT | UNC), MEM_SRC_PERF61);
 	assert_int_equal(st.st_uncache, 1);
 	assert_int_equal(c2c_stores(&st), 0);
 	/* MISS without L1 is nothing but a store */
-	st = one(OP_STORE | LVL(MISS | L2), C2C_RULES_PERF61);
+	st = one(OP_STORE | LVL(MISS | L2), MEM_SRC_PERF61);
 	assert_int_equal(st.st_l1miss, 0);
 	assert_int_equal(c2c_total_records(&st), 0);
 }
@@ -233,16 +231,19 @@ static void no_address_no_map_no_parse(void **state)
 	struct c2c_stats st;
 
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(c2c_decode(&st, OP_LOAD | LVL(HIT | L1), false, true, C2C_RULES_PERF61),
+	assert_int_equal(mem_src_decode_stats(&st, OP_LOAD | LVL(HIT | L1), false, true,
+					      MEM_SRC_PERF61),
 			 -1);
 	assert_int_equal(st.ld_noadrs, 1);
 	assert_int_equal(st.ld_l1hit, 0);
-	assert_int_equal(c2c_decode(&st, OP_STORE | LVL(HIT | L1), false, true, C2C_RULES_PERF61),
+	assert_int_equal(mem_src_decode_stats(&st, OP_STORE | LVL(HIT | L1), false, true,
+					      MEM_SRC_PERF61),
 			 -1);
 	assert_int_equal(st.st_noadrs, 1);
-	assert_int_equal(c2c_decode(&st, OP_NA, true, true, C2C_RULES_PERF61), -1);
+	assert_int_equal(mem_src_decode_stats(&st, OP_NA, true, true, MEM_SRC_PERF61), -1);
 	assert_int_equal(st.noparse, 1);
-	assert_int_equal(c2c_decode(&st, OP_LOAD | LVL(HIT | L1), true, false, C2C_RULES_PERF61),
+	assert_int_equal(mem_src_decode_stats(&st, OP_LOAD | LVL(HIT | L1), true, false,
+					      MEM_SRC_PERF61),
 			 -1);
 	assert_int_equal(st.nomap, 1);
 	assert_int_equal(st.ld_l1hit, 1); /* classified, then rejected */
@@ -253,7 +254,7 @@ static void no_address_no_map_no_parse(void **state)
 
 static void lock_and_blocked(void **state)
 {
-	struct c2c_stats st = one(OP_LOAD | LVL(HIT | L1) | LOCKED | BLK(2 | 4), C2C_RULES_PERF61);
+	struct c2c_stats st = one(OP_LOAD | LVL(HIT | L1) | LOCKED | BLK(2 | 4), MEM_SRC_PERF61);
 
 	assert_int_equal(st.locks, 1);
 	assert_int_equal(st.blk_data, 1);
@@ -261,12 +262,12 @@ static void lock_and_blocked(void **state)
 	/* a locked RMW sampled as its load is one write; as a store, one too */
 	assert_int_equal(st.lock_loads, 1);
 	assert_int_equal(c2c_writes(&st), 1);
-	st = one(OP_STORE | LVL(HIT | L1) | LOCKED, C2C_RULES_PERF61);
+	st = one(OP_STORE | LVL(HIT | L1) | LOCKED, MEM_SRC_PERF61);
 	assert_int_equal(st.locks, 1);
 	assert_int_equal(st.lock_loads, 0);
 	assert_int_equal(c2c_writes(&st), 1);
 	/* lock NA is not a lock */
-	st = one(OP_LOAD | LVL(HIT | L1) | (0x1ULL << 24), C2C_RULES_PERF61);
+	st = one(OP_LOAD | LVL(HIT | L1) | (0x1ULL << 24), MEM_SRC_PERF61);
 	assert_int_equal(st.locks, 0);
 	assert_int_equal(c2c_writes(&st), 0);
 }
@@ -294,10 +295,40 @@ static void totals_and_buckets(void **state)
 	assert_int_equal(sum.tot_hitm, 2);
 }
 
+/*
+ * mem_src's answers (what a HITM, a store miss, a write is) are the
+ * decoder's counts, under both rule sets, on random data sources biased
+ * toward loads and stores with the interesting bits set.
+ */
+static void mem_src_predicates_agree_with_the_decoder(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	int i, rules;
+
+	for (i = 0; i < 200000; i++) {
+		uint64_t ds;
+
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		ds = x * 0x2545f4914f6cdd1dULL;
+		if (i % 2)
+			ds = (ds & ~0x1fULL) | (i % 4 == 1 ? OP_LOAD : OP_STORE);
+		for (rules = MEM_SRC_PERF61; rules <= MEM_SRC_MODERN; rules++) {
+			struct c2c_stats st = one(ds, rules);
+
+			assert_int_equal(mem_src_is_hitm(ds, rules), st.tot_hitm > 0);
+			assert_int_equal(mem_src_is_store_miss(ds), st.st_l1miss > 0);
+			assert_int_equal(mem_src_is_write(ds), c2c_writes(&st) > 0);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(helper_matches_hand_built_bits),
+		cmocka_unit_test(mem_src_predicates_agree_with_the_decoder),
 		cmocka_unit_test(load_levels),
 		cmocka_unit_test(local_hitm_only_from_l3_in_61),
 		cmocka_unit_test(peers),

@@ -466,6 +466,38 @@ static void placement_fork_inherits_comm(void **state)
 	task_placement_free(p);
 }
 
+/* Per line, the HITMs a thread took: by the rules the report counts with (perf 6.1: L2+HITM is an L2 hit). */
+static void placement_hitms_by_the_rules(void **state)
+{
+	struct task_placement *p = xcalloc(1, sizeof(*p));
+	const uint64_t load = PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT);
+	const uint64_t l3_hitm = load | PERF_MEM_S(LVL, L3) | PERF_MEM_S(SNOOP, HITM);
+	const uint64_t l2_hitm = load | PERF_MEM_S(LVL, L2) | PERF_MEM_S(SNOOP, HITM);
+	const uint64_t rmt_hitm = load | PERF_MEM_S(LVL, REM_CCE1) | PERF_MEM_S(SNOOP, HITM);
+	const uint64_t l1_hit = load | PERF_MEM_S(LVL, L1) | PERF_MEM_S(SNOOP, NONE);
+	const uint64_t ds[] = { l3_hitm, l2_hitm, rmt_hitm, l1_hit };
+	struct perf_sample s = { .pid = 10, .tid = 11, .cpu = 1, .addr = 0x1008 };
+	struct task_placement_line *l;
+	size_t i;
+
+	hashmap_init(&p->by_tid);
+	p->line_size = 64;
+	p->rules = MEM_SRC_PERF61;
+	for (i = 0; i < sizeof(ds) / sizeof(ds[0]); i++) {
+		s.data_src = ds[i];
+		task_placement_on_memory(p, &s);
+	}
+	l = hashmap_get(&task_placement_thread_of(p, 10, 11)->lines, 0x1000);
+	assert_non_null(l);
+	assert_int_equal(l->samples, 4);
+	assert_int_equal(l->hitms, 2); /* L3 and remote: the L2 one is an L2 hit */
+	p->rules = MEM_SRC_MODERN;
+	s.data_src = l2_hitm;
+	task_placement_on_memory(p, &s);
+	assert_int_equal(l->hitms, 3); /* newer perf: a local HITM */
+	task_placement_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +518,7 @@ int main(void)
 		cmocka_unit_test(configure_and_describe),
 		cmocka_unit_test(tracing_blob_damage),
 		cmocka_unit_test(placement_fork_inherits_comm),
+		cmocka_unit_test(placement_hitms_by_the_rules),
 	};
 
 	setenv("LIBPFM_FORCE_PMU", "icl", 1); /* before libpfm4 initializes */

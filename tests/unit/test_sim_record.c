@@ -221,22 +221,22 @@ static void compact_matches_full(void **state)
 	memset(&compact, 0, sizeof(compact));
 	put_header(&full);
 	put_header(&compact);
-	for (code = 0; code <= (C2CSIM_CODE_CLASS | C2CSIM_CODE_STORE | C2CSIM_CODE_LOCKED |
+	for (code = 0; code <= (MEM_SRC_CODE_CLASS | MEM_SRC_CODE_STORE | MEM_SRC_CODE_LOCKED |
 				C2CSIM_CODE_RATE);
 	     code++, i++) {
 		struct c2csim_sample *p;
 		struct c2csim_csample *c;
-		uint32_t cls = code & C2CSIM_CODE_CLASS;
+		uint32_t cls = code & MEM_SRC_CODE_CLASS;
 
-		if (cls >= C2CSIM_NR_CLASSES ||
-		    (code & C2CSIM_CODE_STORE && code & C2CSIM_CODE_LOCKED))
+		if (cls >= MEM_SRC_NR_CLASSES ||
+		    (code & MEM_SRC_CODE_STORE && code & MEM_SRC_CODE_LOCKED))
 			continue; /* no such sample */
 		p = put(&full, C2CSIM_REC_SAMPLE, sizeof(*p), 101 + i % 2);
 		p->time = 1000 + i;
 		p->ip = 0x401000 + i;
 		p->addr = 0x602000 + 8 * i;
 		p->cpu = (uint16_t)(i % 4);
-		p->data_src = c2csim_data_src(code);
+		p->data_src = mem_src_of_code(code);
 		p->weight = 11 + c2csim_class_cost(cls);
 		p->period = code & C2CSIM_CODE_RATE ? 10 : 1;
 		p->flags = (uint16_t)c2csim_code_flags(code);
@@ -268,7 +268,7 @@ static void put_hitms(struct stream *s, uint32_t n, uint64_t t0)
 	for (i = 0; i < n; i++) {
 		struct c2csim_csample *c = put(s, C2CSIM_REC_CSAMPLE, sizeof(*c), 101 + i % 2);
 
-		c->tcc = (t0 + i) << 16 | (uint64_t)(i % 4) << 8 | C2CSIM_CLS_LCL_HITM;
+		c->tcc = (t0 + i) << 16 | (uint64_t)(i % 4) << 8 | MEM_SRC_CLS_LCL_HITM;
 		c->ip = 0x401000 + i % 16;
 		c->addr = 0x602000 + 8 * (i % 8);
 	}
@@ -400,15 +400,48 @@ static void max_size_bounds(void **state)
 	assert_int_equal(st.samples + st.over_size, 24000);
 }
 
-/* The stores' data_src: L1 hit when the store owned the line, else L1 miss. */
-static void store_data_src(void **state)
+/*
+ * Every code's data_src, bit for bit as perf's own header spells them:
+ * loads by class (remote: the remote bit and hops 2, another socket),
+ * stores at L1, a hit when the store owned the line, else an L1 miss.
+ */
+static void sim_data_src(void **state)
 {
+#define LD(lvl, snoop, lnum)                                                  \
+	(PERF_MEM_S(OP, LOAD) | PERF_MEM_S(LVL, HIT) | PERF_MEM_S(LVL, lvl) | \
+	 PERF_MEM_S(SNOOP, snoop) | PERF_MEM_S(LVLNUM, lnum) | PERF_MEM_S(TLB, NA))
+#define RMT (PERF_MEM_S(REMOTE, REMOTE) | PERF_MEM_S(HOPS, 2))
+#define PEER PERF_MEM_S(SNOOPX, PEER)
+	static const uint64_t load[MEM_SRC_NR_CLASSES] = {
+		[MEM_SRC_CLS_L1] = LD(L1, NONE, L1),
+		[MEM_SRC_CLS_LCL_PEER] = LD(L3, HIT, L3) | PEER,
+		[MEM_SRC_CLS_RMT_PEER] = LD(REM_CCE1, HIT, ANY_CACHE) | PEER | RMT,
+		[MEM_SRC_CLS_LCL_HITM] = LD(L3, HITM, L3),
+		[MEM_SRC_CLS_RMT_HITM] = LD(REM_CCE1, HITM, ANY_CACHE) | RMT,
+		[MEM_SRC_CLS_LCL_DRAM] = LD(LOC_RAM, MISS, RAM),
+		[MEM_SRC_CLS_RMT_DRAM] = LD(REM_RAM1, MISS, RAM) | RMT,
+	};
+	const uint64_t store = PERF_MEM_S(OP, STORE) | PERF_MEM_S(LVL, L1) | PERF_MEM_S(SNOOP, NA) |
+			       PERF_MEM_S(LVLNUM, L1) | PERF_MEM_S(TLB, NA) | PERF_MEM_S(LOCK, NA);
+	uint32_t cls;
+
 	(void)state;
-	assert_true(c2csim_data_src(C2CSIM_CODE_STORE | C2CSIM_CLS_L1) >> 5 & C2CSIM_LVL_HIT);
-	assert_true(c2csim_data_src(C2CSIM_CODE_STORE | C2CSIM_CLS_RMT_HITM) >> 5 &
-		    C2CSIM_LVL_MISS);
-	assert_int_equal(c2csim_data_src(C2CSIM_CLS_RMT_HITM) >> 19 & 0x1f, C2CSIM_SNOOP_HITM);
-	assert_int_equal(c2csim_data_src(C2CSIM_CODE_LOCKED) >> 24 & 3, 2);
+	for (cls = 0; cls < MEM_SRC_NR_CLASSES; cls++) {
+		assert_int_equal(mem_src_of_code(cls), load[cls] | PERF_MEM_S(LOCK, NA));
+		assert_int_equal(mem_src_of_code(cls | MEM_SRC_CODE_LOCKED),
+				 load[cls] | PERF_MEM_S(LOCK, LOCKED));
+		assert_int_equal(mem_src_of_code(cls | MEM_SRC_CODE_STORE),
+				 store | (cls == MEM_SRC_CLS_L1 ? PERF_MEM_S(LVL, HIT) :
+								  PERF_MEM_S(LVL, MISS)));
+		/* what perf counts them as: the HITM classes are HITMs, remote or not */
+		assert_int_equal(mem_src_is_hitm(mem_src_of_code(cls), MEM_SRC_PERF61),
+				 cls == MEM_SRC_CLS_LCL_HITM || cls == MEM_SRC_CLS_RMT_HITM);
+		assert_int_equal(mem_src_is_store_miss(mem_src_of_code(cls | MEM_SRC_CODE_STORE)),
+				 cls != MEM_SRC_CLS_L1);
+	}
+#undef LD
+#undef RMT
+#undef PEER
 }
 
 int main(void)
@@ -416,7 +449,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(chunks_agree),	   cmocka_unit_test(bad_size_names_offset),
 		cmocka_unit_test(cut_stream),	   cmocka_unit_test(compact_matches_full),
-		cmocka_unit_test(store_data_src),  cmocka_unit_test(thinning),
+		cmocka_unit_test(sim_data_src),	   cmocka_unit_test(thinning),
 		cmocka_unit_test(thinning_errors), cmocka_unit_test(max_size_bounds),
 	};
 

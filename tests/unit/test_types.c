@@ -184,6 +184,93 @@ static void member_arrays_follow_position(void **state)
 }
 
 /*
+ * The member API: which members hold an offset (a union's alternatives,
+ * bitfields sharing a byte, zero-size markers holding none, a trailing
+ * flexible array with TYPE_AT_FLEX), what a path names (own members
+ * before those of anonymous members, indexes, bitfields by their bytes)
+ * and how a failing path says where, and the lines of an extent.
+ */
+static void member_at_and_paths(void **state)
+{
+	struct fixture *f = *state;
+	struct type *outer = type_db_add(f->db, TYPE_STRUCT, "outer");
+	struct type *anon = type_db_add(f->db, TYPE_UNION, NULL);
+	struct type *zero = array(f->db, f->t_char, 0), *arr = array(f->db, f->t_list_head, 3);
+	struct type_member *m = type_db_add_members(f->db, outer, 7), *u;
+	const struct type_member *got;
+	struct type_path p;
+	uint64_t base = 0, first, last;
+
+	anon->size = 8;
+	u = type_db_add_members(f->db, anon, 2);
+	member(&u[0], "word", f->t_list_ptr, 0);
+	member(&u[1], "half", f->t_int, 0);
+	member(&m[0], "__cacheline_group_begin__hot", zero, 0);
+	member(&m[1], "a", f->t_int, 0);
+	member(&m[2], NULL, anon, 8); /* union { ptr word; int half; } */
+	member(&m[3], "bits1", f->t_uint, 16);
+	m[3].bit_offset = 16 * 8, m[3].bit_size = 3;
+	member(&m[4], "bits2", f->t_uint, 16);
+	m[4].bit_offset = 16 * 8 + 3, m[4].bit_size = 9; /* bytes 16 and 17 */
+	member(&m[5], "list", arr, 24);
+	member(&m[6], "data", zero, 72);
+	outer->size = 72;
+
+	assert_ptr_equal(type_member_at(outer, 0, NULL, 0), &m[1]); /* the marker holds nothing */
+	assert_null(type_member_at(outer, 0, &m[1], 0));
+	assert_ptr_equal(type_member_at(outer, 12, NULL, 0), &m[2]);
+	assert_ptr_equal(type_member_at(anon, 0, NULL, 0), &u[0]);
+	assert_ptr_equal(type_member_at(anon, 0, &u[0], 0), &u[1]);
+	assert_ptr_equal(type_member_at(outer, 16, NULL, 0), &m[3]);
+	assert_ptr_equal(type_member_at(outer, 16, &m[3], 0), &m[4]);
+	assert_ptr_equal(type_member_at(outer, 17, NULL, 0), &m[4]);
+	assert_null(type_member_at(outer, 18, NULL, 0));
+	assert_null(type_member_at(outer, 80, NULL, 0));
+	assert_ptr_equal(type_member_at(outer, 80, NULL, TYPE_AT_FLEX), &m[6]);
+
+	got = type_member_named(outer, "half", 4, &base);
+	assert_ptr_equal(got, &u[1]);
+	assert_int_equal(base, 8);
+
+	assert_int_equal(type_member_path(outer, "half", &p), 0);
+	assert_int_equal(p.start, 8);
+	assert_int_equal(p.end, 12);
+	assert_int_equal(type_member_path(outer, ".bits2", &p), 0);
+	assert_int_equal(p.start, 16);
+	assert_int_equal(p.end, 18);
+	assert_int_equal(type_member_path(outer, "list[2].prev", &p), 0);
+	assert_ptr_equal(p.type, f->t_list_ptr);
+	assert_int_equal(p.start, 24 + 2 * 16 + 8);
+	assert_int_equal(p.end, p.start + 8);
+	assert_int_equal(p.parent, 24 + 2 * 16);
+	assert_int_equal(type_member_path(outer, "list[3]", &p), -1);
+	assert_int_equal(p.error, TYPE_PATH_INDEX_RANGE);
+	assert_int_equal(type_member_path(outer, "a[1]", &p), -1);
+	assert_int_equal(p.error, TYPE_PATH_NOT_ARRAY);
+	assert_int_equal(type_member_path(outer, "a.b", &p), -1);
+	assert_int_equal(p.error, TYPE_PATH_NOT_AGGREGATE);
+	assert_ptr_equal(p.member, &m[1]);
+	assert_int_equal(type_member_path(outer, "list[1].nope", &p), -1);
+	assert_int_equal(p.error, TYPE_PATH_NO_MEMBER);
+	assert_string_equal(p.at, "nope");
+	assert_ptr_equal(p.in, f->t_list_head);
+	assert_int_equal(type_member_path(outer, "list[x]", &p), -1);
+	assert_int_equal(p.error, TYPE_PATH_EXPECTED_INDEX);
+	assert_int_equal(type_member_path(outer, "a.", &p), -1);
+	assert_int_equal(p.error, TYPE_PATH_EXPECTED_NAME);
+
+	type_extent_lines(0, 0, 64, &first, &last); /* a marker: its line */
+	assert_int_equal(first, 0);
+	assert_int_equal(last, 0);
+	type_extent_lines(60, 68, 64, &first, &last);
+	assert_int_equal(first, 0);
+	assert_int_equal(last, 1);
+	type_extent_lines(64, 128, 64, &first, &last);
+	assert_int_equal(first, 1);
+	assert_int_equal(last, 1);
+}
+
+/*
  * Two copies of a struct whose array member has no dimension at all
  * (damaged DWARF: fuzz_dwarf found one) are compared without reading the
  * dims they do not have (memcmp of NULL: UBSan stopped the fuzzer).
@@ -505,6 +592,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(extents_of_bitfields, setup, teardown),
 		cmocka_unit_test_setup_teardown(group_markers, setup, teardown),
 		cmocka_unit_test(typedef_names_anonymous_struct),
+		cmocka_unit_test_setup_teardown(member_at_and_paths, setup, teardown),
 		cmocka_unit_test(load_reports_bad_files),
 	};
 

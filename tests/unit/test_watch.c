@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "perf/mem_src.h"
 #include "watch/watch_int.h"
-#include "../../plugins/valgrind/c2csim_proto.h"
 
 static struct type_db *db;
 static uint64_t dims3[] = { 3 };
@@ -190,14 +190,14 @@ static void test_replay(void **state)
 		acc(8, 1, 2, ATTRIB_ACCESS_READ), /* c meets c's write: HITM */
 	};
 	static const uint8_t codes[] = {
-		C2CSIM_CODE_STORE | C2CSIM_CLS_LCL_DRAM,
-		C2CSIM_CODE_STORE | C2CSIM_CLS_LCL_HITM,
-		C2CSIM_CLS_L1,
-		C2CSIM_CLS_LCL_HITM,
-		C2CSIM_CODE_STORE | C2CSIM_CLS_LCL_PEER,
-		C2CSIM_CODE_LOCKED | C2CSIM_CLS_LCL_HITM,
-		C2CSIM_CODE_STORE | C2CSIM_CLS_LCL_DRAM,
-		C2CSIM_CLS_LCL_HITM,
+		MEM_SRC_CODE_STORE | MEM_SRC_CLS_LCL_DRAM,
+		MEM_SRC_CODE_STORE | MEM_SRC_CLS_LCL_HITM,
+		MEM_SRC_CLS_L1,
+		MEM_SRC_CLS_LCL_HITM,
+		MEM_SRC_CODE_STORE | MEM_SRC_CLS_LCL_PEER,
+		MEM_SRC_CODE_LOCKED | MEM_SRC_CLS_LCL_HITM,
+		MEM_SRC_CODE_STORE | MEM_SRC_CLS_LCL_DRAM,
+		MEM_SRC_CLS_LCL_HITM,
 	};
 	struct watch w = { .fields = fields, .nr_fields = 3, .acc = seq, .nr_acc = 8 };
 	const struct watch_line *l;
