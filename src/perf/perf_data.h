@@ -240,6 +240,15 @@ int perf_reader_next(struct perf_reader *r, struct perf_event_rec *ev, struct er
  * or a string without its NUL.
  */
 int perf_decode_record(const void *rec, size_t size, struct perf_event_rec *ev);
+/*
+ * A sample as a ring holds it (native byte order, header first), of
+ * sample_type, by the reader's field parsers: the fixed fields, RAW,
+ * WEIGHT, DATA_SRC, TRANSACTION, PHYS_ADDR and the page sizes (pointers
+ * into rec). -ENOTSUP for sample types with READ, CALLCHAIN, branch,
+ * register, stack or AUX fields (their layout needs the event's attr),
+ * -EINVAL for a sample shorter than its fields.
+ */
+int perf_decode_sample(const void *rec, size_t size, uint64_t sample_type, struct perf_sample *s);
 const struct perf_header_info *perf_reader_header(const struct perf_reader *r);
 size_t perf_reader_nr_attrs(const struct perf_reader *r);
 const struct perf_attr_info *perf_reader_attr(const struct perf_reader *r, size_t i);

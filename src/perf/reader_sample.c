@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
@@ -345,6 +346,28 @@ static const char *parse_tail(struct perf_reader *r, struct cursor *c, const str
 			return "AUX";
 	}
 	return NULL;
+}
+
+int perf_decode_sample(const void *rec, size_t size, uint64_t sample_type, struct perf_sample *s)
+{
+	struct cursor c;
+
+	if (sample_type & (SAMPLE_VARIABLE & ~(uint64_t)PERF_SAMPLE_RAW))
+		return -ENOTSUP;
+	if (size < 8)
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	s->sample_type = sample_type;
+	s->cpumode = rd16((const uint8_t *)rec + 4, false) & PERF_RECORD_MISC_CPUMODE_MASK;
+	cursor_init(&c, (const uint8_t *)rec + 8, size - 8, 8, false);
+	parse_head(&c, sample_type, s, true);
+	if (sample_type & PERF_SAMPLE_RAW) {
+		s->raw_size = cursor_u32(&c);
+		s->raw = cursor_bytes(&c, s->raw_size);
+	}
+	parse_weights(&c, sample_type, s, true);
+	parse_addrs(&c, sample_type, s, true);
+	return c.bad ? -EINVAL : 0;
 }
 
 int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_event_rec *ev,

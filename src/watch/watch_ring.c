@@ -256,20 +256,20 @@ int watch_arm(struct watch *w, struct err_msg *err)
 }
 
 /* p: the sample after its IDENTIFIER word. */
-static void add_access(struct watch *w, size_t field, uint16_t misc, const uint64_t *p)
+static void add_access(struct watch *w, size_t field, const struct perf_sample *smp)
 {
 	struct watch_access *a;
 
 	w->acc = xgrow(w->acc, &w->alloc_acc, w->nr_acc + 1, sizeof(*w->acc));
 	a = &w->acc[w->nr_acc++];
-	*a = (struct watch_access){ .ip = p[0],
-				    .pid = (uint32_t)p[1],
-				    .tid = p[1] >> 32,
-				    .time = p[2],
-				    .cpu = (uint32_t)p[4],
+	*a = (struct watch_access){ .ip = smp->ip,
+				    .pid = smp->pid,
+				    .tid = smp->tid,
+				    .time = smp->time,
+				    .cpu = smp->cpu,
 				    .field = field,
-				    .site_ip = p[0] };
-	a->kernel = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+				    .site_ip = smp->ip };
+	a->kernel = smp->cpumode == PERF_RECORD_MISC_KERNEL;
 }
 
 static void add_fork(struct watch *w, const struct perf_task *t)
@@ -308,12 +308,16 @@ static void add_side_band(struct watch *w, const uint8_t *rec, size_t size)
 }
 
 /* A sample: IDENTIFIER names the event (an inherited one its parent's). */
-static void add_sample(struct watch *w, uint16_t misc, const uint64_t *p)
+static void add_sample(struct watch *w, const uint8_t *rec, size_t size)
 {
-	uintptr_t field = (uintptr_t)hashmap_get(&w->ids, p[0]);
+	struct perf_sample smp;
+	uintptr_t field;
 
+	if (perf_decode_sample(rec, size, WATCH_SAMPLE_TYPE | PERF_SAMPLE_IDENTIFIER, &smp))
+		return;
+	field = (uintptr_t)hashmap_get(&w->ids, smp.id);
 	if (field)
-		add_access(w, field - 1, misc, p + 1);
+		add_access(w, field - 1, &smp);
 }
 
 static void parse_record(struct watch *w, const uint8_t *rec, size_t size)
@@ -322,8 +326,7 @@ static void parse_record(struct watch *w, const uint8_t *rec, size_t size)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		if (size >= sizeof(*h) + 6 * 8)
-			add_sample(w, h->misc, (const uint64_t *)(rec + sizeof(*h)));
+		add_sample(w, rec, size);
 		break;
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
