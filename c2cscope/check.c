@@ -146,7 +146,7 @@ static int run_check(struct check_args *a, struct ruleset *rs)
 	struct gate_opts go = { .cacheline_size = a->cacheline_size };
 	struct type_db *db = NULL;
 	struct gate_result res;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t i;
 	int ret;
 

@@ -24,7 +24,7 @@ int cmd_error(const char *cmd, const char *fmt, ...)
 	return EXIT_BAD_INPUT;
 }
 
-int cmd_report_err(const char *cmd, const struct c2c_err *err)
+int cmd_report_err(const char *cmd, const struct err_msg *err)
 {
 	return cmd_error(cmd, "%s", err->msg[0] ? err->msg : "unknown error");
 }

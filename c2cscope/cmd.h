@@ -26,7 +26,7 @@ int cmd_watch(int argc, char **argv);
 /* "c2cscope CMD: MESSAGE" on stderr; returns EXIT_BAD_INPUT. */
 int cmd_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Report an engine error (err->msg) for cmd; returns EXIT_BAD_INPUT. */
-int cmd_report_err(const char *cmd, const struct c2c_err *err);
+int cmd_report_err(const char *cmd, const struct err_msg *err);
 /* "c2cscope CMD: warning: MESSAGE" on stderr. */
 void cmd_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

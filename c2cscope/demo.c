@@ -185,10 +185,10 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 	return remove(path);
 }
 
-/* Print the member lines on the cache line that holds load_avg. */
-static void print_load_avg_line(const char *text)
+/* Print the member lines of layout's text on load_avg's cache line (load_avg at offset). */
+static void print_load_avg_line(const char *text, long load_avg)
 {
-	long line = demo_layout_offset(text, "load_avg") / 64;
+	long line = load_avg / 64;
 	const char *p = text;
 
 	while (*p) {
@@ -233,9 +233,11 @@ static void step_kernel_layout(struct demo *d)
 	else if (access(KERNEL_BTF, R_OK))
 		demo_skip("this kernel has no BTF (%s)", KERNEL_BTF);
 	else if (!layout_task_group(d, NULL, "kernel", &text)) {
+		long load_avg = -1;
+
+		demo_describe_task_group(&d->kernel_layout, NULL, NULL, &load_avg);
 		printf("    load_avg's cache line:\n");
-		print_load_avg_line(text.buf);
-		demo_describe_layout(&d->kernel_layout, text.buf);
+		print_load_avg_line(text.buf, load_avg);
 		printf("    => %s\n", d->kernel_layout.buf);
 	}
 	strbuf_release(&text);
@@ -244,6 +246,7 @@ static void step_kernel_layout(struct demo *d)
 static void step_model_layout(struct demo *d)
 {
 	struct strbuf text = STRBUF_INIT, bin = STRBUF_INIT, what = STRBUF_INIT;
+	long load_avg = -1;
 	size_t i;
 
 	demo_step(d, "The sched-core model's struct task_group, from its DWARF");
@@ -256,13 +259,12 @@ static void step_model_layout(struct demo *d)
 		strbuf_addf(&bin, "%s/sched-core-%s", d->samples, demo_builds[i]);
 		if (layout_task_group(d, bin.buf, demo_builds[i], &text))
 			continue;
-		d->size[i] = demo_layout_size(text.buf);
 		strbuf_reset(&what);
-		demo_describe_layout(&what, text.buf);
+		demo_describe_task_group(&what, bin.buf, &d->size[i], &load_avg);
 		printf("    %-9s %s\n", demo_builds[i], what.buf);
 		if (i == 0) {
 			printf("    upstream, load_avg's cache line:\n");
-			print_load_avg_line(text.buf);
+			print_load_avg_line(text.buf, load_avg);
 		}
 	}
 	strbuf_release(&text);

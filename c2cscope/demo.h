@@ -97,14 +97,14 @@ struct demo_match {
 /* demo_print_matching for each of matches, in order, up to one with no needle. */
 void demo_print_each(const char *text, const struct demo_match *matches);
 /*
- * Offset of a member in a pahole-style layout text (a top-level member, or
- * one of a top-level anonymous struct or union), -1 if not found.
+ * struct task_group of FILE (NULL: the running kernel's BTF), from the
+ * type model rather than from layout's text: "704 bytes; load_avg @256
+ * rt_se @264 rt_rq @272 parent @408" (-1 for a member it has not; members
+ * of its anonymous structs count, as C names them), its size and
+ * load_avg's offset when asked. 0, or -1 when there is no task_group.
  */
-long demo_layout_offset(const char *text, const char *member);
-/* The size from the layout text's "size: N" summary, 0 if not found. */
-unsigned int demo_layout_size(const char *text);
-/* "704 bytes; load_avg @256 rt_se @264 rt_rq @272 parent @408" */
-void demo_describe_layout(struct strbuf *sb, const char *text);
+int demo_describe_task_group(struct strbuf *sb, const char *file, unsigned int *size,
+			     long *load_avg);
 
 /* DIR/NAME.html for --html DIR into sb (reset first); false without --html. */
 bool demo_html_path(const struct demo *d, const char *name, struct strbuf *sb);

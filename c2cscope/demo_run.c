@@ -6,7 +6,6 @@
 #include "config.h"
 #include "demo.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -17,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "types/types.h"
 #include "util/xalloc.h"
 
 const char *const demo_builds[3] = { "upstream", "reordered", "aligned" };
@@ -177,76 +177,33 @@ void demo_print_each(const char *text, const struct demo_match *matches)
 		demo_print_matching(text, matches->needle, matches->max);
 }
 
-/*
- * The declared name of a member line "\tTYPE NAME [attrs]; /x OFF SIZE x/";
- * depth is the number of tabs the line must start with.
- */
-static bool member_line_is(const char *line, size_t len, const char *member, size_t depth)
-{
-	const char *semi = memchr(line, ';', len), *end;
-	const char *attr;
-	size_t mlen = strlen(member);
-
-	if (!semi || strspn(line, "\t") != depth || line[depth] == '/')
-		return false;
-	attr = memmem(line, (size_t)(semi - line), " __attribute__", 14);
-	end = attr ? attr : semi;
-	while (end > line && end[-1] == ' ')
-		end--;
-	if ((size_t)(end - line) < mlen + 1 || memcmp(end - mlen, member, mlen))
-		return false;
-	return !(isalnum((unsigned char)end[-(long)mlen - 1]) || end[-(long)mlen - 1] == '_');
-}
-
-/* "\tstruct {" or "\tunion {": a top-level anonymous member opens. */
-static bool opens_anonymous(const char *line, size_t len)
-{
-	return (len == 9 && !memcmp(line, "\tstruct {", 9)) ||
-	       (len == 8 && !memcmp(line, "\tunion {", 8));
-}
-
-/*
- * The offset of a top-level member, or of a member of a top-level anonymous
- * struct or union (struct { atomic_long_t load_avg; } ____cacheline_aligned),
- * which C names as if it were the outer struct's own.
- */
-long demo_layout_offset(const char *text, const char *member)
-{
-	const char *p = text;
-	bool anonymous = false;
-
-	while (*p) {
-		const char *eol = strchrnul(p, '\n');
-		size_t len = (size_t)(eol - p);
-		const char *c = memmem(p, len, "/*", 2);
-		unsigned long off;
-
-		if (opens_anonymous(p, len))
-			anonymous = true;
-		else if (len > 1 && p[0] == '\t' && p[1] == '}')
-			anonymous = false;
-		else if (c && member_line_is(p, len, member, anonymous ? 2 : 1) &&
-			 sscanf(c, "/* %lu", &off) == 1)
-			return (long)off;
-		p = *eol ? eol + 1 : eol;
-	}
-	return -1;
-}
-
-unsigned int demo_layout_size(const char *text)
-{
-	const char *s = strstr(text, "/* size: ");
-	unsigned int size;
-
-	return s && sscanf(s, "/* size: %u", &size) == 1 ? size : 0;
-}
-
-void demo_describe_layout(struct strbuf *sb, const char *text)
+int demo_describe_task_group(struct strbuf *sb, const char *file, unsigned int *size,
+			     long *load_avg)
 {
 	static const char *const members[] = { "load_avg", "rt_se", "rt_rq", "parent" };
+	static const char *const only[] = { "task_group", NULL };
+	const struct type_load_opts opts = { .only = only };
+	struct type_db *db = NULL;
+	const struct type *t;
+	struct err_msg err;
 	size_t i;
+	int ret = file ? type_db_load(file, &opts, &db, &err) :
+			 type_db_load_kernel(&opts, &db, &err);
 
-	strbuf_addf(sb, "%u bytes;", demo_layout_size(text));
-	for (i = 0; i < ARRAY_SIZE(members); i++)
-		strbuf_addf(sb, " %s @%ld", members[i], demo_layout_offset(text, members[i]));
+	t = ret ? NULL : type_db_find_aggregate(db, "task_group");
+	if (t) {
+		strbuf_addf(sb, "%llu bytes;", (unsigned long long)type_size(t));
+		for (i = 0; i < ARRAY_SIZE(members); i++) {
+			struct type_path p;
+			long off = type_member_path(t, members[i], &p) ? -1 : (long)p.start;
+
+			strbuf_addf(sb, " %s @%ld", members[i], off);
+			if (!i && load_avg)
+				*load_avg = off;
+		}
+		if (size)
+			*size = (unsigned int)type_size(t);
+	}
+	type_db_free(db);
+	return t ? 0 : -1;
 }

@@ -37,7 +37,7 @@ static const struct cmd_usage usage = {
 static int opt_fail_on(const struct cmd_option *opt, const char *arg, void *ctx)
 {
 	struct diff_args *a = ctx;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 
 	return diff_parse_fail_on(arg, &a->fail_on, &err) ? cmd_report_err(CMD, &err) : 0;
 }
@@ -82,7 +82,7 @@ static int check_rules(const struct diff_args *a, const struct type_db *db, stru
 		       struct ruleset *rs)
 {
 	struct gate_opts go = { .cacheline_size = a->cacheline_size };
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t i;
 
 	for (i = 0; i < a->rules.nr; i++)
@@ -124,7 +124,7 @@ static int run_diff(const struct diff_args *a)
 	struct gate_result rules = { 0 };
 	struct ruleset *rs = ruleset_new();
 	struct layout_diff d = { 0 };
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret;
 
 	if (a->rules.nr)

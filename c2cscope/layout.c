@@ -224,7 +224,7 @@ static int print_json(const struct type_db *db, const struct layout_args *a, str
 		.cacheline_size = a->cacheline_size,
 	};
 	struct strbuf sb = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t i, n = 0;
 	int ret;
 
@@ -270,7 +270,7 @@ static int layout_file(const char *path, const struct layout_args *a)
 static int layout_profile(const char *path, const struct layout_args *a)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct profiled pd;
 	int ret;
 

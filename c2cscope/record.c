@@ -438,7 +438,7 @@ static int record_sim(const struct record_args *o, int argc, char **argv)
 	struct sim_run_result res;
 	struct sim_record_stats st;
 	struct sim_record *rec;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	double t0 = now();
 	int ret, rc;
 	size_t i;
@@ -482,7 +482,7 @@ static int record_sim(const struct record_args *o, int argc, char **argv)
 static int build_events(const struct record_args *o, struct record_evlist *l, bool verbose)
 {
 	struct strbuf notes = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t i;
 	int ret = 0;
 
@@ -534,7 +534,7 @@ static void pmu_summary(const struct record_args *o, const struct record_stats *
 }
 
 static int start_session(const struct record_args *a, char **argv, const struct record_evlist *l,
-			 struct progress *progress, struct record_session **s, struct c2c_err *err)
+			 struct progress *progress, struct record_session **s, struct err_msg *err)
 {
 	struct record_opts ro = {
 		.path = a->output,
@@ -550,7 +550,7 @@ static int start_session(const struct record_args *a, char **argv, const struct 
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 
 	if (a->mmap_pages & (a->mmap_pages - 1))
-		return c2c_err_set(err, EINVAL, "-m %u: expected a power of 2", a->mmap_pages);
+		return err_set(err, EINVAL, "-m %u: expected a power of 2", a->mmap_pages);
 	/*
 	 * Before the set-up, so that Ctrl-C during it still ends with a whole
 	 * file; no SA_RESTART, so that poll returns at once. The command gets
@@ -567,7 +567,7 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 	struct record_sampling samp = {
 		.freq = o->freq, .period = o->period, .user_only = o->user, .kernel_only = o->kernel
 	};
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct record_session *s;
 	struct progress *progress;
 	struct record_stats st;
@@ -614,7 +614,7 @@ static int record_pmu(const struct record_args *o, int argc, char **argv)
 static int list_pmus(void)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 
 	if (record_list(&out, &err) < 0)
 		return cmd_report_err(CMD, &err);

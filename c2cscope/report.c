@@ -183,7 +183,7 @@ static int write_html(struct c2c_session *s, const struct report_args *a,
 				    .placement = pl,
 				    .structs = suggest_html_hot_structs };
 	struct strbuf page = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret = EXIT_OK;
 
 	c2c_html_render(s, &ho, &page);
@@ -196,7 +196,7 @@ static int write_html(struct c2c_session *s, const struct report_args *a,
 /* The recording's task placement when it has sched tracepoints (--sched), or NULL. */
 static struct task_placement *load_placement(const char *path, const struct c2c_model *m)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct task_placement *p = NULL;
 
 	if (!strcmp(path, "-"))
@@ -239,7 +239,7 @@ static int write_outputs(struct c2c_session *s, const struct report_args *a)
 	}
 	if (a->json) {
 #ifdef HAVE_JANSSON
-		struct c2c_err err = { 0 };
+		struct err_msg err = { 0 };
 		json_t *root = c2c_json_build(s);
 
 		if (bt)
@@ -310,7 +310,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report_args a = { .so = { .path = "perf.data" } };
 	struct c2c_session *s = NULL;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret, tui;
 
 	a.so.attribute = true;

@@ -155,7 +155,7 @@ static int run_patch(const struct suggest_args *a, const struct type *t,
 	};
 	struct strbuf before = STRBUF_INIT, out = STRBUF_INIT, after = STRBUF_INIT;
 	struct suggest_patch sp;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	const struct proposal *p;
 	int ret = EXIT_OK;
 
@@ -207,7 +207,7 @@ static void print_verdict(const struct proposer *pr, const struct struct_profile
 /* The struct and its profile: measured (--profile) or from --hotness. */
 static int load_inputs(const struct suggest_args *a, struct profiled *in)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret;
 
 	if (a->ta.profile)
@@ -224,7 +224,7 @@ static int run_propose(const struct suggest_args *a, const struct profiled *in,
 		       const struct proposer *pr)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret = 0;
 
 	if (a->json)
@@ -257,7 +257,7 @@ int cmd_suggest(int argc, char **argv)
 	struct profiled in = { 0 };
 	struct proposer *pr = NULL;
 	struct propose_opts popts;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret = parse_args(argc, argv, &a);
 
 	if (ret < 0) {

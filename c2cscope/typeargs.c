@@ -97,7 +97,7 @@ int type_args_load(const char *cmd, const struct type_args *ta, const char *file
 		   const struct type_load_opts *opts, struct type_db **out)
 {
 	struct type_load_opts lo = { 0 };
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 
 	if (opts)
 		lo = *opts;
@@ -112,7 +112,7 @@ int type_args_missing(const char *cmd, const struct type_args *ta, const char *f
 {
 	struct type_load_opts lo = { .source = ta->source, .skip_decl = true };
 	struct strbuf sb = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct type_db *all = NULL;
 	int ret;
 
@@ -144,7 +144,7 @@ int type_args_load_struct(const char *cmd, const struct type_args *ta, const cha
 int type_args_load_profile(const char *cmd, const struct type_args *ta, const char *file,
 			   const char *name, struct profiled *out)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret;
 
 	struct c2c_kernel_files kf = { .vmlinux = ta->vmlinux,

@@ -255,7 +255,7 @@ static int write_json(const struct watch *w, const char *path)
 {
 	const struct watch_summary *s = watch_summary(w);
 	json_t *root = json_object(), *fields = json_array();
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t i;
 	int ret;
 
@@ -336,7 +336,7 @@ static void warn_loss(const struct watch_summary *s)
 
 static int run_watch(const struct watch_args *a, struct watch_opts *o)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct watch *w = NULL;
 	size_t i;
 	int ret;

@@ -85,9 +85,15 @@ compile() {
 	${CC:-gcc} -o "$out" "$src" "$@" || { fail "cannot compile $src $*"; return 1; }
 }
 
+# finish: the test's verdict. A test that made no check proves nothing: it
+# fails (one that cannot run here says so with skip).
 finish() {
 	if [ "$failures" -ne 0 ]; then
 		echo "$TEST_NAME: $failures of $((checks + failures)) checks failed" >&2
+		exit 1
+	fi
+	if [ "$checks" -eq 0 ]; then
+		echo "$TEST_NAME: no check was made" >&2
 		exit 1
 	fi
 	echo "$TEST_NAME: $checks checks passed"

@@ -77,7 +77,7 @@ static void add_insns(struct attrib *a, const struct func *f, Dwarf_Die *cu, boo
 }
 
 int attrib_annotate(struct attrib *a, uint64_t pc, uint64_t bias, struct attrib_annotation *out,
-		    struct c2c_err *err)
+		    struct err_msg *err)
 {
 	struct func *f = attrib_func_get(a, pc);
 	Dwarf_Die cu;
@@ -86,8 +86,8 @@ int attrib_annotate(struct attrib *a, uint64_t pc, uint64_t bias, struct attrib_
 
 	memset(out, 0, sizeof(*out));
 	if (!f)
-		return c2c_err_set(err, ENOENT, "%s: at 0x%" PRIx64 ": no function the DWARF knows",
-				   a->img.path, pc);
+		return err_set(err, ENOENT, "%s: at 0x%" PRIx64 ": no function the DWARF knows",
+			       a->img.path, pc);
 	out->func = f->name;
 	out->lo = f->lo;
 	out->hi = f->hi;
@@ -100,8 +100,8 @@ int attrib_annotate(struct attrib *a, uint64_t pc, uint64_t bias, struct attrib_
 		if (out->insns[i].pc == pc)
 			out->sampled = i;
 	if (!out->nr_insns)
-		return c2c_err_set(err, ENOENT, "%s: at 0x%" PRIx64 ": no code bytes to decode",
-				   a->img.path, pc);
+		return err_set(err, ENOENT, "%s: at 0x%" PRIx64 ": no code bytes to decode",
+			       a->img.path, pc);
 	return 0;
 }
 

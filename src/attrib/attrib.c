@@ -30,7 +30,7 @@ const char *attrib_reason_name(enum attrib_reason reason)
 }
 
 int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib **out,
-		struct c2c_err *err)
+		struct err_msg *err)
 {
 	struct type_load_opts topts = { .source = TYPE_SOURCE_DWARF };
 	struct attrib *a = xcalloc(1, sizeof(*a));

@@ -120,7 +120,7 @@ struct attrib;
  * the file is missing, not ELF, or no DWARF is found.
  */
 int attrib_open(const char *path, const struct attrib_opts *opts, struct attrib **out,
-		struct c2c_err *err);
+		struct err_msg *err);
 void attrib_close(struct attrib *a);
 
 /*
@@ -163,7 +163,7 @@ struct attrib_annotation {
  * function holds pc or its bytes do not decode.
  */
 int attrib_annotate(struct attrib *a, uint64_t pc, uint64_t bias, struct attrib_annotation *out,
-		    struct c2c_err *err);
+		    struct err_msg *err);
 void attrib_annotation_release(struct attrib_annotation *an);
 
 /* "x86_64" or "aarch64". */

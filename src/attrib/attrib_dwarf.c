@@ -174,7 +174,7 @@ static void globals_sort(struct attrib *a)
 	a->nr_globals = n;
 }
 
-int attrib_globals_load(struct attrib *a, struct c2c_err *err)
+int attrib_globals_load(struct attrib *a, struct err_msg *err)
 {
 	Dwarf_Off off = 0, next;
 	size_t hdr, alloc = 0;

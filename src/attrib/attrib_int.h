@@ -221,7 +221,7 @@ struct attrib_image {
 
 /* Open PATH (and its debug file, found under DEBUG_DIR or by build id). */
 int attrib_image_open(struct attrib_image *img, const char *path, const char *debug_dir,
-		      struct c2c_err *err);
+		      struct err_msg *err);
 void attrib_image_close(struct attrib_image *img);
 /* One copy of S for the image's lifetime. */
 const char *attrib_image_intern(struct attrib_image *img, const char *s);
@@ -283,7 +283,7 @@ char *attrib_debuginfo_find(Elf *elf, const char *path, const char *debug_dir);
 size_t attrib_debuginfo_build_id(Elf *elf, const uint8_t **bits);
 
 /* dwarf.c */
-int attrib_globals_load(struct attrib *a, struct c2c_err *err);
+int attrib_globals_load(struct attrib *a, struct err_msg *err);
 const struct global_var *attrib_globals_find(const struct attrib *a, uint64_t addr);
 const struct global_var *attrib_globals_find_name(const struct attrib *a, const char *name);
 const struct type *attrib_die_type(struct attrib *a, Dwarf_Die *die);

@@ -140,7 +140,7 @@ uint64_t attrib_image_sym_addr(const struct attrib_image *img, const GElf_Sym *s
  * (in the ELF handle's section headers) and applies the relocations of the
  * debug sections, so DWARF addresses and code addresses agree.
  */
-static int open_relocatable(struct attrib_image *img, struct c2c_err *err)
+static int open_relocatable(struct attrib_image *img, struct err_msg *err)
 {
 	static const Dwfl_Callbacks callbacks = {
 		.find_debuginfo = dwfl_standard_find_debuginfo,
@@ -151,30 +151,30 @@ static int open_relocatable(struct attrib_image *img, struct c2c_err *err)
 
 	img->dwfl = dwfl_begin(&callbacks);
 	if (!img->dwfl)
-		return c2c_err_set(err, ENOMEM, "%s: %s", img->path, dwfl_errmsg(-1));
+		return err_set(err, ENOMEM, "%s: %s", img->path, dwfl_errmsg(-1));
 	img->mod = dwfl_report_offline(img->dwfl, img->path, img->path, -1);
 	dwfl_report_end(img->dwfl, NULL, NULL);
 	img->elf = img->mod ? dwfl_module_getelf(img->mod, &ebias) : NULL;
 	img->dwarf = img->elf ? dwfl_module_getdwarf(img->mod, &bias) : NULL;
 	if (!img->dwarf)
-		return c2c_err_set(err, ENODATA, "%s: no DWARF debug info (%s)", img->path,
-				   dwfl_errmsg(-1));
+		return err_set(err, ENODATA, "%s: no DWARF debug info (%s)", img->path,
+			       dwfl_errmsg(-1));
 	img->sym_elf = img->elf;
 	read_sections(img);
 	return 0;
 }
 
-static int open_elf(struct attrib_image *img, const char *debug_dir, struct c2c_err *err)
+static int open_elf(struct attrib_image *img, const char *debug_dir, struct err_msg *err)
 {
 	GElf_Ehdr eh;
 
 	elf_version(EV_CURRENT);
 	img->fd = open(img->path, O_RDONLY | O_CLOEXEC);
 	if (img->fd < 0)
-		return c2c_err_set(err, errno, "%s: %s", img->path, strerror(errno));
+		return err_set(err, errno, "%s: %s", img->path, strerror(errno));
 	img->elf = elf_begin(img->fd, ELF_C_READ_MMAP, NULL);
 	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF || !gelf_getehdr(img->elf, &eh))
-		return c2c_err_set(err, EINVAL, "%s: not an ELF file", img->path);
+		return err_set(err, EINVAL, "%s: not an ELF file", img->path);
 	img->machine = eh.e_machine;
 	img->sym_elf = img->elf;
 	if (eh.e_type == ET_REL) {
@@ -185,30 +185,30 @@ static int open_elf(struct attrib_image *img, const char *debug_dir, struct c2c_
 	if (!attrib_debuginfo_has_dwarf(img->elf)) {
 		img->debug_path = attrib_debuginfo_find(img->elf, img->path, debug_dir);
 		if (!img->debug_path)
-			return c2c_err_set(err, ENODATA,
-					   "%s: no DWARF debug info, in the file or in %s "
-					   "(build with -g or install its debug package)",
-					   img->path, debug_dir ? debug_dir : "/usr/lib/debug");
+			return err_set(err, ENODATA,
+				       "%s: no DWARF debug info, in the file or in %s "
+				       "(build with -g or install its debug package)",
+				       img->path, debug_dir ? debug_dir : "/usr/lib/debug");
 		img->debug_fd = open(img->debug_path, O_RDONLY | O_CLOEXEC);
 		img->debug_elf =
 			img->debug_fd >= 0 ? elf_begin(img->debug_fd, ELF_C_READ_MMAP, NULL) : NULL;
 		if (!img->debug_elf)
-			return c2c_err_set(err, EINVAL, "%s: cannot read its debug file %s",
-					   img->path, img->debug_path);
+			return err_set(err, EINVAL, "%s: cannot read its debug file %s", img->path,
+				       img->debug_path);
 		img->sym_elf = img->debug_elf;
 	}
 	img->dwarf =
 		dwarf_begin_elf(img->debug_elf ? img->debug_elf : img->elf, DWARF_C_READ, NULL);
 	if (!img->dwarf)
-		return c2c_err_set(err, ENODATA, "%s: no DWARF debug info (build with -g)",
-				   img->debug_path ? img->debug_path : img->path);
+		return err_set(err, ENODATA, "%s: no DWARF debug info (build with -g)",
+			       img->debug_path ? img->debug_path : img->path);
 	read_sections(img);
 	read_segments(img);
 	return 0;
 }
 
 int attrib_image_open(struct attrib_image *img, const char *path, const char *debug_dir,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	img->path = xstrdup(path);
 	img->fd = -1;

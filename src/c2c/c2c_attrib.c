@@ -84,7 +84,7 @@ static struct object *object_of(struct c2c_attrib *ca, struct c2c_session *s,
 {
 	struct object *o = hashmap_get(&ca->by_dso, (uint64_t)m->dso_id + 1);
 	const char *path;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 
 	if (o)
 		return o;
@@ -608,7 +608,7 @@ static void count_insns(struct c2c_session *s, const struct c2c_row *r, struct c
 }
 
 int c2c_attrib_annotate(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
-			struct c2c_annotation *out, struct c2c_err *err)
+			struct c2c_annotation *out, struct err_msg *err)
 {
 	const struct c2c_row_attrib *ra = c2c_attrib_row(ca, r);
 	struct object *o;
@@ -619,20 +619,20 @@ int c2c_attrib_annotate(struct c2c_attrib *ca, struct c2c_session *s, const stru
 
 	memset(out, 0, sizeof(*out));
 	if (!r->imap)
-		return c2c_err_set(err, ENOTSUP, "0x%" PRIx64 ": unmapped code is not annotated",
-				   r->iaddr);
+		return err_set(err, ENOTSUP, "0x%" PRIx64 ": unmapped code is not annotated",
+			       r->iaddr);
 	if (r->imap->kernel || r->cpumode == AS_CPUMODE_KERNEL) {
 		if (!r->imap->kernel || c2c_kernel_locate(ca->kernel, s, r, &a, &pc, &addr))
-			return c2c_err_set(err, ENOENT,
-					   "0x%" PRIx64 ": kernel code without a debug file that "
-					   "matches the kernel (c2cscope-report(1), KERNEL CODE)",
-					   r->iaddr);
+			return err_set(err, ENOENT,
+				       "0x%" PRIx64 ": kernel code without a debug file that "
+				       "matches the kernel (c2cscope-report(1), KERNEL CODE)",
+				       r->iaddr);
 	} else if ((o = object_of(ca, s, r->imap))->a) {
 		a = o->a;
 	}
 	if (!a || !ra->biased)
-		return c2c_err_set(err, ENOENT, "%s: the object file or its DWARF was not found",
-				   r->imap->filename);
+		return err_set(err, ENOENT, "%s: the object file or its DWARF was not found",
+			       r->imap->filename);
 	out->bias = ra->bias;
 	ret = attrib_annotate(a, r->iaddr - ra->bias, ra->bias, &out->code, err);
 	if (ret)

@@ -111,7 +111,7 @@ struct c2c_annotation {
  * not found (err says which).
  */
 int c2c_attrib_annotate(struct c2c_attrib *ca, struct c2c_session *s, const struct c2c_row *r,
-			struct c2c_annotation *out, struct c2c_err *err);
+			struct c2c_annotation *out, struct err_msg *err);
 void c2c_annotation_release(struct c2c_annotation *an);
 
 /* A struct named NAME as some attributed row's outermost object, or NULL. */

@@ -75,7 +75,7 @@ void c2c_kernel_free(struct c2c_kernel *k)
 
 static void add_file(struct c2c_kernel *k, const char *path)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct kfile *f;
 
 	k->files = xgrow(k->files, &k->alloc_files, k->nr_files + 1, sizeof(*k->files));

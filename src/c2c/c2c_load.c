@@ -52,7 +52,7 @@ static void attribute(struct c2c_session *s)
 }
 
 int c2c_session_load_profile(const char *path, const struct c2c_kernel_files *kernel,
-			     struct c2c_session **out, struct c2c_err *err)
+			     struct c2c_session **out, struct err_msg *err)
 {
 	struct c2c_session_opts so = { .path = path, .attribute = true };
 
@@ -69,7 +69,7 @@ int c2c_session_load_profile(const char *path, const struct c2c_kernel_files *ke
 }
 
 int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **out,
-		     struct c2c_err *err)
+		     struct err_msg *err)
 {
 	int ret = c2c_session_read(opts, out, err);
 

@@ -56,7 +56,7 @@ static char *dup_or_null(const char *v)
 /* Damaged heap blocks name nothing, and say so. */
 static void setup_heap(struct c2c_session *s, const struct perf_header_info *h)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 
 	if (!h->heap_blocks_size || s->heap)
 		return;
@@ -275,7 +275,7 @@ static void stop_workers(struct c2c_session *s, struct c2c_model *into)
  * pass through perf's ordered queue (q != NULL).
  */
 static int read_events(struct c2c_session *s, struct perf_reader *r, struct c2c_order *q,
-		       struct c2c_err *err)
+		       struct err_msg *err)
 {
 	struct perf_event_rec ev;
 	uint64_t n = 0, last = 0;
@@ -317,14 +317,14 @@ static int read_events(struct c2c_session *s, struct perf_reader *r, struct c2c_
 		strbuf_addf(&s->warnings,
 			    "reporting the %" PRIu64 " samples read before the damage\n",
 			    s->nr_samples);
-		c2c_err_clear(err);
+		err_clear(err);
 		return 0;
 	}
 	add_reader_warnings(s, r);
 	return 0;
 }
 
-static int open_reader(struct c2c_session *s, struct perf_reader **r, struct c2c_err *err)
+static int open_reader(struct c2c_session *s, struct perf_reader **r, struct err_msg *err)
 {
 	int ret = perf_reader_open(s->opts.path, r, err);
 
@@ -354,7 +354,7 @@ static bool rereadable(const char *path)
 	return strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-static int load(struct c2c_session *s, struct c2c_err *err)
+static int load(struct c2c_session *s, struct err_msg *err)
 {
 	struct perf_reader *r;
 	struct c2c_order *q = NULL;
@@ -388,7 +388,7 @@ static int load(struct c2c_session *s, struct c2c_err *err)
 }
 
 int c2c_session_read(const struct c2c_session_opts *opts, struct c2c_session **out,
-		     struct c2c_err *err)
+		     struct err_msg *err)
 {
 	struct c2c_session *s = xcalloc(1, sizeof(*s));
 	int ret;

@@ -85,9 +85,9 @@ struct c2c_session {
  * when opts->attribute.
  */
 int c2c_session_read(const struct c2c_session_opts *opts, struct c2c_session **out,
-		     struct c2c_err *err);
+		     struct err_msg *err);
 int c2c_session_load(const struct c2c_session_opts *opts, struct c2c_session **out,
-		     struct c2c_err *err);
+		     struct err_msg *err);
 void c2c_session_free(struct c2c_session *s);
 /*
  * Read a perf.data for a struct profile: the report's defaults (offset,
@@ -101,7 +101,7 @@ struct c2c_kernel_files {
 	size_t nr_debug;
 };
 int c2c_session_load_profile(const char *path, const struct c2c_kernel_files *kernel,
-			     struct c2c_session **out, struct c2c_err *err);
+			     struct c2c_session **out, struct err_msg *err);
 
 /* Render the report as perf c2c report --stdio's sections, in order. */
 void c2c_text_render(struct c2c_session *s, struct strbuf *out, bool stats_only);

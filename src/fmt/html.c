@@ -329,16 +329,16 @@ void html_heat_legend(struct strbuf *sb, uint64_t max, const char *label, bool h
 	svg_end(sb);
 }
 
-int html_write_file(const char *path, const struct strbuf *page, struct c2c_err *err)
+int html_write_file(const char *path, const struct strbuf *page, struct err_msg *err)
 {
 	FILE *f = fopen(path, "w");
 	int ret = 0;
 
 	if (!f)
-		return c2c_err_set(err, errno, "%s: cannot write: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: cannot write: %s", path, strerror(errno));
 	if (fwrite(page->buf, 1, page->len, f) != page->len)
-		ret = c2c_err_set(err, EIO, "%s: writing the page failed", path);
+		ret = err_set(err, EIO, "%s: writing the page failed", path);
 	if (fclose(f) && !ret)
-		ret = c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		ret = err_set(err, errno, "%s: %s", path, strerror(errno));
 	return ret;
 }

@@ -74,6 +74,6 @@ bool html_heat_dark(uint64_t value, uint64_t max);
 void html_heat_legend(struct strbuf *sb, uint64_t max, const char *label, bool hatches);
 
 /* Write the page to path; 0 or -errno with err filled. */
-int html_write_file(const char *path, const struct strbuf *page, struct c2c_err *err);
+int html_write_file(const char *path, const struct strbuf *page, struct err_msg *err);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int json_out_write(json_t *root, const char *path, struct c2c_err *err)
+int json_out_write(json_t *root, const char *path, struct err_msg *err)
 {
 	size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10);
 	FILE *f = stdout;
@@ -15,14 +15,13 @@ int json_out_write(json_t *root, const char *path, struct c2c_err *err)
 	if (strcmp(path, "-")) {
 		f = fopen(path, "w");
 		if (!f)
-			return c2c_err_set(err, errno, "%s: cannot write: %s", path,
-					   strerror(errno));
+			return err_set(err, errno, "%s: cannot write: %s", path, strerror(errno));
 	}
 	if (json_dumpf(root, f, flags) || fputc('\n', f) == EOF)
-		ret = c2c_err_set(err, EIO, "%s: writing JSON failed", path);
+		ret = err_set(err, EIO, "%s: writing JSON failed", path);
 	if (f != stdout) {
 		if (fclose(f) && !ret)
-			ret = c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+			ret = err_set(err, errno, "%s: %s", path, strerror(errno));
 	} else {
 		fflush(stdout);
 	}

@@ -13,7 +13,7 @@
 #include <jansson.h>
 
 /* Writes root (does not take the reference). 0 or -errno with err filled. */
-int json_out_write(json_t *root, const char *path, struct c2c_err *err);
+int json_out_write(json_t *root, const char *path, struct err_msg *err);
 #endif
 
 #endif

@@ -30,7 +30,7 @@ bool baseline_is_json(const char *path)
 }
 
 int baseline_load_any(const char *path, const struct type_load_opts *opts, struct type_db **out,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	if (!path)
 		return type_db_load_kernel(opts, out, err);
@@ -40,10 +40,9 @@ int baseline_load_any(const char *path, const struct type_load_opts *opts, struc
 }
 
 #ifndef HAVE_JANSSON
-int baseline_load(const char *path, struct type_db **out, struct c2c_err *err)
+int baseline_load(const char *path, struct type_db **out, struct err_msg *err)
 {
-	return c2c_err_set(err, ENOTSUP, "%s: JSON baselines need jansson (built without it)",
-			   path);
+	return err_set(err, ENOTSUP, "%s: JSON baselines need jansson (built without it)", path);
 }
 #else
 #include <jansson.h>
@@ -55,14 +54,14 @@ int baseline_load(const char *path, struct type_db **out, struct c2c_err *err)
 struct loader {
 	const char *path;
 	struct type_db *db;
-	struct c2c_err *err;
+	struct err_msg *err;
 	struct strbuf where; /* "structs[3].members[2]" */
 };
 
 static int bad(struct loader *ld, const char *field, const char *what)
 {
-	return c2c_err_set(ld->err, EINVAL, "%s: %s%s%s: expected %s", ld->path, ld->where.buf,
-			   ld->where.len && *field ? "." : "", field, what);
+	return err_set(ld->err, EINVAL, "%s: %s%s%s: expected %s", ld->path, ld->where.buf,
+		       ld->where.len && *field ? "." : "", field, what);
 }
 
 static int get_u64(struct loader *ld, json_t *obj, const char *field, bool required, uint64_t *out)
@@ -368,7 +367,7 @@ static int load_structs(struct loader *ld, json_t *root)
 	return ret;
 }
 
-int baseline_load(const char *path, struct type_db **out, struct c2c_err *err)
+int baseline_load(const char *path, struct type_db **out, struct err_msg *err)
 {
 	struct loader ld = { .path = path, .err = err };
 	json_error_t jerr;
@@ -378,8 +377,8 @@ int baseline_load(const char *path, struct type_db **out, struct c2c_err *err)
 	*out = NULL;
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root)
-		return c2c_err_set(err, jerr.line < 0 ? errno ? errno : EIO : EINVAL,
-				   "%s:%d:%d: %s", path, jerr.line, jerr.column, jerr.text);
+		return err_set(err, jerr.line < 0 ? errno ? errno : EIO : EINVAL, "%s:%d:%d: %s",
+			       path, jerr.line, jerr.column, jerr.text);
 	strbuf_init(&ld.where, 0);
 	version = json_object_get(root, "c2cscope_layout");
 	if (!json_is_integer(version) || json_integer_value(version) != 1) {

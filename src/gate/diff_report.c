@@ -21,7 +21,7 @@ static const struct {
 	{ "moved", DIFF_FAIL_MOVED },
 };
 
-int diff_parse_fail_on(const char *arg, unsigned int *mask, struct c2c_err *err)
+int diff_parse_fail_on(const char *arg, unsigned int *mask, struct err_msg *err)
 {
 	char *copy = xstrdup(arg), *tok, *save = NULL;
 	size_t i;
@@ -40,10 +40,10 @@ int diff_parse_fail_on(const char *arg, unsigned int *mask, struct c2c_err *err)
 			}
 		}
 		if (!found)
-			ret = c2c_err_set(err, EINVAL,
-					  "--fail-on: '%s' is not size-growth, new-shared-line, "
-					  "hole-growth, moved or all",
-					  tok);
+			ret = err_set(err, EINVAL,
+				      "--fail-on: '%s' is not size-growth, new-shared-line, "
+				      "hole-growth, moved or all",
+				      tok);
 	}
 	free(copy);
 	return ret;

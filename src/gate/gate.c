@@ -611,7 +611,7 @@ void gate_check_block(struct gate_result *res, const struct rule_block *b, const
 #define MAX_DEFINITIONS 64
 
 int gate_check(const struct ruleset *rs, const struct type_db *db, const struct gate_opts *opts,
-	       struct gate_result *res, struct c2c_err *err)
+	       struct gate_result *res, struct err_msg *err)
 {
 	unsigned int cl = opts && opts->cacheline_size ? opts->cacheline_size : 64;
 	const struct type *defs[MAX_DEFINITIONS];
@@ -619,7 +619,7 @@ int gate_check(const struct ruleset *rs, const struct type_db *db, const struct 
 
 	memset(res, 0, sizeof(*res));
 	if (cl & (cl - 1))
-		return c2c_err_set(err, EINVAL, "cache-line size %u is not a power of two", cl);
+		return err_set(err, EINVAL, "cache-line size %u is not a power of two", cl);
 	res->cacheline_size = cl;
 	for (i = 0; i < ruleset_nr_blocks(rs); i++) {
 		const struct rule_block *b = ruleset_block(rs, i);

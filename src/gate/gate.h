@@ -78,10 +78,10 @@ void ruleset_free(struct ruleset *rs);
  * file; an include cycle is an error). Blocks are appended to rs. On a
  * syntax error returns -EINVAL with err->msg "FILE:LINE:COL: expected ...".
  */
-int ruleset_parse_file(struct ruleset *rs, const char *path, struct c2c_err *err);
+int ruleset_parse_file(struct ruleset *rs, const char *path, struct err_msg *err);
 /* Same, from memory; NAME is used in positions and for includes. */
 int ruleset_parse_string(struct ruleset *rs, const char *name, const char *text,
-			 struct c2c_err *err);
+			 struct err_msg *err);
 
 size_t ruleset_nr_blocks(const struct ruleset *rs);
 const struct rule_block *ruleset_block(const struct ruleset *rs, size_t i);
@@ -153,7 +153,7 @@ struct gate_result {
  * gate_result_release); returns 0, or -EINVAL for a bad cache-line size.
  */
 int gate_check(const struct ruleset *rs, const struct type_db *db, const struct gate_opts *opts,
-	       struct gate_result *res, struct c2c_err *err);
+	       struct gate_result *res, struct err_msg *err);
 void gate_result_release(struct gate_result *res);
 /*
  * Check the rules of block b on one type t, appending outcomes to res
@@ -224,14 +224,14 @@ void gate_report_github(struct strbuf *sb, const struct gate_result *res);
 bool baseline_is_json(const char *path);
 
 /* Load a JSON baseline; errors name the file and the JSON path of the fault. */
-int baseline_load(const char *path, struct type_db **out, struct c2c_err *err);
+int baseline_load(const char *path, struct type_db **out, struct err_msg *err);
 
 /*
  * Load any target: a JSON baseline, or an ELF/BTF file through
  * type_db_load(), or the running kernel's BTF when path is NULL.
  */
 int baseline_load_any(const char *path, const struct type_load_opts *opts, struct type_db **out,
-		      struct c2c_err *err);
+		      struct err_msg *err);
 
 /* --- Layout diff (layout_diff.c) --------------------------------------- */
 
@@ -310,7 +310,7 @@ struct layout_diff_opts {
 
 int gate_diff_compute(const struct type_db *old, const struct type_db *new,
 		      const struct layout_diff_opts *opts, struct layout_diff *out,
-		      struct c2c_err *err);
+		      struct err_msg *err);
 void gate_diff_release(struct layout_diff *d);
 
 /* The --fail-on policies. */
@@ -329,7 +329,7 @@ bool diff_any_trips(const struct layout_diff *d, unsigned int mask);
  * --fail-on LIST: "size-growth,moved" (comma-separated) or "all", ORed
  * into *mask; -EINVAL naming the word that is no policy.
  */
-int diff_parse_fail_on(const char *list, unsigned int *mask, struct c2c_err *err);
+int diff_parse_fail_on(const char *list, unsigned int *mask, struct err_msg *err);
 
 /* --- Layout diff reports (diff_report.c) ------------------------------- */
 

@@ -227,7 +227,7 @@ static void diff_typedefs(struct layout_diff *d, const struct type_db *old,
 
 int gate_diff_compute(const struct type_db *old, const struct type_db *new,
 		      const struct layout_diff_opts *opts, struct layout_diff *out,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	unsigned int cl = opts && opts->cacheline_size ? opts->cacheline_size : 64;
 	const char *const *only = opts ? opts->only : NULL;
@@ -235,7 +235,7 @@ int gate_diff_compute(const struct type_db *old, const struct type_db *new,
 
 	memset(out, 0, sizeof(*out));
 	if (cl & (cl - 1))
-		return c2c_err_set(err, EINVAL, "cache-line size %u is not a power of two", cl);
+		return err_set(err, EINVAL, "cache-line size %u is not a power of two", cl);
 	out->cacheline_size = cl;
 	/* both indexes are sorted by name: walk them together */
 	while (i < no || j < nn) {

@@ -42,7 +42,7 @@ struct parser {
 	const char *p; /* next character */
 	unsigned int line, col;
 	struct token tok; /* current token */
-	struct c2c_err *err;
+	struct err_msg *err;
 };
 
 static const char *rs_own(struct ruleset *rs, char *s)
@@ -125,8 +125,8 @@ static int expected(struct parser *ps, const char *what)
 	int ret;
 
 	tok_describe(&sb, &ps->tok);
-	ret = c2c_err_set(ps->err, EINVAL, "%s:%u:%u: expected %s, found %s", ps->file,
-			  ps->tok.line, ps->tok.col, what, sb.buf);
+	ret = err_set(ps->err, EINVAL, "%s:%u:%u: expected %s, found %s", ps->file, ps->tok.line,
+		      ps->tok.col, what, sb.buf);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -175,8 +175,8 @@ static int lex_number(struct parser *ps, struct token *t)
 		while (is_word_char((unsigned char)*ps->p))
 			advance_char(ps);
 		t->len = ps->p - t->start;
-		return c2c_err_set(ps->err, EINVAL, "%s:%u:%u: expected a number, found '%.*s'",
-				   ps->file, t->line, t->col, (int)t->len, t->start);
+		return err_set(ps->err, EINVAL, "%s:%u:%u: expected a number, found '%.*s'",
+			       ps->file, t->line, t->col, (int)t->len, t->start);
 	}
 	while (ps->p < end)
 		advance_char(ps);
@@ -191,8 +191,8 @@ static int lex_string(struct parser *ps, struct token *t)
 	while (*ps->p && *ps->p != '"' && *ps->p != '\n')
 		advance_char(ps);
 	if (*ps->p != '"')
-		return c2c_err_set(ps->err, EINVAL, "%s:%u:%u: expected '\"' to close the string",
-				   ps->file, ps->line, ps->col);
+		return err_set(ps->err, EINVAL, "%s:%u:%u: expected '\"' to close the string",
+			       ps->file, ps->line, ps->col);
 	advance_char(ps);
 	t->kind = TOK_STR;
 	t->start++; /* the contents, without quotes */
@@ -521,10 +521,10 @@ static int parse_include(struct parser *ps)
 	if (!ret) {
 		ret = ruleset_parse_file(ps->rs, path.buf, ps->err);
 		if (ret && ret != -EINVAL) {
-			struct c2c_err inner = *ps->err;
+			struct err_msg inner = *ps->err;
 
-			c2c_err_set(ps->err, -ret, "%s:%u:%u: in include: %s", ps->file, at.line,
-				    at.col, inner.msg);
+			err_set(ps->err, -ret, "%s:%u:%u: in include: %s", ps->file, at.line,
+				at.col, inner.msg);
 		}
 	}
 	strbuf_release(&path);
@@ -550,9 +550,9 @@ static int parse_top(struct parser *ps)
 }
 
 int ruleset_parse_string(struct ruleset *rs, const char *name, const char *text,
-			 struct c2c_err *err)
+			 struct err_msg *err)
 {
-	struct c2c_err local;
+	struct err_msg local;
 	struct parser ps = {
 		.rs = rs,
 		.file = rs_strndup(rs, name, strlen(name)),
@@ -565,17 +565,17 @@ int ruleset_parse_string(struct ruleset *rs, const char *name, const char *text,
 
 	for (i = 0; i < rs->depth; i++)
 		if (!strcmp(rs->open_files[i], name))
-			return c2c_err_set(err, ELOOP, "%s: includes itself", name);
+			return err_set(err, ELOOP, "%s: includes itself", name);
 	if (rs->depth >= MAX_INCLUDE_DEPTH)
-		return c2c_err_set(err, ELOOP, "%s: includes nested deeper than %d", name,
-				   MAX_INCLUDE_DEPTH);
+		return err_set(err, ELOOP, "%s: includes nested deeper than %d", name,
+			       MAX_INCLUDE_DEPTH);
 	rs->open_files[rs->depth++] = ps.file;
 	ret = parse_top(&ps);
 	rs->depth--;
 	return ret;
 }
 
-int ruleset_parse_file(struct ruleset *rs, const char *path, struct c2c_err *err)
+int ruleset_parse_file(struct ruleset *rs, const char *path, struct err_msg *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char buf[8192];
@@ -584,13 +584,13 @@ int ruleset_parse_file(struct ruleset *rs, const char *path, struct c2c_err *err
 	int ret;
 
 	if (!f)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		strbuf_add(&sb, buf, n);
 	if (ferror(f)) {
-		ret = c2c_err_set(err, EIO, "%s: read error", path);
+		ret = err_set(err, EIO, "%s: read error", path);
 	} else if (memchr(sb.buf, '\0', sb.len)) {
-		ret = c2c_err_set(err, EINVAL, "%s: binary file, expected layout rules", path);
+		ret = err_set(err, EINVAL, "%s: binary file, expected layout rules", path);
 	} else {
 		ret = ruleset_parse_string(rs, path, sb.buf, err);
 	}

@@ -314,7 +314,7 @@ static int decode_block(const unsigned char *p, size_t len, size_t *pos, struct 
 }
 
 int heap_table_decode(const void *buf, size_t len, const char *name, struct heap_table **out,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	const unsigned char *p = buf;
 	struct heap_table *t;
@@ -323,18 +323,17 @@ int heap_table_decode(const void *buf, size_t len, const char *name, struct heap
 
 	*out = NULL;
 	if (len < 16)
-		return c2c_err_set(err, EINVAL, "%s: heap blocks: %zu bytes, expected at least 16",
-				   name, len);
+		return err_set(err, EINVAL, "%s: heap blocks: %zu bytes, expected at least 16",
+			       name, len);
 	head = get_u64(p);
 	count = get_u64(p + 8);
 	if ((uint32_t)head != HEAP_FEATURE_VERSION)
-		return c2c_err_set(err, EINVAL, "%s: heap blocks at 0x0: version %u, expected %u",
-				   name, (unsigned int)(uint32_t)head, HEAP_FEATURE_VERSION);
+		return err_set(err, EINVAL, "%s: heap blocks at 0x0: version %u, expected %u", name,
+			       (unsigned int)(uint32_t)head, HEAP_FEATURE_VERSION);
 	if (count > (len - 16) / HEAP_BLOCK_BYTES)
-		return c2c_err_set(err, EINVAL,
-				   "%s: heap blocks at 0x8: %" PRIu64
-				   " blocks do not fit in %zu bytes",
-				   name, count, len);
+		return err_set(err, EINVAL,
+			       "%s: heap blocks at 0x8: %" PRIu64 " blocks do not fit in %zu bytes",
+			       name, count, len);
 	t = heap_table_new();
 	for (i = 0; i < count; i++) {
 		struct heap_block b;
@@ -343,12 +342,12 @@ int heap_table_decode(const void *buf, size_t len, const char *name, struct heap
 
 		if (r) {
 			heap_table_free(t);
-			return c2c_err_set(err, EINVAL,
-					   r == -2 ? "%s: heap blocks at 0x%zx: block %" PRIu64
-						     " has more than %d frames" :
-						     "%s: heap blocks at 0x%zx: block %" PRIu64
-						     " is cut short (%d frames at most)",
-					   name, at, i, HEAP_MAX_FRAMES);
+			return err_set(err, EINVAL,
+				       r == -2 ? "%s: heap blocks at 0x%zx: block %" PRIu64
+						 " has more than %d frames" :
+						 "%s: heap blocks at 0x%zx: block %" PRIu64
+						 " is cut short (%d frames at most)",
+				       name, at, i, HEAP_MAX_FRAMES);
 		}
 		heap_table_alloc(t, &b);
 	}

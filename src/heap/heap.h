@@ -90,6 +90,6 @@ void heap_table_encode(const struct heap_table *t, struct strbuf *out);
  * "perf.data: heap blocks at 0x38: block 3 has 9 frames, expected at most 6".
  */
 int heap_table_decode(const void *buf, size_t len, const char *name, struct heap_table **out,
-		      struct c2c_err *err);
+		      struct err_msg *err);
 
 #endif

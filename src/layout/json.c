@@ -97,16 +97,16 @@ static json_t *json_struct(const struct layout *l)
 	return o;
 }
 
-int layout_json_emit(struct strbuf *sb, json_t *root, struct c2c_err *err)
+int layout_json_emit(struct strbuf *sb, json_t *root, struct err_msg *err)
 {
 	char *text;
 
 	if (!root)
-		return c2c_err_set(err, ENOMEM, "cannot build the JSON document");
+		return err_set(err, ENOMEM, "cannot build the JSON document");
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (!text)
-		return c2c_err_set(err, ENOMEM, "cannot write the JSON document");
+		return err_set(err, ENOMEM, "cannot write the JSON document");
 	strbuf_addstr(sb, text);
 	strbuf_addch(sb, '\n');
 	free(text);
@@ -128,7 +128,7 @@ json_t *layout_json_struct(const struct type *t, unsigned int cacheline_size)
 	return o;
 }
 
-int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct c2c_err *err)
+int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct err_msg *err)
 {
 	unsigned int cl = doc->cacheline_size ? doc->cacheline_size : 64;
 	json_t *root, *structs = json_array();
@@ -146,8 +146,8 @@ int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, stru
 	return layout_json_emit(sb, root, err);
 }
 #else
-int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct c2c_err *err)
+int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct err_msg *err)
 {
-	return c2c_err_set(err, ENOTSUP, "built without jansson: no JSON output");
+	return err_set(err, ENOTSUP, "built without jansson: no JSON output");
 }
 #endif

@@ -252,7 +252,7 @@ static void find_groups(struct layout *l)
 }
 
 int layout_analyze(const struct type *t, unsigned int cacheline_size, struct layout **out,
-		   struct c2c_err *err)
+		   struct err_msg *err)
 {
 	const struct type *st = type_strip(t);
 	struct layout *l;
@@ -260,8 +260,8 @@ int layout_analyze(const struct type *t, unsigned int cacheline_size, struct lay
 
 	*out = NULL;
 	if (!st || (st->kind != TYPE_STRUCT && st->kind != TYPE_UNION))
-		return c2c_err_set(err, EINVAL, "%s is not a struct or union",
-				   t && t->name ? t->name : "type");
+		return err_set(err, EINVAL, "%s is not a struct or union",
+			       t && t->name ? t->name : "type");
 	l = xcalloc(1, sizeof(*l));
 	l->type = st;
 	l->cacheline_size = cl;

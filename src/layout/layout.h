@@ -101,7 +101,7 @@ struct layout;
  * is not an aggregate; -ENOMEM is not returned (allocation aborts).
  */
 int layout_analyze(const struct type *t, unsigned int cacheline_size, struct layout **out,
-		   struct c2c_err *err);
+		   struct err_msg *err);
 void layout_free(struct layout *l);
 
 const struct type *layout_type(const struct layout *l);
@@ -174,7 +174,7 @@ struct layout_json_doc {
  * Append the v1 JSON document to sb (pretty-printed, ends with "\n").
  * Returns 0, or -ENOTSUP when built without jansson.
  */
-int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct c2c_err *err);
+int layout_json_print(struct strbuf *sb, const struct layout_json_doc *doc, struct err_msg *err);
 
 /*
  * One struct of the v1 JSON schema (doc/layout-json.md) as a jansson
@@ -187,7 +187,7 @@ struct json_t *layout_json_struct(const struct type *t, unsigned int cacheline_s
  * Append root pretty-printed (and a newline) to sb and release it; -ENOMEM
  * when root is NULL (a json_pack that failed) or cannot be written.
  */
-int layout_json_emit(struct strbuf *sb, struct json_t *root, struct c2c_err *err);
+int layout_json_emit(struct strbuf *sb, struct json_t *root, struct err_msg *err);
 
 /* --- Profiled layouts (profile_print.c, profile_json.c) ---------------- */
 
@@ -239,6 +239,6 @@ void layout_profile_print(struct strbuf *sb, const struct type *t, const struct 
  * without jansson.
  */
 int layout_profile_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
-			const char *file, unsigned int cacheline_size, struct c2c_err *err);
+			const char *file, unsigned int cacheline_size, struct err_msg *err);
 
 #endif

@@ -139,7 +139,7 @@ static json_t *json_findings(const struct struct_profile *p, const struct profil
 }
 
 int layout_profile_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
-			const char *file, unsigned int cacheline_size, struct c2c_err *err)
+			const char *file, unsigned int cacheline_size, struct err_msg *err)
 {
 	unsigned int cl = cacheline_size ? cacheline_size : 64;
 	struct profile_findings fs;
@@ -150,8 +150,8 @@ int layout_profile_json(struct strbuf *sb, const struct type *t, const struct st
 	st = layout_json_struct(t, cl);
 	if (!st) {
 		json_decref(fields);
-		return c2c_err_set(err, EINVAL, "struct %s cannot be laid out",
-				   type_aggregate_name(t) ? type_aggregate_name(t) : "(anonymous)");
+		return err_set(err, EINVAL, "struct %s cannot be laid out",
+			       type_aggregate_name(t) ? type_aggregate_name(t) : "(anonymous)");
 	}
 	layout_profile_find(&fs, t, p, cl);
 	for (i = 0; i < p->nr_fields; i++)
@@ -166,13 +166,13 @@ int layout_profile_json(struct strbuf *sb, const struct type *t, const struct st
 }
 #else
 int layout_profile_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
-			const char *file, unsigned int cacheline_size, struct c2c_err *err)
+			const char *file, unsigned int cacheline_size, struct err_msg *err)
 {
 	(void)sb;
 	(void)t;
 	(void)p;
 	(void)file;
 	(void)cacheline_size;
-	return c2c_err_set(err, ENOTSUP, "built without jansson: no JSON output");
+	return err_set(err, ENOTSUP, "built without jansson: no JSON output");
 }
 #endif

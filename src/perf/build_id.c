@@ -60,22 +60,22 @@ static int elf_build_id(Elf *elf, uint8_t id[20], uint8_t *size)
 	return -ENOENT;
 }
 
-int perf_build_id_of_file(const char *path, uint8_t id[20], uint8_t *size, struct c2c_err *err)
+int perf_build_id_of_file(const char *path, uint8_t id[20], uint8_t *size, struct err_msg *err)
 {
 	Elf *elf;
 	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return c2c_err_set(err, errno, "%s: cannot open: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: cannot open: %s", path, strerror(errno));
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		ret = c2c_err_set(err, ENOEXEC, "%s: not an ELF file", path);
+		ret = err_set(err, ENOEXEC, "%s: not an ELF file", path);
 	} else {
 		ret = elf_build_id(elf, id, size);
 		if (ret)
-			c2c_err_set(err, -ret, "%s: no GNU build id note", path);
+			err_set(err, -ret, "%s: no GNU build id note", path);
 	}
 	elf_end(elf);
 	close(fd);

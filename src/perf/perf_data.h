@@ -8,7 +8,7 @@
  *
  * Contract (agreed between modules; extend, do not change meanings):
  * - Functions return 0 (or 1 for "got one") or a negative errno and fill
- *   struct c2c_err with "FILE: at 0xOFFSET: what was expected".
+ *   struct err_msg with "FILE: at 0xOFFSET: what was expected".
  * - Strings and arrays inside a struct perf_event_rec stay valid until the
  *   next perf_reader_next() call.
  */
@@ -223,13 +223,32 @@ struct perf_reader_stats {
 struct perf_reader;
 
 /* path "-" reads a pipe-mode stream from stdin. */
-int perf_reader_open(const char *path, struct perf_reader **out, struct c2c_err *err);
+int perf_reader_open(const char *path, struct perf_reader **out, struct err_msg *err);
 /*
  * 1 with *ev filled, 0 at the end, negative on damage. After damage the
  * reader stops; perf_reader_warning() says where and how much was read, so
  * callers can warn and go on with what they have.
  */
-int perf_reader_next(struct perf_reader *r, struct perf_event_rec *ev, struct c2c_err *err);
+int perf_reader_next(struct perf_reader *r, struct perf_event_rec *ev, struct err_msg *err);
+/*
+ * One kernel side-band record as a ring holds it (native byte order, the
+ * header first, size bytes, a sample_id_all trailer allowed after the
+ * body): MMAP, MMAP2, COMM, FORK, EXIT, LOST, LOST_SAMPLES, THROTTLE,
+ * UNTHROTTLE into *ev (strings point into rec), decoded by the reader's
+ * own decoder; any other type (samples included: their layout is the
+ * event's) is PERF_REC_OTHER. -EINVAL for a record too short for its body
+ * or a string without its NUL.
+ */
+int perf_decode_record(const void *rec, size_t size, struct perf_event_rec *ev);
+/*
+ * A sample as a ring holds it (native byte order, header first), of
+ * sample_type, by the reader's field parsers: the fixed fields, RAW,
+ * WEIGHT, DATA_SRC, TRANSACTION, PHYS_ADDR and the page sizes (pointers
+ * into rec). -ENOTSUP for sample types with READ, CALLCHAIN, branch,
+ * register, stack or AUX fields (their layout needs the event's attr),
+ * -EINVAL for a sample shorter than its fields.
+ */
+int perf_decode_sample(const void *rec, size_t size, uint64_t sample_type, struct perf_sample *s);
 const struct perf_header_info *perf_reader_header(const struct perf_reader *r);
 size_t perf_reader_nr_attrs(const struct perf_reader *r);
 const struct perf_attr_info *perf_reader_attr(const struct perf_reader *r, size_t i);
@@ -297,7 +316,7 @@ struct perf_writer_info {
 #define PERF_WRITER_ID_BASE 1000
 
 int perf_writer_open(const char *path, const struct perf_writer_event *events, size_t nr_events,
-		     struct perf_writer **out, struct c2c_err *err);
+		     struct perf_writer **out, struct err_msg *err);
 int perf_writer_comm(struct perf_writer *w, const struct perf_comm *comm, uint64_t time);
 int perf_writer_mmap2(struct perf_writer *w, const struct perf_mmap *mmap, uint64_t time);
 int perf_writer_task(struct perf_writer *w, bool is_fork, const struct perf_task *task);
@@ -320,7 +339,7 @@ int perf_writer_finished_round(struct perf_writer *w);
 int perf_writer_lost(struct perf_writer *w, uint32_t attr_index, uint64_t lost, uint64_t time);
 /* Writes FINISHED_ROUND, the features and the header; frees w. */
 int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info,
-		      struct c2c_err *err);
+		      struct err_msg *err);
 
 /*
  * Thinning what was written so far (writer_thin.c): keep(ctx, attr_index,
@@ -375,13 +394,13 @@ void perf_writer_set_checkpoint(struct perf_writer *w, uint64_t bytes, uint64_t 
 void perf_writer_set_info(struct perf_writer *w, const struct perf_writer_info *info);
 /* perf_writer_close, filling res (may be NULL) with what the file holds. */
 int perf_writer_finish(struct perf_writer *w, const struct perf_writer_info *info,
-		       struct perf_writer_result *res, struct c2c_err *err);
+		       struct perf_writer_result *res, struct err_msg *err);
 
 /*
  * The GNU build id of an ELF file (its NT_GNU_BUILD_ID note): 0 with id and
  * *size filled, -ENOENT when the file has none, other -errno on errors.
  */
-int perf_build_id_of_file(const char *path, uint8_t id[20], uint8_t *size, struct c2c_err *err);
+int perf_build_id_of_file(const char *path, uint8_t id[20], uint8_t *size, struct err_msg *err);
 
 /*
  * A perf_event_open ring buffer, mapped read-write (the reader moves
@@ -399,7 +418,7 @@ struct perf_ring {
 	size_t copy_size;
 };
 typedef int (*perf_ring_fn)(void *ctx, const struct perf_event_header *h);
-int perf_ring_map(struct perf_ring *r, int fd, size_t pages, bool shrink, struct c2c_err *err);
+int perf_ring_map(struct perf_ring *r, int fd, size_t pages, bool shrink, struct err_msg *err);
 void perf_ring_unmap(struct perf_ring *r);
 int perf_ring_drain(struct perf_ring *r, perf_ring_fn fn, void *ctx, uint64_t *bytes);
 

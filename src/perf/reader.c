@@ -32,45 +32,44 @@ static bool sections_overlap(const struct section *a, const struct section *b)
 }
 
 static int read_ids(struct perf_reader *r, size_t idx, const struct section *ids,
-		    const struct section *data, struct c2c_err *err)
+		    const struct section *data, struct err_msg *err)
 {
 	uint64_t i;
 
 	if (!section_in_file(r, ids) || ids->size % 8)
-		return c2c_err_set(
-			err, EINVAL,
-			"%s: at 0x%llx: ids of event %zu (%llu bytes at "
-			"0x%llx) lie outside the file",
-			r->path, (unsigned long long)(r->attrs_off + (idx + 1) * r->attr_size - 16),
-			idx, (unsigned long long)ids->size, (unsigned long long)ids->off);
+		return err_set(err, EINVAL,
+			       "%s: at 0x%llx: ids of event %zu (%llu bytes at "
+			       "0x%llx) lie outside the file",
+			       r->path,
+			       (unsigned long long)(r->attrs_off + (idx + 1) * r->attr_size - 16),
+			       idx, (unsigned long long)ids->size, (unsigned long long)ids->off);
 	if (sections_overlap(ids, data))
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x%llx: ids of event %zu overlap the "
-				   "data section [0x%llx, 0x%llx)",
-				   r->path, (unsigned long long)ids->off, idx,
-				   (unsigned long long)data->off,
-				   (unsigned long long)(data->off + data->size));
+		return err_set(err, EINVAL,
+			       "%s: at 0x%llx: ids of event %zu overlap the "
+			       "data section [0x%llx, 0x%llx)",
+			       r->path, (unsigned long long)ids->off, idx,
+			       (unsigned long long)data->off,
+			       (unsigned long long)(data->off + data->size));
 	for (i = 0; i < ids->size / 8; i++)
 		reader_add_id(r, idx, rd64(r->map + ids->off + i * 8, r->swap));
 	return 0;
 }
 
 static int read_attrs(struct perf_reader *r, const struct section *attrs,
-		      const struct section *data, struct c2c_err *err)
+		      const struct section *data, struct err_msg *err)
 {
 	uint64_t nr, i;
 	int ret;
 
 	if (r->attr_size < PERF_ATTR_SIZE_VER0 + 16)
-		return c2c_err_set(err, EINVAL, "%s: at 0x10: attr_size %llu, expected at least %d",
-				   r->path, (unsigned long long)r->attr_size,
-				   PERF_ATTR_SIZE_VER0 + 16);
+		return err_set(err, EINVAL, "%s: at 0x10: attr_size %llu, expected at least %d",
+			       r->path, (unsigned long long)r->attr_size, PERF_ATTR_SIZE_VER0 + 16);
 	if (attrs->size % r->attr_size)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x20: attrs section of %llu bytes is not a "
-				   "multiple of attr_size %llu",
-				   r->path, (unsigned long long)attrs->size,
-				   (unsigned long long)r->attr_size);
+		return err_set(err, EINVAL,
+			       "%s: at 0x20: attrs section of %llu bytes is not a "
+			       "multiple of attr_size %llu",
+			       r->path, (unsigned long long)attrs->size,
+			       (unsigned long long)r->attr_size);
 	nr = attrs->size / r->attr_size;
 	r->attrs_off = attrs->off;
 	for (i = 0; i < nr; i++) {
@@ -143,43 +142,43 @@ static void data_bounds(struct perf_reader *r, const struct section *data)
 	}
 }
 
-static int check_sections(struct perf_reader *r, const struct section *s, struct c2c_err *err)
+static int check_sections(struct perf_reader *r, const struct section *s, struct err_msg *err)
 {
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		if (s[i].off < PERF_FILE_HEADER_SIZE && s[i].size)
-			return c2c_err_set(err, EINVAL,
-					   "%s: at 0x%x: %s section at 0x%llx overlaps "
-					   "the file header",
-					   r->path, 0x18 + 16 * i, sec_names[i],
-					   (unsigned long long)s[i].off);
+			return err_set(err, EINVAL,
+				       "%s: at 0x%x: %s section at 0x%llx overlaps "
+				       "the file header",
+				       r->path, 0x18 + 16 * i, sec_names[i],
+				       (unsigned long long)s[i].off);
 		if (s[i].off > r->map_size)
-			return c2c_err_set(err, EINVAL,
-					   "%s: at 0x%x: %s section at 0x%llx starts "
-					   "past the end of the file (0x%llx)",
-					   r->path, 0x18 + 16 * i, sec_names[i],
-					   (unsigned long long)s[i].off,
-					   (unsigned long long)r->map_size);
+			return err_set(err, EINVAL,
+				       "%s: at 0x%x: %s section at 0x%llx starts "
+				       "past the end of the file (0x%llx)",
+				       r->path, 0x18 + 16 * i, sec_names[i],
+				       (unsigned long long)s[i].off,
+				       (unsigned long long)r->map_size);
 	}
 	if (!section_in_file(r, &s[0]))
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x18: attrs section [0x%llx, +%llu) runs "
-				   "past the end of the file (0x%llx)",
-				   r->path, (unsigned long long)s[0].off,
-				   (unsigned long long)s[0].size, (unsigned long long)r->map_size);
+		return err_set(err, EINVAL,
+			       "%s: at 0x18: attrs section [0x%llx, +%llu) runs "
+			       "past the end of the file (0x%llx)",
+			       r->path, (unsigned long long)s[0].off, (unsigned long long)s[0].size,
+			       (unsigned long long)r->map_size);
 	if (sections_overlap(&s[0], &s[1]))
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x18: attrs section [0x%llx, 0x%llx) "
-				   "overlaps the data section [0x%llx, 0x%llx)",
-				   r->path, (unsigned long long)s[0].off,
-				   (unsigned long long)(s[0].off + s[0].size),
-				   (unsigned long long)s[1].off,
-				   (unsigned long long)(s[1].off + s[1].size));
+		return err_set(err, EINVAL,
+			       "%s: at 0x18: attrs section [0x%llx, 0x%llx) "
+			       "overlaps the data section [0x%llx, 0x%llx)",
+			       r->path, (unsigned long long)s[0].off,
+			       (unsigned long long)(s[0].off + s[0].size),
+			       (unsigned long long)s[1].off,
+			       (unsigned long long)(s[1].off + s[1].size));
 	return 0;
 }
 
-static int open_file_mode(struct perf_reader *r, struct c2c_err *err)
+static int open_file_mode(struct perf_reader *r, struct err_msg *err)
 {
 	const uint8_t *h = r->map;
 	struct section s[2];
@@ -187,14 +186,14 @@ static int open_file_mode(struct perf_reader *r, struct c2c_err *err)
 	int i, ret;
 
 	if (r->map_size < PERF_FILE_HEADER_SIZE)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x0: a file of %llu bytes is too short for "
-				   "the %d-byte file header",
-				   r->path, (unsigned long long)r->map_size, PERF_FILE_HEADER_SIZE);
+		return err_set(err, EINVAL,
+			       "%s: at 0x0: a file of %llu bytes is too short for "
+			       "the %d-byte file header",
+			       r->path, (unsigned long long)r->map_size, PERF_FILE_HEADER_SIZE);
 	if (rd64(h + 8, r->swap) < PERF_FILE_HEADER_SIZE)
-		return c2c_err_set(err, EINVAL, "%s: at 0x8: file header size %llu, expected %d",
-				   r->path, (unsigned long long)rd64(h + 8, r->swap),
-				   PERF_FILE_HEADER_SIZE);
+		return err_set(err, EINVAL, "%s: at 0x8: file header size %llu, expected %d",
+			       r->path, (unsigned long long)rd64(h + 8, r->swap),
+			       PERF_FILE_HEADER_SIZE);
 	r->attr_size = rd64(h + 16, r->swap);
 	for (i = 0; i < 2; i++) {
 		s[i].off = rd64(h + 24 + 16 * i, r->swap);
@@ -208,10 +207,10 @@ static int open_file_mode(struct perf_reader *r, struct c2c_err *err)
 	if (ret)
 		return ret;
 	if (!r->nr_attrs)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x18: the file has no events (empty attrs "
-				   "section)",
-				   r->path);
+		return err_set(err, EINVAL,
+			       "%s: at 0x18: the file has no events (empty attrs "
+			       "section)",
+			       r->path);
 	data_bounds(r, &s[1]);
 	read_features(r, bits, &s[1]);
 	if (rd64(h + 56, r->swap) == PERF_WRITER_UNCLOSED_MAGIC) {
@@ -227,66 +226,65 @@ static int open_file_mode(struct perf_reader *r, struct c2c_err *err)
 
 /* Magic and byte order; *pipe when the header is the 16-byte pipe header. */
 static int check_magic(struct perf_reader *r, const uint8_t *h, size_t len, bool *pipe,
-		       struct c2c_err *err)
+		       struct err_msg *err)
 {
 	uint64_t magic;
 
 	if (len < 16)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x0: %zu bytes, too short for a perf.data "
-				   "header",
-				   r->path, len);
+		return err_set(err, EINVAL,
+			       "%s: at 0x0: %zu bytes, too short for a perf.data "
+			       "header",
+			       r->path, len);
 	magic = rd64(h, false);
 	if (magic == PERF_MAGIC2_SWAPPED)
 		r->swap = true;
 	else if (magic != PERF_MAGIC2)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x0: bad magic 0x%016llx, expected "
-				   "PERFILE2 (not a perf.data file, or perf's old version 1)",
-				   r->path, (unsigned long long)magic);
+		return err_set(err, EINVAL,
+			       "%s: at 0x0: bad magic 0x%016llx, expected "
+			       "PERFILE2 (not a perf.data file, or perf's old version 1)",
+			       r->path, (unsigned long long)magic);
 	r->hdr.needs_swap = r->swap;
 	*pipe = rd64(h + 8, r->swap) == PERF_PIPE_HEADER_SIZE;
 	r->hdr.pipe_mode = *pipe;
 	return 0;
 }
 
-int reader_stream_open(struct perf_reader *r, struct c2c_err *err)
+int reader_stream_open(struct perf_reader *r, struct err_msg *err)
 {
 	bool pipe = false;
 	int ret;
 
 	r->stream = true;
 	if (!reader_stream_fill(r, PERF_PIPE_HEADER_SIZE))
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x0: %zu bytes, too short for a perf.data "
-				   "header",
-				   r->path, r->buf_len);
+		return err_set(err, EINVAL,
+			       "%s: at 0x0: %zu bytes, too short for a perf.data "
+			       "header",
+			       r->path, r->buf_len);
 	ret = check_magic(r, r->buf, 16, &pipe, err);
 	if (ret)
 		return ret;
 	if (!pipe)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x8: header size %llu: a stream must be in "
-				   "pipe mode (perf record -o -), expected 16",
-				   r->path, (unsigned long long)rd64(r->buf + 8, r->swap));
+		return err_set(err, EINVAL,
+			       "%s: at 0x8: header size %llu: a stream must be in "
+			       "pipe mode (perf record -o -), expected 16",
+			       r->path, (unsigned long long)rd64(r->buf + 8, r->swap));
 	r->buf_pos = r->stream_off = PERF_PIPE_HEADER_SIZE;
 	return 0;
 }
 
-static int open_regular(struct perf_reader *r, off_t size, struct c2c_err *err)
+static int open_regular(struct perf_reader *r, off_t size, struct err_msg *err)
 {
 	uint8_t h[16];
 	bool pipe = false;
 	int ret;
 
 	if (size == 0)
-		return c2c_err_set(err, EINVAL, "%s: empty file, expected a perf.data header",
-				   r->path);
+		return err_set(err, EINVAL, "%s: empty file, expected a perf.data header", r->path);
 	if (pread(r->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x0: %lld bytes, too short for a perf.data "
-				   "header",
-				   r->path, (long long)size);
+		return err_set(err, EINVAL,
+			       "%s: at 0x0: %lld bytes, too short for a perf.data "
+			       "header",
+			       r->path, (long long)size);
 	ret = check_magic(r, h, sizeof(h), &pipe, err);
 	if (ret)
 		return ret;
@@ -295,13 +293,13 @@ static int open_regular(struct perf_reader *r, off_t size, struct c2c_err *err)
 	r->map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, r->fd, 0);
 	if (r->map == MAP_FAILED) {
 		r->map = NULL;
-		return c2c_err_set(err, errno, "%s: cannot map: %s", r->path, strerror(errno));
+		return err_set(err, errno, "%s: cannot map: %s", r->path, strerror(errno));
 	}
 	r->map_size = size;
 	return open_file_mode(r, err);
 }
 
-int perf_reader_open(const char *path, struct perf_reader **out, struct c2c_err *err)
+int perf_reader_open(const char *path, struct perf_reader **out, struct err_msg *err)
 {
 	struct perf_reader *r = xcalloc(1, sizeof(*r));
 	struct stat st;
@@ -315,14 +313,14 @@ int perf_reader_open(const char *path, struct perf_reader **out, struct c2c_err 
 		r->fd = -1;
 		ret = reader_stream_open(r, err);
 	} else if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
-		ret = c2c_err_set(err, errno, "%s: cannot open: %s", path, strerror(errno));
+		ret = err_set(err, errno, "%s: cannot open: %s", path, strerror(errno));
 	} else if (fstat(r->fd, &st) < 0) {
-		ret = c2c_err_set(err, errno, "%s: cannot stat: %s", path, strerror(errno));
+		ret = err_set(err, errno, "%s: cannot stat: %s", path, strerror(errno));
 	} else if (S_ISDIR(st.st_mode)) {
-		ret = c2c_err_set(err, EISDIR,
-				  "%s: is a directory (perf's directory format, "
-				  "perf record --threads, is not supported)",
-				  path);
+		ret = err_set(err, EISDIR,
+			      "%s: is a directory (perf's directory format, "
+			      "perf record --threads, is not supported)",
+			      path);
 	} else if (S_ISREG(st.st_mode)) {
 		ret = open_regular(r, st.st_size, err);
 	} else {

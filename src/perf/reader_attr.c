@@ -28,7 +28,7 @@ static uint64_t attr_u64(const uint8_t *attr, size_t size, size_t off, bool swap
 }
 
 int reader_add_attr(struct perf_reader *r, const uint8_t *attr, size_t avail, uint64_t off,
-		    struct c2c_err *err)
+		    struct err_msg *err)
 {
 	struct reader_attr *a;
 	struct perf_attr_info *info;
@@ -36,19 +36,18 @@ int reader_add_attr(struct perf_reader *r, const uint8_t *attr, size_t avail, ui
 	uint64_t flags;
 
 	if (avail < PERF_ATTR_SIZE_VER0)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x%llx: perf_event_attr of %zu bytes, "
-				   "expected at least %d",
-				   r->path, (unsigned long long)off, avail, PERF_ATTR_SIZE_VER0);
+		return err_set(err, EINVAL,
+			       "%s: at 0x%llx: perf_event_attr of %zu bytes, "
+			       "expected at least %d",
+			       r->path, (unsigned long long)off, avail, PERF_ATTR_SIZE_VER0);
 	size = rd32(attr + ATTR_OFF_SIZE, r->swap);
 	if (size == 0)
 		size = PERF_ATTR_SIZE_VER0;
 	if (size < PERF_ATTR_SIZE_VER0 || size > avail)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x%llx: perf_event_attr size %u, expected "
-				   "%d..%zu",
-				   r->path, (unsigned long long)off, size, PERF_ATTR_SIZE_VER0,
-				   avail);
+		return err_set(err, EINVAL,
+			       "%s: at 0x%llx: perf_event_attr size %u, expected "
+			       "%d..%zu",
+			       r->path, (unsigned long long)off, size, PERF_ATTR_SIZE_VER0, avail);
 	r->attrs = xgrow(r->attrs, &r->alloc_attrs, r->nr_attrs + 1, sizeof(*r->attrs));
 	a = &r->attrs[r->nr_attrs++];
 	memset(a, 0, sizeof(*a));

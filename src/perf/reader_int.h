@@ -184,7 +184,7 @@ void reader_warn(struct perf_reader *r, const char *fmt, ...) __attribute__((for
 
 /* attrs (reader_attr.c) */
 int reader_add_attr(struct perf_reader *r, const uint8_t *attr, size_t avail, uint64_t off,
-		    struct c2c_err *err);
+		    struct err_msg *err);
 void reader_add_id(struct perf_reader *r, size_t attr_index, uint64_t id);
 void reader_attrs_done(struct perf_reader *r);
 /* Bytes of every sample of this sample_type; SIZE_MAX when they vary. */
@@ -193,10 +193,10 @@ void reader_free_attrs(struct perf_reader *r);
 
 /* samples and sample_id_all trailers (reader_sample.c) */
 int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_event_rec *ev,
-			struct c2c_err *err);
+			struct err_msg *err);
 /* Parses the trailer off the end of c (shrinking c->len). */
 int reader_parse_trailer(struct perf_reader *r, struct cursor *c, struct perf_event_rec *ev,
-			 struct c2c_err *err);
+			 struct err_msg *err);
 
 /* feature sections (reader_features.c); damage there is only a warning */
 void reader_parse_feature(struct perf_reader *r, int feat, struct cursor *c);
@@ -204,16 +204,16 @@ void reader_free_features(struct perf_reader *r);
 
 /* non-sample records (reader_records.c) */
 int reader_decode(struct perf_reader *r, const uint8_t *rec, size_t size, uint64_t off,
-		  struct perf_event_rec *ev, struct c2c_err *err);
+		  struct perf_event_rec *ev, struct err_msg *err);
 
 /* stream mode (reader_next.c) */
-int reader_stream_open(struct perf_reader *r, struct c2c_err *err);
+int reader_stream_open(struct perf_reader *r, struct err_msg *err);
 /* Make n bytes available at buf + buf_pos; false at the end of the stream. */
 bool reader_stream_fill(struct perf_reader *r, size_t n);
 
 /* COMPRESSED records (reader_zstd.c) */
 int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off,
-		      struct c2c_err *err);
+		      struct err_msg *err);
 void reader_zstd_free(struct perf_reader *r);
 
 #endif

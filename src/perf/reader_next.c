@@ -31,7 +31,7 @@ static void done_note(struct perf_reader *r)
 		    (unsigned long long)r->stats.samples);
 }
 
-static int damage(struct perf_reader *r, struct c2c_err *err, uint64_t off, const char *fmt,
+static int damage(struct perf_reader *r, struct err_msg *err, uint64_t off, const char *fmt,
 		  unsigned long long a, unsigned long long b)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -39,7 +39,7 @@ static int damage(struct perf_reader *r, struct c2c_err *err, uint64_t off, cons
 
 	strbuf_addf(&sb, "%s: at 0x%llx: ", r->path, (unsigned long long)off);
 	strbuf_addf(&sb, fmt, a, b);
-	ret = c2c_err_set(err, EINVAL, "%s", sb.buf);
+	ret = err_set(err, EINVAL, "%s", sb.buf);
 	reader_warn(r, "%s", sb.buf);
 	done_note(r);
 	strbuf_release(&sb);
@@ -49,7 +49,7 @@ static int damage(struct perf_reader *r, struct c2c_err *err, uint64_t off, cons
 
 /* Check a record header found with avail bytes left in its container. */
 static int frame_check(struct perf_reader *r, const uint8_t *p, size_t avail, uint64_t off,
-		       bool cut_short_ok, struct c2c_err *err)
+		       bool cut_short_ok, struct err_msg *err)
 {
 	uint16_t size;
 
@@ -78,7 +78,7 @@ static int frame_check(struct perf_reader *r, const uint8_t *p, size_t avail, ui
 }
 
 /* Read the data section from pos on into the window; -EIO when the file shrank. */
-static int window_fill(struct perf_reader *r, uint64_t pos, struct c2c_err *err)
+static int window_fill(struct perf_reader *r, uint64_t pos, struct err_msg *err)
 {
 	uint64_t start = pos & ~4095ULL; /* records keep the alignment they have in the file */
 	size_t want = r->data_end - start < WINDOW_SIZE ? r->data_end - start : WINDOW_SIZE;
@@ -92,9 +92,9 @@ static int window_fill(struct perf_reader *r, uint64_t pos, struct c2c_err *err)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			c2c_err_set(err, EIO, "%s: at 0x%llx: cannot read the data section: %s",
-				    r->path, (unsigned long long)(start + got),
-				    n < 0 ? strerror(errno) : "the file became shorter");
+			err_set(err, EIO, "%s: at 0x%llx: cannot read the data section: %s",
+				r->path, (unsigned long long)(start + got),
+				n < 0 ? strerror(errno) : "the file became shorter");
 			reader_warn(r, "%s", err ? err->msg : "read error");
 			done_note(r);
 			r->done = true;
@@ -108,7 +108,7 @@ static int window_fill(struct perf_reader *r, uint64_t pos, struct c2c_err *err)
 }
 
 /* The n bytes at file offset pos, from the window (filled again when they are not in it). */
-static const uint8_t *window_at(struct perf_reader *r, uint64_t pos, size_t n, struct c2c_err *err)
+static const uint8_t *window_at(struct perf_reader *r, uint64_t pos, size_t n, struct err_msg *err)
 {
 	if (pos < r->win_off || pos + n > r->win_off + r->win_len || !r->win) {
 		if (window_fill(r, pos, err))
@@ -117,7 +117,7 @@ static const uint8_t *window_at(struct perf_reader *r, uint64_t pos, size_t n, s
 	return r->win + (pos - r->win_off);
 }
 
-static int next_mapped(struct perf_reader *r, struct framed *f, struct c2c_err *err)
+static int next_mapped(struct perf_reader *r, struct framed *f, struct err_msg *err)
 {
 	uint64_t avail = r->data_end - r->pos;
 	const uint8_t *p;
@@ -186,7 +186,7 @@ bool reader_stream_fill(struct perf_reader *r, size_t n)
 	return r->buf_len - r->buf_pos >= n;
 }
 
-static int next_stream(struct perf_reader *r, struct framed *f, struct c2c_err *err)
+static int next_stream(struct perf_reader *r, struct framed *f, struct err_msg *err)
 {
 	size_t avail;
 	int ret;
@@ -230,7 +230,7 @@ static bool next_unpacked(struct perf_reader *r, struct framed *f)
 	return true;
 }
 
-int perf_reader_next(struct perf_reader *r, struct perf_event_rec *ev, struct c2c_err *err)
+int perf_reader_next(struct perf_reader *r, struct perf_event_rec *ev, struct err_msg *err)
 {
 	struct framed f = { .size = r->last_size };
 	int ret;

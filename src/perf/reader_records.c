@@ -10,10 +10,10 @@
 #define PERF_EVENT_UPDATE_NAME 2
 
 static int short_record(struct perf_reader *r, const struct cursor *c, const char *what,
-			struct c2c_err *err)
+			struct err_msg *err)
 {
-	return c2c_err_set(err, EINVAL, "%s: at 0x%llx: %s record of %zu bytes is too short",
-			   r->path, (unsigned long long)(c->off - 8), what, c->len + 8);
+	return err_set(err, EINVAL, "%s: at 0x%llx: %s record of %zu bytes is too short", r->path,
+		       (unsigned long long)(c->off - 8), what, c->len + 8);
 }
 
 /* A NUL-terminated string filling the rest of the record. */
@@ -28,8 +28,7 @@ static const char *rest_string(struct cursor *c)
 	return s;
 }
 
-static int decode_mmap(struct perf_reader *r, struct cursor *c, uint16_t misc, bool v2,
-		       struct perf_event_rec *ev, struct c2c_err *err)
+static void decode_mmap(struct cursor *c, uint16_t misc, bool v2, struct perf_event_rec *ev)
 {
 	struct perf_mmap *m = &ev->mmap;
 
@@ -59,19 +58,21 @@ static int decode_mmap(struct perf_reader *r, struct cursor *c, uint16_t misc, b
 		m->flags = cursor_u32(c);
 	}
 	m->filename = rest_string(c);
-	if (c->bad)
-		return short_record(r, c, v2 ? "MMAP2" : "MMAP", err);
 	ev->kind = PERF_REC_MMAP;
-	return 0;
 }
 
-static int decode_kernel(struct perf_reader *r, struct cursor *c, uint32_t type, uint16_t misc,
-			 struct perf_event_rec *ev, struct c2c_err *err)
+/*
+ * The body of a kernel record (the one decoder of them: the reader's, the
+ * recorder's and watch's rings'); c->bad when it is too short.
+ */
+static void decode_kernel_body(struct cursor *c, uint32_t type, uint16_t misc,
+			       struct perf_event_rec *ev)
 {
 	switch (type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		return decode_mmap(r, c, misc, type == PERF_RECORD_MMAP2, ev, err);
+		decode_mmap(c, misc, type == PERF_RECORD_MMAP2, ev);
+		break;
 	case PERF_RECORD_COMM:
 		ev->kind = PERF_REC_COMM;
 		ev->comm.pid = cursor_u32(c);
@@ -92,12 +93,10 @@ static int decode_kernel(struct perf_reader *r, struct cursor *c, uint32_t type,
 		ev->kind = PERF_REC_LOST;
 		ev->lost.id = cursor_u64(c);
 		ev->lost.lost = cursor_u64(c);
-		r->stats.lost += ev->lost.lost;
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		ev->kind = PERF_REC_LOST_SAMPLES;
 		ev->lost.lost = cursor_u64(c);
-		r->stats.lost_samples += ev->lost.lost;
 		break;
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
@@ -107,13 +106,46 @@ static int decode_kernel(struct perf_reader *r, struct cursor *c, uint32_t type,
 		break;
 	default:
 		ev->kind = PERF_REC_OTHER;
+	}
+}
+
+static int decode_kernel(struct perf_reader *r, struct cursor *c, uint32_t type, uint16_t misc,
+			 struct perf_event_rec *ev, struct err_msg *err)
+{
+	decode_kernel_body(c, type, misc, ev);
+	if (c->bad)
+		return short_record(r, c,
+				    type == PERF_RECORD_MMAP2 ? "MMAP2" :
+				    type == PERF_RECORD_MMAP  ? "MMAP" :
+								"kernel",
+				    err);
+	if (ev->kind == PERF_REC_LOST)
+		r->stats.lost += ev->lost.lost;
+	else if (ev->kind == PERF_REC_LOST_SAMPLES)
+		r->stats.lost_samples += ev->lost.lost;
+	return 0;
+}
+
+int perf_decode_record(const void *rec, size_t size, struct perf_event_rec *ev)
+{
+	const uint8_t *p = rec;
+	struct cursor c;
+
+	memset(ev, 0, sizeof(*ev));
+	if (size < 8)
+		return -EINVAL;
+	ev->type = rd32(p, false);
+	if (ev->type == PERF_RECORD_SAMPLE || ev->type >= PERF_REC_USER_HEADER_ATTR) {
+		ev->kind = PERF_REC_OTHER;
 		return 0;
 	}
-	return c->bad ? short_record(r, c, "kernel", err) : 0;
+	cursor_init(&c, p + 8, size - 8, 8, false);
+	decode_kernel_body(&c, ev->type, rd16(p + 4, false), ev);
+	return c.bad ? -EINVAL : 0;
 }
 
 /* PERF_RECORD_HEADER_ATTR: attr, then its ids to the end of the record. */
-static int decode_header_attr(struct perf_reader *r, struct cursor *c, struct c2c_err *err)
+static int decode_header_attr(struct perf_reader *r, struct cursor *c, struct err_msg *err)
 {
 	uint32_t size;
 	size_t idx = r->nr_attrs, i, nr_ids;
@@ -174,7 +206,7 @@ static void decode_event_update(struct perf_reader *r, struct cursor *c)
 }
 
 static int decode_user(struct perf_reader *r, struct cursor *c, uint32_t type,
-		       struct perf_event_rec *ev, struct c2c_err *err)
+		       struct perf_event_rec *ev, struct err_msg *err)
 {
 	ev->kind = PERF_REC_OTHER;
 	switch (type) {
@@ -227,7 +259,7 @@ static bool kernel_type_decoded(uint32_t type)
 }
 
 int reader_decode(struct perf_reader *r, const uint8_t *rec, size_t size, uint64_t off,
-		  struct perf_event_rec *ev, struct c2c_err *err)
+		  struct perf_event_rec *ev, struct err_msg *err)
 {
 	uint32_t type = rd32(rec, r->swap);
 	uint16_t misc = rd16(rec + 4, r->swap);

@@ -6,13 +6,14 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "perf/perf_format.h"
 #include "perf/reader_int.h"
 #include "util/xalloc.h"
 
 static int field_err(struct perf_reader *r, const struct cursor *c, const char *field,
-		     struct c2c_err *err)
+		     struct err_msg *err)
 {
 	char need[48];
 
@@ -20,12 +21,12 @@ static int field_err(struct perf_reader *r, const struct cursor *c, const char *
 		snprintf(need, sizeof(need), "more than %llu bytes", (unsigned long long)c->len);
 	else
 		snprintf(need, sizeof(need), "%llu bytes", (unsigned long long)c->need);
-	return c2c_err_set(err, EINVAL,
-			   "%s: at 0x%llx: sample field %s runs past the end of its record: "
-			   "%s needed, %llu left (record data ends at 0x%llx)",
-			   r->path, (unsigned long long)reader_cursor_offset(c), field, need,
-			   (unsigned long long)(c->len - c->pos),
-			   (unsigned long long)(c->off + c->len));
+	return err_set(err, EINVAL,
+		       "%s: at 0x%llx: sample field %s runs past the end of its record: "
+		       "%s needed, %llu left (record data ends at 0x%llx)",
+		       r->path, (unsigned long long)reader_cursor_offset(c), field, need,
+		       (unsigned long long)(c->len - c->pos),
+		       (unsigned long long)(c->off + c->len));
 }
 
 /*
@@ -47,7 +48,7 @@ static bool id_cached(const struct perf_reader *r, uint64_t id, size_t *idx)
 
 /* The attr a record belongs to, from its id at word pos (from the end when tail). */
 static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail, size_t *idx,
-		       struct c2c_err *err)
+		       struct err_msg *err)
 {
 	int pos = tail ? r->is_pos : r->id_pos;
 	uint64_t id;
@@ -59,16 +60,14 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 		return 0;
 	if (tail) {
 		if ((size_t)pos * 8 > c->len)
-			return c2c_err_set(err, EINVAL,
-					   "%s: at 0x%llx: record too short for its id", r->path,
-					   (unsigned long long)c->off);
+			return err_set(err, EINVAL, "%s: at 0x%llx: record too short for its id",
+				       r->path, (unsigned long long)c->off);
 		at = c->len - pos * 8;
 	} else {
 		at = pos * 8;
 		if (at + 8 > c->len)
-			return c2c_err_set(err, EINVAL,
-					   "%s: at 0x%llx: sample too short for its id", r->path,
-					   (unsigned long long)c->off);
+			return err_set(err, EINVAL, "%s: at 0x%llx: sample too short for its id",
+				       r->path, (unsigned long long)c->off);
 	}
 	id = rd64(c->p + at, r->swap);
 	if (id == 0)
@@ -78,8 +77,8 @@ static int record_attr(struct perf_reader *r, const struct cursor *c, bool tail,
 	v = hashmap_get(&r->ids, id);
 	if (!v) {
 		r->nr_unknown_ids++;
-		return c2c_err_set(err, ENOENT, "%s: at 0x%llx: id %llu matches no event", r->path,
-				   (unsigned long long)(c->off + at), (unsigned long long)id);
+		return err_set(err, ENOENT, "%s: at 0x%llx: id %llu matches no event", r->path,
+			       (unsigned long long)(c->off + at), (unsigned long long)id);
 	}
 	*idx = (uintptr_t)v - 1;
 	memmove(r->last_id + 1, r->last_id, sizeof(r->last_id) - sizeof(r->last_id[0]));
@@ -349,8 +348,30 @@ static const char *parse_tail(struct perf_reader *r, struct cursor *c, const str
 	return NULL;
 }
 
+int perf_decode_sample(const void *rec, size_t size, uint64_t sample_type, struct perf_sample *s)
+{
+	struct cursor c;
+
+	if (sample_type & (SAMPLE_VARIABLE & ~(uint64_t)PERF_SAMPLE_RAW))
+		return -ENOTSUP;
+	if (size < 8)
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	s->sample_type = sample_type;
+	s->cpumode = rd16((const uint8_t *)rec + 4, false) & PERF_RECORD_MISC_CPUMODE_MASK;
+	cursor_init(&c, (const uint8_t *)rec + 8, size - 8, 8, false);
+	parse_head(&c, sample_type, s, true);
+	if (sample_type & PERF_SAMPLE_RAW) {
+		s->raw_size = cursor_u32(&c);
+		s->raw = cursor_bytes(&c, s->raw_size);
+	}
+	parse_weights(&c, sample_type, s, true);
+	parse_addrs(&c, sample_type, s, true);
+	return c.bad ? -EINVAL : 0;
+}
+
 int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_event_rec *ev,
-			struct c2c_err *err)
+			struct err_msg *err)
 {
 	struct perf_sample *s = &ev->sample;
 	const struct reader_attr *a;
@@ -359,8 +380,8 @@ int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_eve
 	int ret;
 
 	if (!r->nr_attrs)
-		return c2c_err_set(err, EINVAL, "%s: at 0x%llx: sample before any event attr",
-				   r->path, (unsigned long long)ev->file_offset);
+		return err_set(err, EINVAL, "%s: at 0x%llx: sample before any event attr", r->path,
+			       (unsigned long long)ev->file_offset);
 	ret = record_attr(r, c, false, &idx, err);
 	if (ret)
 		return ret;
@@ -386,7 +407,7 @@ int reader_parse_sample(struct perf_reader *r, struct cursor *c, struct perf_eve
 }
 
 int reader_parse_trailer(struct perf_reader *r, struct cursor *c, struct perf_event_rec *ev,
-			 struct c2c_err *err)
+			 struct err_msg *err)
 {
 	const struct reader_attr *a;
 	const uint8_t *end;
@@ -403,10 +424,10 @@ int reader_parse_trailer(struct perf_reader *r, struct cursor *c, struct perf_ev
 	st = a->info.sample_type & PERF_SAMPLE_ID_ALL_MASK;
 	need = __builtin_popcountll(st) * 8;
 	if (need > c->len)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x%llx: record of %zu bytes too short for "
-				   "its %zu-byte sample_id_all trailer",
-				   r->path, (unsigned long long)c->off, c->len + 8, need);
+		return err_set(err, EINVAL,
+			       "%s: at 0x%llx: record of %zu bytes too short for "
+			       "its %zu-byte sample_id_all trailer",
+			       r->path, (unsigned long long)c->off, c->len + 8, need);
 	c->len -= need;
 	end = c->p + c->len;
 	if (st & PERF_SAMPLE_TID) {

@@ -32,7 +32,7 @@ static uint64_t record_out_limit(const struct perf_reader *r)
 }
 
 int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	ZSTD_inBuffer in = { data, len, 0 };
 	size_t start;
@@ -40,7 +40,7 @@ int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, ui
 	if (!r->zstd) {
 		r->zstd = ZSTD_createDStream();
 		if (!r->zstd)
-			return c2c_err_set(err, ENOMEM, "%s: cannot create a zstd stream", r->path);
+			return err_set(err, ENOMEM, "%s: cannot create a zstd stream", r->path);
 		ZSTD_initDStream(r->zstd);
 	}
 	/* drop what was handed out, keep a partial record */
@@ -60,20 +60,19 @@ int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, ui
 		out = (ZSTD_outBuffer){ r->zbuf + r->z_len, r->z_alloc - r->z_len, 0 };
 		ret = ZSTD_decompressStream(r->zstd, &out, &in);
 		if (ZSTD_isError(ret))
-			return c2c_err_set(err, EINVAL,
-					   "%s: at 0x%llx: COMPRESSED record: zstd: %s", r->path,
-					   (unsigned long long)(off - 8), ZSTD_getErrorName(ret));
+			return err_set(err, EINVAL, "%s: at 0x%llx: COMPRESSED record: zstd: %s",
+				       r->path, (unsigned long long)(off - 8),
+				       ZSTD_getErrorName(ret));
 		r->z_len += out.pos;
 		if (out.pos < out.size && in.pos == in.size)
 			break;
 		if (r->z_len - start > record_out_limit(r))
-			return c2c_err_set(
-				err, EFBIG,
-				"%s: at 0x%llx: COMPRESSED record of %zu bytes unpacks to "
-				"more than %llu bytes, expected at most the recording's "
-				"buffer size",
-				r->path, (unsigned long long)(off - 8), len,
-				(unsigned long long)record_out_limit(r));
+			return err_set(err, EFBIG,
+				       "%s: at 0x%llx: COMPRESSED record of %zu bytes unpacks to "
+				       "more than %llu bytes, expected at most the recording's "
+				       "buffer size",
+				       r->path, (unsigned long long)(off - 8), len,
+				       (unsigned long long)record_out_limit(r));
 	} while (true);
 	return 0;
 }
@@ -86,12 +85,12 @@ void reader_zstd_free(struct perf_reader *r)
 }
 #else
 int reader_decompress(struct perf_reader *r, const uint8_t *data, size_t len, uint64_t off,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
-	return c2c_err_set(err, ENOTSUP,
-			   "%s: at 0x%llx: COMPRESSED record (perf record -z): "
-			   "this c2cscope was built without libzstd",
-			   r->path, (unsigned long long)(off - 8));
+	return err_set(err, ENOTSUP,
+		       "%s: at 0x%llx: COMPRESSED record (perf record -z): "
+		       "this c2cscope was built without libzstd",
+		       r->path, (unsigned long long)(off - 8));
 }
 
 void reader_zstd_free(struct perf_reader *r)

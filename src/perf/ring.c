@@ -23,7 +23,7 @@ static size_t page_size(void)
 	return (size_t)sysconf(_SC_PAGESIZE);
 }
 
-int perf_ring_map(struct perf_ring *r, int fd, size_t pages, bool shrink, struct c2c_err *err)
+int perf_ring_map(struct perf_ring *r, int fd, size_t pages, bool shrink, struct err_msg *err)
 {
 	size_t page = page_size();
 	int code;
@@ -41,11 +41,11 @@ int perf_ring_map(struct perf_ring *r, int fd, size_t pages, bool shrink, struct
 		pages /= 2;
 	}
 	r->base = NULL;
-	return c2c_err_set(err, code, "cannot map a %zu KiB ring buffer: %s%s", pages * page / 1024,
-			   strerror(code),
-			   code == EPERM ? "; kernel.perf_event_mlock_kb limits it: "
-					   "ask for fewer pages, or run as root" :
-					   "");
+	return err_set(err, code, "cannot map a %zu KiB ring buffer: %s%s", pages * page / 1024,
+		       strerror(code),
+		       code == EPERM ? "; kernel.perf_event_mlock_kb limits it: "
+				       "ask for fewer pages, or run as root" :
+				       "");
 }
 
 void perf_ring_unmap(struct perf_ring *r)

@@ -620,7 +620,7 @@ static void fill_attr(uint8_t *attr, const struct writer_event *e, bool first)
 }
 
 /* ids, then the attrs pointing at them; sets attrs_offset and data_offset. */
-static int write_attrs(struct perf_writer *w, struct c2c_err *err)
+static int write_attrs(struct perf_writer *w, struct err_msg *err)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t id_off = PERF_FILE_HEADER_SIZE;
@@ -642,28 +642,28 @@ static int write_attrs(struct perf_writer *w, struct c2c_err *err)
 	}
 	w->data_offset = sb.len;
 	if (write(w->fd, sb.buf, sb.len) != (ssize_t)sb.len)
-		ret = c2c_err_set(err, errno ? errno : EIO, "%s: cannot write header: %s", w->path,
-				  strerror(errno ? errno : EIO));
+		ret = err_set(err, errno ? errno : EIO, "%s: cannot write header: %s", w->path,
+			      strerror(errno ? errno : EIO));
 	else /* readable (no samples) even if we are killed before a checkpoint */
 		ret = writer_write_header(w, 0, (const uint64_t[4]){ 0 }, false);
 	if (ret > 0)
-		ret = c2c_err_set(err, ret, "%s: cannot write header: %s", w->path, strerror(ret));
+		ret = err_set(err, ret, "%s: cannot write header: %s", w->path, strerror(ret));
 	strbuf_release(&sb);
 	return ret;
 }
 
 static int check_events(const char *path, const struct perf_writer_event *events, size_t nr,
-			struct c2c_err *err)
+			struct err_msg *err)
 {
 	size_t i;
 
 	if (nr == 0)
-		return c2c_err_set(err, EINVAL, "%s: no events to write", path);
+		return err_set(err, EINVAL, "%s: no events to write", path);
 	for (i = 0; i < nr; i++) {
 		uint64_t bad = events[i].sample_type & ~WRITER_SAMPLE_MASK;
 
 		if (bad)
-			return c2c_err_set(
+			return err_set(
 				err, EINVAL,
 				"%s: event %zu: sample_type 0x%llx not supported by the writer",
 				path, i, (unsigned long long)bad);
@@ -704,7 +704,7 @@ static void discard_old(const char *path)
 }
 
 int perf_writer_open(const char *path, const struct perf_writer_event *events, size_t nr_events,
-		     struct perf_writer **out, struct c2c_err *err)
+		     struct perf_writer **out, struct err_msg *err)
 {
 	struct perf_writer *w;
 	size_t i;
@@ -722,7 +722,7 @@ int perf_writer_open(const char *path, const struct perf_writer_event *events, s
 	discard_old(path);
 	w->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600); /* a cut reads back */
 	if (w->fd < 0) {
-		ret = c2c_err_set(err, errno, "%s: cannot create: %s", path, strerror(errno));
+		ret = err_set(err, errno, "%s: cannot create: %s", path, strerror(errno));
 		free(w->path);
 		free(w);
 		return ret;
@@ -739,7 +739,7 @@ int perf_writer_open(const char *path, const struct perf_writer_event *events, s
 	strbuf_init(&w->rec, 256);
 	ret = write_attrs(w, err);
 	if (!ret && write_kernel_mmap(w))
-		ret = c2c_err_set(err, w->werr, "%s: cannot write: %s", path, strerror(w->werr));
+		ret = err_set(err, w->werr, "%s: cannot write: %s", path, strerror(w->werr));
 	if (ret) {
 		perf_writer_abort(w);
 		return ret;

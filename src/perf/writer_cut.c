@@ -316,7 +316,7 @@ static uint64_t features_size(struct perf_writer *w, const struct perf_writer_in
 }
 
 int writer_cut(struct perf_writer *w, const struct perf_writer_info *info,
-	       struct perf_writer_result *res, struct c2c_err *err)
+	       struct perf_writer_result *res, struct err_msg *err)
 {
 	uint64_t on_disk = w->full_size < w->data_size ? w->full_size : w->data_size;
 	uint64_t room = features_size(w, info), target;
@@ -331,23 +331,23 @@ int writer_cut(struct perf_writer *w, const struct perf_writer_info *info,
 	ret = ret ?: walk_to(w, &m, target);
 	ret = ret ?: cut_at(w, info, &m);
 	if (ret)
-		return c2c_err_set(err, ret,
-				   "%s: %s, and cutting the data back to make room for the "
-				   "header failed: %s; the file is not readable",
-				   w->path, strerror(w->full), strerror(ret));
+		return err_set(err, ret,
+			       "%s: %s, and cutting the data back to make room for the "
+			       "header failed: %s; the file is not readable",
+			       w->path, strerror(w->full), strerror(ret));
 	res->cut = w->full;
 	res->samples = m.samples;
 	res->bytes = m.off;
 	res->dropped_samples = w->nr_samples - m.samples;
 	res->dropped_bytes = w->data_size - m.off;
-	return c2c_err_set(err, w->full,
-			   "%s: at 0x%llx: %s: data cut after the last whole record that "
-			   "leaves room for the features: kept %llu samples (%llu data bytes), "
-			   "dropped %llu samples (%llu bytes)",
-			   w->path, (unsigned long long)(w->data_offset + m.off), strerror(w->full),
-			   (unsigned long long)res->samples, (unsigned long long)res->bytes,
-			   (unsigned long long)res->dropped_samples,
-			   (unsigned long long)res->dropped_bytes);
+	return err_set(err, w->full,
+		       "%s: at 0x%llx: %s: data cut after the last whole record that "
+		       "leaves room for the features: kept %llu samples (%llu data bytes), "
+		       "dropped %llu samples (%llu bytes)",
+		       w->path, (unsigned long long)(w->data_offset + m.off), strerror(w->full),
+		       (unsigned long long)res->samples, (unsigned long long)res->bytes,
+		       (unsigned long long)res->dropped_samples,
+		       (unsigned long long)res->dropped_bytes);
 }
 
 /* --- The end of a file: header, features, finish --- */
@@ -387,7 +387,7 @@ static int write_end(struct perf_writer *w, const struct perf_writer_info *info)
 }
 
 int perf_writer_finish(struct perf_writer *w, const struct perf_writer_info *info,
-		       struct perf_writer_result *res, struct c2c_err *err)
+		       struct perf_writer_result *res, struct err_msg *err)
 {
 	struct perf_writer_result none;
 	int ret = 0;
@@ -410,13 +410,13 @@ int perf_writer_finish(struct perf_writer *w, const struct perf_writer_info *inf
 	if (w->full)
 		ret = writer_cut(w, info, res, err);
 	else if (w->werr)
-		ret = c2c_err_set(err, w->werr, "%s: cannot write: %s", w->path, strerror(w->werr));
+		ret = err_set(err, w->werr, "%s: cannot write: %s", w->path, strerror(w->werr));
 	perf_writer_abort(w);
 	return ret;
 }
 
 int perf_writer_close(struct perf_writer *w, const struct perf_writer_info *info,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	return perf_writer_finish(w, info, NULL, err);
 }

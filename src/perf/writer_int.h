@@ -93,7 +93,7 @@ void writer_count_record(const struct perf_writer *w, struct writer_mark *m, con
 			 size_t size);
 int writer_seal_checkpoint(struct perf_writer *w);
 int writer_cut(struct perf_writer *w, const struct perf_writer_info *info,
-	       struct perf_writer_result *res, struct c2c_err *err);
+	       struct perf_writer_result *res, struct err_msg *err);
 void writer_free_info(struct perf_writer *w);
 
 #endif

@@ -46,7 +46,7 @@ struct task_placement;
  * cannot read, a build without libtraceevent).
  */
 int task_placement_load(const char *path, unsigned int line_size, enum mem_src_rules rules,
-			struct task_placement **out, struct c2c_err *err);
+			struct task_placement **out, struct err_msg *err);
 size_t task_placement_nr_threads(const struct task_placement *p);
 /* Threads by tid; valid until task_placement_free(). */
 const struct task_placement_thread *task_placement_thread(const struct task_placement *p, size_t i);

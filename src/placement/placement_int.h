@@ -38,7 +38,7 @@ struct task_placement {
 
 /* Parses perf's TRACING_DATA blob into a new tep handle. */
 int placement_tracing_blob_parse(const void *blob, size_t size, const char *path,
-				 struct tep_handle **out, struct c2c_err *err);
+				 struct tep_handle **out, struct err_msg *err);
 /* A thread's model, created on first sight. */
 struct thread_model *task_placement_thread_of(struct task_placement *p, uint32_t pid, uint32_t tid);
 /* Room for cpu in p->cpus (new cpus: node unknown). */

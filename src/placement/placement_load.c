@@ -71,7 +71,7 @@ static struct task_placement *task_placement_new(const struct perf_header_info *
 
 #ifdef HAVE_LIBTRACEEVENT
 static int feed(struct task_placement *p, struct perf_reader *r, const int *roles,
-		struct tep_event *const *formats, struct c2c_err *err)
+		struct tep_event *const *formats, struct err_msg *err)
 {
 	struct perf_event_rec ev;
 	int ret;
@@ -104,7 +104,7 @@ static int feed(struct task_placement *p, struct perf_reader *r, const int *role
 }
 
 static int load_with(struct perf_reader *r, const char *path, int *roles, unsigned int line_size,
-		     enum mem_src_rules rules, struct task_placement **out, struct c2c_err *err)
+		     enum mem_src_rules rules, struct task_placement **out, struct err_msg *err)
 {
 	const struct perf_header_info *h = perf_reader_header(r);
 	size_t i, nr = perf_reader_nr_attrs(r);
@@ -114,10 +114,10 @@ static int load_with(struct perf_reader *r, const char *path, int *roles, unsign
 
 	p->rules = rules;
 	if (!h->tracing_data_size)
-		ret = c2c_err_set(err, EINVAL,
-				  "%s: sched tracepoints but no TRACING_DATA feature to decode "
-				  "them with",
-				  path);
+		ret = err_set(err, EINVAL,
+			      "%s: sched tracepoints but no TRACING_DATA feature to decode "
+			      "them with",
+			      path);
 	else
 		ret = placement_tracing_blob_parse(h->tracing_data, h->tracing_data_size, path,
 						   &p->tep, err);
@@ -138,7 +138,7 @@ static int load_with(struct perf_reader *r, const char *path, int *roles, unsign
 #endif
 
 int task_placement_load(const char *path, unsigned int line_size, enum mem_src_rules rules,
-			struct task_placement **out, struct c2c_err *err)
+			struct task_placement **out, struct err_msg *err)
 {
 	struct perf_reader *r;
 	size_t i, nr;

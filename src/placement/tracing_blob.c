@@ -61,12 +61,12 @@ static const char *take_bytes(struct blob *b, uint64_t n)
 	return s;
 }
 
-static int damaged(struct blob *b, const char *what, struct c2c_err *err)
+static int damaged(struct blob *b, const char *what, struct err_msg *err)
 {
-	return c2c_err_set(err, EINVAL, "%s: TRACING_DATA at +0x%zx: %s", b->path, b->pos, what);
+	return err_set(err, EINVAL, "%s: TRACING_DATA at +0x%zx: %s", b->path, b->pos, what);
 }
 
-static int parse_header(struct blob *b, struct tep_handle *tep, struct c2c_err *err)
+static int parse_header(struct blob *b, struct tep_handle *tep, struct err_msg *err)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	const char *m = take_bytes(b, sizeof(magic));
@@ -150,7 +150,7 @@ static int parse_fields_only(struct tep_handle *tep, const char *fmt, uint64_t s
 }
 
 static int parse_formats(struct blob *b, struct tep_handle *tep, const char *sys,
-			 struct c2c_err *err)
+			 struct err_msg *err)
 {
 	uint64_t count = take(b, 4), i;
 
@@ -167,7 +167,7 @@ static int parse_formats(struct blob *b, struct tep_handle *tep, const char *sys
 }
 
 int placement_tracing_blob_parse(const void *data, size_t size, const char *path,
-				 struct tep_handle **out, struct c2c_err *err)
+				 struct tep_handle **out, struct err_msg *err)
 {
 	struct blob b = { .p = data, .len = size, .path = path };
 	struct tep_handle *tep = tep_alloc();
@@ -175,7 +175,7 @@ int placement_tracing_blob_parse(const void *data, size_t size, const char *path
 	int ret;
 
 	if (!tep)
-		return c2c_err_set(err, ENOMEM, "out of memory");
+		return err_set(err, ENOMEM, "out of memory");
 	ret = parse_header(&b, tep, err);
 	if (!ret)
 		ret = parse_formats(&b, tep, "ftrace", err);
@@ -195,11 +195,11 @@ int placement_tracing_blob_parse(const void *data, size_t size, const char *path
 }
 #else
 int placement_tracing_blob_parse(const void *data, size_t size, const char *path,
-				 struct tep_handle **out, struct c2c_err *err)
+				 struct tep_handle **out, struct err_msg *err)
 {
-	return c2c_err_set(err, ENOSYS,
-			   "%s: decoding sched tracepoints needs libtraceevent, "
-			   "which this build lacks",
-			   path);
+	return err_set(err, ENOSYS,
+		       "%s: decoding sched tracepoints needs libtraceevent, "
+		       "which this build lacks",
+		       path);
 }
 #endif

@@ -213,13 +213,13 @@ struct hot_parser {
 	bool found_block; /* a "struct NAME" line named ours */
 	bool have_default;
 	enum field_class default_cls;
-	struct c2c_err *err;
+	struct err_msg *err;
 };
 
 static int hot_error(struct hot_parser *hp, const char *what, const char *near)
 {
-	return c2c_err_set(hp->err, EINVAL, "%s:%u: %s%s%s%s", hp->path, hp->line, what,
-			   near ? " (near '" : "", near ? near : "", near ? "')" : "");
+	return err_set(hp->err, EINVAL, "%s:%u: %s%s%s%s", hp->path, hp->line, what,
+		       near ? " (near '" : "", near ? near : "", near ? "')" : "");
 }
 
 static int parse_class(const char *word, enum field_class *cls)
@@ -361,7 +361,7 @@ static void apply_default(struct hot_parser *hp)
 }
 
 int profile_parse_hotness(const char *path, const struct type *t, struct struct_profile **out,
-			  struct c2c_err *err)
+			  struct err_msg *err)
 {
 	struct hot_parser hp = { .path = path, .err = err };
 	char *line = NULL;
@@ -372,7 +372,7 @@ int profile_parse_hotness(const char *path, const struct type *t, struct struct_
 	t = type_strip(t);
 	f = fopen(path, "r");
 	if (!f)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	hp.p = profile_new(t);
 	hp.want = hp.p->struct_name;
 	while (getline(&line, &cap, f) > 0) {
@@ -384,7 +384,7 @@ int profile_parse_hotness(const char *path, const struct type *t, struct struct_
 	free(line);
 	fclose(f);
 	if (!ret && hp.saw_struct && !hp.found_block)
-		ret = c2c_err_set(err, ENOENT, "%s: no 'struct %s' block", path, hp.want);
+		ret = err_set(err, ENOENT, "%s: no 'struct %s' block", path, hp.want);
 	if (ret) {
 		profile_free(hp.p);
 		return ret;

@@ -94,7 +94,7 @@ struct struct_profile {
  * or cold.
  */
 int profile_parse_hotness(const char *path, const struct type *t, struct struct_profile **out,
-			  struct c2c_err *err);
+			  struct err_msg *err);
 
 /* An empty profile (all fields cold) for T, to be filled by a caller. */
 struct struct_profile *profile_new(const struct type *t);

@@ -85,7 +85,7 @@ void record_evlist_release(struct record_evlist *l)
 
 /* u, k, h, p (repeatable), P: perf's modifiers that matter for sampling. */
 static int apply_mods(struct record_event *e, const char *mods, const char *spec,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	bool u = false, k = false, h = false;
 	const char *m;
@@ -102,10 +102,9 @@ static int apply_mods(struct record_event *e, const char *mods, const char *spec
 		else if (*m == 'P')
 			e->flags |= RECORD_EV_MAX_PRECISE;
 		else
-			return c2c_err_set(
-				err, EINVAL,
-				"-e %s: modifier '%c' in ':%s': expected u, k, h, p or P", spec, *m,
-				mods);
+			return err_set(err, EINVAL,
+				       "-e %s: modifier '%c' in ':%s': expected u, k, h, p or P",
+				       spec, *m, mods);
 	}
 	if (u || k || h) {
 		e->attr.exclude_user = !u;
@@ -116,7 +115,7 @@ static int apply_mods(struct record_event *e, const char *mods, const char *spec
 }
 
 static int parse_generic(struct record_evlist *l, const char *name, const char *mods,
-			 const char *spec, struct c2c_err *err)
+			 const char *spec, struct err_msg *err)
 {
 	size_t i;
 
@@ -164,23 +163,23 @@ static int builtin_term(struct record_event *e, const char *term, const char *va
 }
 
 static int bad_term(const struct record_pmu *pmu, const char *spec, const char *term,
-		    const char *why, struct c2c_err *err)
+		    const char *why, struct err_msg *err)
 {
 	struct strbuf acc = STRBUF_INIT;
 	int ret;
 
 	record_pmu_accepted_terms(pmu, &acc);
-	ret = c2c_err_set(err, EINVAL, "-e %s: term '%s' %s; %s accepts: %s", spec, term, why,
-			  pmu->name, acc.buf);
+	ret = err_set(err, EINVAL, "-e %s: term '%s' %s; %s accepts: %s", spec, term, why,
+		      pmu->name, acc.buf);
 	strbuf_release(&acc);
 	return ret;
 }
 
 static int apply_terms(struct record_event *e, const struct record_pmu *pmu, char *terms,
-		       const char *spec, int depth, struct c2c_err *err);
+		       const char *spec, int depth, struct err_msg *err);
 
 static int apply_term(struct record_event *e, const struct record_pmu *pmu, char *term,
-		      const char *spec, int depth, struct c2c_err *err)
+		      const char *spec, int depth, struct err_msg *err)
 {
 	char *val = strchr(term, '=');
 	const struct record_pmu_format *f;
@@ -223,7 +222,7 @@ static int apply_term(struct record_event *e, const struct record_pmu *pmu, char
 }
 
 static int apply_terms(struct record_event *e, const struct record_pmu *pmu, char *terms,
-		       const char *spec, int depth, struct c2c_err *err)
+		       const char *spec, int depth, struct err_msg *err)
 {
 	char *save = NULL, *t;
 	int ret = 0;
@@ -244,7 +243,7 @@ static unsigned int memory_pmu_flags(const char *pmu)
 
 /* pmu/terms/mods */
 static int parse_pmu_event(struct record_evlist *l, char *item, const char *spec,
-			   struct c2c_err *err)
+			   struct err_msg *err)
 {
 	char *slash = strchr(item, '/'), *close, *mods;
 	struct record_pmu pmu;
@@ -254,8 +253,8 @@ static int parse_pmu_event(struct record_evlist *l, char *item, const char *spec
 	*slash = 0;
 	close = strrchr(slash + 1, '/');
 	if (!close)
-		return c2c_err_set(err, EINVAL, "-e %s: expected PMU/TERMS/[MODS], no closing '/'",
-				   spec);
+		return err_set(err, EINVAL, "-e %s: expected PMU/TERMS/[MODS], no closing '/'",
+			       spec);
 	*close = 0;
 	mods = close + 1;
 	ret = record_pmu_load(item, &pmu, err);
@@ -267,8 +266,8 @@ static int parse_pmu_event(struct record_evlist *l, char *item, const char *spec
 		for (i = 0; i < nr; i++)
 			strbuf_addf(&names, "%s%s", i ? ", " : "", all[i]);
 		record_pmu_names_free(all);
-		ret = c2c_err_set(err, ENOENT, "-e %s: no PMU '%s' in %s; PMUs here: %s", spec,
-				  item, record_sysfs_root(), nr ? names.buf : "none");
+		ret = err_set(err, ENOENT, "-e %s: no PMU '%s' in %s; PMUs here: %s", spec, item,
+			      record_sysfs_root(), nr ? names.buf : "none");
 		strbuf_release(&names);
 	}
 	if (ret)
@@ -285,7 +284,7 @@ static int parse_pmu_event(struct record_evlist *l, char *item, const char *spec
 
 /* mem:ADDR[/LEN][:rwx] */
 static int parse_breakpoint(struct record_evlist *l, char *item, const char *spec,
-			    struct c2c_err *err)
+			    struct err_msg *err)
 {
 	char *addr = item + 4, *colon = strchr(addr, ':'), *slash = strchr(addr, '/');
 	struct record_event *e;
@@ -299,8 +298,7 @@ static int parse_breakpoint(struct record_evlist *l, char *item, const char *spe
 		*slash = 0;
 	if (parse_u64(addr, &a) < 0 ||
 	    (slash && (parse_u64(slash + 1, &len) < 0 || !len || len > 8)))
-		return c2c_err_set(err, EINVAL, "-e %s: expected mem:ADDR[/LEN][:rwx], LEN 1-8",
-				   spec);
+		return err_set(err, EINVAL, "-e %s: expected mem:ADDR[/LEN][:rwx], LEN 1-8", spec);
 	for (m = colon ? colon + 1 : "rw"; *m; m++) {
 		if (*m == 'r')
 			bp |= HW_BREAKPOINT_R;
@@ -309,8 +307,8 @@ static int parse_breakpoint(struct record_evlist *l, char *item, const char *spe
 		else if (*m == 'x')
 			bp |= HW_BREAKPOINT_X;
 		else
-			return c2c_err_set(err, EINVAL, "-e %s: access '%c': expected r, w or x",
-					   spec, *m);
+			return err_set(err, EINVAL, "-e %s: access '%c': expected r, w or x", spec,
+				       *m);
 	}
 	e = record_evlist_new(l, spec, "breakpoint");
 	e->attr.type = PERF_TYPE_BREAKPOINT;
@@ -322,7 +320,7 @@ static int parse_breakpoint(struct record_evlist *l, char *item, const char *spe
 }
 
 static int parse_tracepoint(struct record_evlist *l, char *item, const char *spec,
-			    struct c2c_err *err)
+			    struct err_msg *err)
 {
 	char *colon = strchr(item, ':');
 	struct record_event *e;
@@ -344,7 +342,7 @@ static int parse_tracepoint(struct record_evlist *l, char *item, const char *spe
 
 /* An alias of some PMU (cpu first): perf takes -e mem-loads for cpu/mem-loads/. */
 static int parse_alias_anywhere(struct record_evlist *l, const char *name, const char *mods,
-				const char *spec, struct c2c_err *err)
+				const char *spec, struct err_msg *err)
 {
 	static const char *const first[] = { "cpu", "cpu_core", "cpu_atom" };
 	struct strbuf item = STRBUF_INIT;
@@ -366,7 +364,7 @@ static int parse_alias_anywhere(struct record_evlist *l, const char *name, const
 }
 
 static int parse_pfm(struct record_evlist *l, const char *name, const char *spec,
-		     struct c2c_err *err)
+		     struct err_msg *err)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	struct strbuf fstr = STRBUF_INIT;
@@ -387,13 +385,13 @@ static int parse_pfm(struct record_evlist *l, const char *name, const char *spec
 	return 0;
 }
 
-static int parse_item(struct record_evlist *l, char *item, const char *spec, struct c2c_err *err)
+static int parse_item(struct record_evlist *l, char *item, const char *spec, struct err_msg *err)
 {
 	char *colon = strchr(item, ':');
 	int ret;
 
 	if (!*item)
-		return c2c_err_set(err, EINVAL, "-e '%s': an empty event name", spec);
+		return err_set(err, EINVAL, "-e '%s': an empty event name", spec);
 	if (!strncmp(item, "mem:", 4))
 		return parse_breakpoint(l, item, spec, err);
 	if (strchr(item, '/'))
@@ -410,15 +408,15 @@ static int parse_item(struct record_evlist *l, char *item, const char *spec, str
 	if (ret == -ENOENT)
 		ret = parse_pfm(l, item, spec, err);
 	if (ret == -ENOENT)
-		ret = c2c_err_set(err, ENOENT,
-				  "-e %s: unknown event: not a generic name, PMU alias, tracepoint "
-				  "or libpfm4 name (c2cscope record --list shows what exists)",
-				  spec);
+		ret = err_set(err, ENOENT,
+			      "-e %s: unknown event: not a generic name, PMU alias, tracepoint "
+			      "or libpfm4 name (c2cscope record --list shows what exists)",
+			      spec);
 	return ret;
 }
 
 /* Parses one event; it is named by its own text unless name= said otherwise. */
-static int parse_one(struct record_evlist *l, char *item, const char *spec, struct c2c_err *err)
+static int parse_one(struct record_evlist *l, char *item, const char *spec, struct err_msg *err)
 {
 	char *text = xstrdup(item);
 	size_t first = l->nr, i;
@@ -456,18 +454,18 @@ static size_t item_end(const char *s, bool *braces)
 }
 
 /* {a,b}:mods: the first event leads; the group's modifiers apply to all. */
-static int parse_group(struct record_evlist *l, char *item, const char *spec, struct c2c_err *err)
+static int parse_group(struct record_evlist *l, char *item, const char *spec, struct err_msg *err)
 {
 	char *close = strrchr(item, '}'), *mods, *p;
 	size_t first = l->nr, i;
 	int ret = 0;
 
 	if (!close)
-		return c2c_err_set(err, EINVAL, "-e %s: a group without its closing '}'", spec);
+		return err_set(err, EINVAL, "-e %s: a group without its closing '}'", spec);
 	*close = 0;
 	mods = close[1] == ':' ? close + 2 : close + 1;
 	if (*mods && close[1] != ':')
-		return c2c_err_set(err, EINVAL, "-e %s: expected ':' after '}'", spec);
+		return err_set(err, EINVAL, "-e %s: expected ':' after '}'", spec);
 	for (p = item + 1; *p && !ret;) {
 		bool braces = false;
 		size_t n = item_end(p, &braces);
@@ -484,11 +482,11 @@ static int parse_group(struct record_evlist *l, char *item, const char *spec, st
 			ret = apply_mods(&l->ev[i], mods, spec, err);
 	}
 	if (!ret && l->nr == first)
-		ret = c2c_err_set(err, EINVAL, "-e %s: an empty group", spec);
+		ret = err_set(err, EINVAL, "-e %s: an empty group", spec);
 	return ret;
 }
 
-int record_evlist_parse(struct record_evlist *l, const char *spec, struct c2c_err *err)
+int record_evlist_parse(struct record_evlist *l, const char *spec, struct err_msg *err)
 {
 	char *copy = xstrdup(spec), *p = copy;
 	size_t first = l->nr;

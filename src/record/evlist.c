@@ -17,7 +17,7 @@
 
 /* Intel: mem-loads (ldlat) and mem-stores, led by mem-loads-aux where it exists. */
 static int intel_sysfs_defaults(struct record_evlist *l, unsigned int ldlat, struct strbuf *notes,
-				struct c2c_err *err)
+				struct err_msg *err)
 {
 	static const char *const cores[] = { "cpu", "cpu_core", "cpu_atom" };
 	struct strbuf spec = STRBUF_INIT;
@@ -72,7 +72,7 @@ static char *first_pmu_with_prefix(const char *prefix)
 }
 
 static int amd_arm_defaults(struct record_evlist *l, unsigned int ldlat, struct strbuf *notes,
-			    struct c2c_err *err)
+			    struct err_msg *err)
 {
 	struct strbuf spec = STRBUF_INIT;
 	char *spe;
@@ -104,7 +104,7 @@ static bool pfm_needs_aux(const char *core)
 
 /* libpfm4's names for the core PMU it detects (or LIBPFM_FORCE_PMU's). */
 static int pfm_defaults(struct record_evlist *l, unsigned int ldlat, struct strbuf *notes,
-			struct c2c_err *err)
+			struct err_msg *err)
 {
 	static const char *const stores[] = { "MEM_INST_RETIRED:ALL_STORES",
 					      "MEM_UOPS_RETIRED:ALL_STORES" };
@@ -153,7 +153,7 @@ static void pmu_list(struct strbuf *out)
 }
 
 int record_evlist_add_defaults(struct record_evlist *l, unsigned int ldlat, struct strbuf *notes,
-			       struct c2c_err *err)
+			       struct err_msg *err)
 {
 	struct strbuf pmus = STRBUF_INIT;
 	int ret = intel_sysfs_defaults(l, ldlat, notes, err);
@@ -165,12 +165,12 @@ int record_evlist_add_defaults(struct record_evlist *l, unsigned int ldlat, stru
 	if (ret != -ENOENT)
 		return ret;
 	pmu_list(&pmus);
-	ret = c2c_err_set(err, ENODEV,
-			  "this machine has no memory-sampling PMU: no cpu/mem-loads alias, ibs_op "
-			  "or arm_spe in %s (PMUs here: %s) and libpfm4 knows no core PMU on "
-			  "this CPU (a VM?); use --sim to simulate the caches, --list to see what "
-			  "exists, or -e to name other events",
-			  record_sysfs_root(), pmus.buf);
+	ret = err_set(err, ENODEV,
+		      "this machine has no memory-sampling PMU: no cpu/mem-loads alias, ibs_op "
+		      "or arm_spe in %s (PMUs here: %s) and libpfm4 knows no core PMU on "
+		      "this CPU (a VM?); use --sim to simulate the caches, --list to see what "
+		      "exists, or -e to name other events",
+		      record_sysfs_root(), pmus.buf);
 	strbuf_release(&pmus);
 	return ret;
 }

@@ -34,11 +34,11 @@ static void list_pmu(const char *name, struct strbuf *out)
 	record_pmu_release(&pmu);
 }
 
-int record_list(struct strbuf *out, struct c2c_err *err)
+int record_list(struct strbuf *out, struct err_msg *err)
 {
 	struct record_evlist l = { 0 };
 	struct strbuf notes = STRBUF_INIT, desc = STRBUF_INIT;
-	struct c2c_err why = { 0 };
+	struct err_msg why = { 0 };
 	const char *core = record_pfm_core_pmu();
 	size_t i, nr;
 	char **names = record_pmu_names(&nr);

@@ -32,65 +32,71 @@ static int read_sysctl(const char *path, int fallback)
 }
 
 static int explain_access(const struct record_session *s, const struct record_event *e,
-			  struct c2c_err *err)
+			  struct err_msg *err)
 {
 	int paranoid = read_sysctl("/proc/sys/kernel/perf_event_paranoid", 2);
 	bool cpu_wide = !s->per_task;
 	int need = cpu_wide ? 0 : !e->attr.exclude_kernel ? 1 : 2;
 
-	return c2c_err_set(err, EACCES,
-			   "%s: permission denied: kernel.perf_event_paranoid is %d and %s needs "
-			   "%d or less; run as root, grant CAP_PERFMON (CAP_SYS_ADMIN before Linux "
-			   "5.8), or sysctl kernel.perf_event_paranoid=%d",
-			   e->name, paranoid,
-			   cpu_wide  ? "recording every task on a cpu" :
-			   need == 1 ? "sampling the kernel (try -u)" :
-				       "following a task",
-			   need, need);
+	return err_set(err, EACCES,
+		       "%s: permission denied: kernel.perf_event_paranoid is %d and %s needs "
+		       "%d or less; run as root, grant CAP_PERFMON (CAP_SYS_ADMIN before Linux "
+		       "5.8), or sysctl kernel.perf_event_paranoid=%d",
+		       e->name, paranoid,
+		       cpu_wide	 ? "recording every task on a cpu" :
+		       need == 1 ? "sampling the kernel (try -u)" :
+				   "following a task",
+		       need, need);
 }
 
 static int explain_open(const struct record_session *s, const struct record_event *e, int pid,
-			int cpu, int code, struct c2c_err *err)
+			int cpu, int code, struct err_msg *err)
 {
 	switch (code) {
 	case EACCES:
 	case EPERM:
 		return explain_access(s, e, err);
 	case ESRCH:
-		return c2c_err_set(err, ESRCH, "%s: no such process or thread %d", e->name, pid);
+		return err_set(err, ESRCH, "%s: no such process or thread %d", e->name, pid);
 	case EMFILE:
 	case ENFILE:
-		return c2c_err_set(err, code,
-				   "%s: too many open files (%zu counters so far); "
-				   "raise ulimit -n",
-				   e->name, s->nr_counters);
+		return err_set(err, code,
+			       "%s: too many open files (%zu counters so far); "
+			       "raise ulimit -n",
+			       e->name, s->nr_counters);
 	case EBUSY:
-		return c2c_err_set(err, EBUSY,
-				   "%s: the PMU is busy (another perf user or the "
-				   "NMI watchdog holds it)",
-				   e->name);
+		return err_set(err, EBUSY,
+			       "%s: the PMU is busy (another perf user or the "
+			       "NMI watchdog holds it)",
+			       e->name);
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:
 		if (e->flags & RECORD_EV_MEMORY)
-			return c2c_err_set(err, code,
-					   "%s: not supported on this CPU or VM: there is no "
-					   "memory-sampling PMU; use --sim to simulate the caches "
-					   "and --list to see what exists",
-					   e->name);
-		return c2c_err_set(err, code,
-				   "%s: not supported on this CPU or VM (type %u config 0x%llx); "
-				   "--list shows what exists",
-				   e->name, e->attr.type, (unsigned long long)e->attr.config);
+			return err_set(err, code,
+				       "%s: not supported on this CPU or VM: there is no "
+				       "memory-sampling PMU; use --sim to simulate the caches "
+				       "and --list to see what exists",
+				       e->name);
+		return err_set(err, code,
+			       "%s: not supported on this CPU or VM (type %u config 0x%llx); "
+			       "--list shows what exists",
+			       e->name, e->attr.type, (unsigned long long)e->attr.config);
 	default:
-		return c2c_err_set(err, code, "%s: perf_event_open on %s %d: %s", e->name,
-				   cpu >= 0 ? "cpu" : "task", cpu >= 0 ? cpu : pid, strerror(code));
+		return err_set(err, code, "%s: perf_event_open on %s %d: %s", e->name,
+			       cpu >= 0 ? "cpu" : "task", cpu >= 0 ? cpu : pid, strerror(code));
 	}
+}
+
+long record_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
+		       unsigned long flags)
+{
+	return syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags | PERF_FLAG_FD_CLOEXEC);
 }
 
 /* Opens one counter, stepping precise_ip down and PHYS_ADDR off as the kernel asks. */
 static int open_one(struct record_session *s, size_t ev, int pid, int cpu, int group_fd,
-		    struct c2c_err *err)
+		    struct err_msg *err)
 {
 	struct record_event *e = &s->events[ev];
 	struct perf_event_attr attr = e->attr;
@@ -101,7 +107,7 @@ static int open_one(struct record_session *s, size_t ev, int pid, int cpu, int g
 		attr.enable_on_exec = 0;
 	}
 	for (;;) {
-		fd = syscall(SYS_perf_event_open, &attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+		fd = record_event_open(&attr, pid, cpu, group_fd, 0);
 		if (fd >= 0)
 			break;
 		if ((errno == EINVAL || errno == EOPNOTSUPP) && attr.precise_ip &&
@@ -120,7 +126,7 @@ static int open_one(struct record_session *s, size_t ev, int pid, int cpu, int g
 }
 
 static int add_counter(struct record_session *s, int fd, size_t ev, int output_fd,
-		       struct c2c_err *err)
+		       struct err_msg *err)
 {
 	struct counter *c;
 	uint64_t id;
@@ -129,8 +135,8 @@ static int add_counter(struct record_session *s, int fd, size_t ev, int output_f
 		int code = errno;
 
 		close(fd);
-		return c2c_err_set(err, code, "%s: cannot read the event id: %s",
-				   s->events[ev].name, strerror(code));
+		return err_set(err, code, "%s: cannot read the event id: %s", s->events[ev].name,
+			       strerror(code));
 	}
 	s->counters =
 		xgrow(s->counters, &s->alloc_counters, s->nr_counters + 1, sizeof(*s->counters));
@@ -147,7 +153,7 @@ static int add_counter(struct record_session *s, int fd, size_t ev, int output_f
  * output (redirected in record_session_map_rings: the kernel redirects only to a
  * mapped ring).
  */
-static int open_pair(struct record_session *s, int pid, int cpu, struct c2c_err *err)
+static int open_pair(struct record_session *s, int pid, int cpu, struct err_msg *err)
 {
 	int *fds = xcalloc(s->nr_events, sizeof(*fds));
 	size_t ev;
@@ -173,7 +179,7 @@ static int open_pair(struct record_session *s, int pid, int cpu, struct c2c_err 
 	return ret;
 }
 
-int record_session_open_counters(struct record_session *s, struct c2c_err *err)
+int record_session_open_counters(struct record_session *s, struct err_msg *err)
 {
 	struct perf_event_attr *first = &s->events[0].attr;
 	size_t t, c, ev;
@@ -217,11 +223,11 @@ static int ioctl_leaders(struct record_session *s, unsigned long req)
 	return ret;
 }
 
-int record_session_enable(struct record_session *s, struct c2c_err *err)
+int record_session_enable(struct record_session *s, struct err_msg *err)
 {
 	int ret = ioctl_leaders(s, PERF_EVENT_IOC_ENABLE);
 
-	return ret ? c2c_err_set(err, -ret, "cannot enable the counters: %s", strerror(-ret)) : 0;
+	return ret ? err_set(err, -ret, "cannot enable the counters: %s", strerror(-ret)) : 0;
 }
 
 void record_session_disable(struct record_session *s)

@@ -25,7 +25,7 @@ static int pfm_ready(void)
 }
 
 int record_pfm_encode(const char *name, struct perf_event_attr *attr, struct strbuf *fstr,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	struct perf_event_attr a = { .size = sizeof(a) };
 	pfm_perf_encode_arg_t arg = { .attr = &a, .size = sizeof(arg) };
@@ -33,14 +33,14 @@ int record_pfm_encode(const char *name, struct perf_event_attr *attr, struct str
 	int ret;
 
 	if (pfm_ready() < 0)
-		return c2c_err_set(err, ENODEV, "libpfm4 did not initialize"), -ENOENT;
+		return err_set(err, ENODEV, "libpfm4 did not initialize"), -ENOENT;
 	arg.fstr = &full;
 	ret = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
 	if (ret == PFM_ERR_NOTFOUND)
 		return -ENOENT;
 	if (ret != PFM_SUCCESS) {
 		free(full);
-		return c2c_err_set(err, EINVAL, "-e %s: libpfm4: %s", name, pfm_strerror(ret));
+		return err_set(err, EINVAL, "-e %s: libpfm4: %s", name, pfm_strerror(ret));
 	}
 	attr->type = a.type;
 	attr->config = a.config;
@@ -74,7 +74,7 @@ const char *record_pfm_core_pmu(void)
 }
 #else
 int record_pfm_encode(const char *name, struct perf_event_attr *attr, struct strbuf *fstr,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	return -ENOENT;
 }

@@ -153,7 +153,7 @@ static int parse_format(const char *text, struct record_pmu_format *f)
 	return f->nr_ranges ? 0 : -EINVAL;
 }
 
-static int load_formats(const char *name, struct record_pmu *pmu, struct c2c_err *err)
+static int load_formats(const char *name, struct record_pmu *pmu, struct err_msg *err)
 {
 	struct strbuf rel = STRBUF_INIT, val = STRBUF_INIT;
 	size_t i, nr;
@@ -171,9 +171,9 @@ static int load_formats(const char *name, struct record_pmu *pmu, struct c2c_err
 		if (record_sysfs_read(rel.buf, &val) < 0)
 			continue;
 		if (parse_format(val.buf, f) < 0) {
-			ret = c2c_err_set(err, EINVAL,
-					  "%s/%s: expected configN:LO-HI[,LO-HI...], found '%s'",
-					  record_sysfs_root(), rel.buf, val.buf);
+			ret = err_set(err, EINVAL,
+				      "%s/%s: expected configN:LO-HI[,LO-HI...], found '%s'",
+				      record_sysfs_root(), rel.buf, val.buf);
 			break;
 		}
 		f->name = xstrdup(names[i]);
@@ -212,7 +212,7 @@ static void load_events(const char *name, struct record_pmu *pmu)
 	strbuf_release(&rel);
 }
 
-int record_pmu_load(const char *name, struct record_pmu *pmu, struct c2c_err *err)
+int record_pmu_load(const char *name, struct record_pmu *pmu, struct err_msg *err)
 {
 	struct strbuf rel = STRBUF_INIT, val = STRBUF_INIT;
 	char *end;
@@ -222,13 +222,13 @@ int record_pmu_load(const char *name, struct record_pmu *pmu, struct c2c_err *er
 	strbuf_addf(&rel, "%s/type", name);
 	ret = record_sysfs_read(rel.buf, &val);
 	if (ret < 0) {
-		c2c_err_set(err, -ret, "no PMU '%s' in %s", name, record_sysfs_root());
+		err_set(err, -ret, "no PMU '%s' in %s", name, record_sysfs_root());
 		goto out;
 	}
 	pmu->type = (uint32_t)strtoul(val.buf, &end, 0);
 	if (end == val.buf || *end) {
-		ret = c2c_err_set(err, EINVAL, "%s/%s: expected a number, found '%s'",
-				  record_sysfs_root(), rel.buf, val.buf);
+		ret = err_set(err, EINVAL, "%s/%s: expected a number, found '%s'",
+			      record_sysfs_root(), rel.buf, val.buf);
 		goto out;
 	}
 	pmu->name = xstrdup(name);
@@ -278,7 +278,7 @@ const struct record_pmu_format *record_pmu_format(const struct record_pmu *pmu, 
 }
 
 int record_pmu_alias_terms(const struct record_pmu *pmu, const char *event, struct strbuf *terms,
-			   struct c2c_err *err)
+			   struct err_msg *err)
 {
 	struct strbuf rel = STRBUF_INIT;
 	int ret;
@@ -286,8 +286,8 @@ int record_pmu_alias_terms(const struct record_pmu *pmu, const char *event, stru
 	strbuf_addf(&rel, "%s/events/%s", pmu->name, event);
 	ret = record_sysfs_read(rel.buf, terms);
 	if (ret < 0)
-		c2c_err_set(err, -ret, "%s/%s: cannot read: %s", record_sysfs_root(), rel.buf,
-			    strerror(-ret));
+		err_set(err, -ret, "%s/%s: cannot read: %s", record_sysfs_root(), rel.buf,
+			strerror(-ret));
 	strbuf_release(&rel);
 	return ret;
 }

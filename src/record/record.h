@@ -10,7 +10,7 @@
  *
  * PMU discovery reads $C2CSCOPE_SYSFS_ROOT (a fake
  * /sys/bus/event_source/devices tree, for tests) when it is set.
- * Functions return 0 or -errno and fill struct c2c_err; nothing prints.
+ * Functions return 0 or -errno and fill struct err_msg; nothing prints.
  */
 #ifndef C2C_RECORD_RECORD_H
 #define C2C_RECORD_RECORD_H
@@ -54,7 +54,7 @@ const char *record_sysfs_root(void);
  * braces). A bad term names itself and lists what the PMU's format/ and
  * events/ accept.
  */
-int record_evlist_parse(struct record_evlist *l, const char *spec, struct c2c_err *err);
+int record_evlist_parse(struct record_evlist *l, const char *spec, struct err_msg *err);
 
 /*
  * The perf c2c defaults of this machine: Intel mem-loads (ldlat) and
@@ -64,7 +64,7 @@ int record_evlist_parse(struct record_evlist *l, const char *spec, struct c2c_er
  * machine has no memory-sampling PMU.
  */
 int record_evlist_add_defaults(struct record_evlist *l, unsigned int ldlat, struct strbuf *notes,
-			       struct c2c_err *err);
+			       struct err_msg *err);
 
 struct record_sampling {
 	uint64_t freq; /* -F (0: not given) */
@@ -83,7 +83,7 @@ void record_sample_type_str(uint64_t sample_type, struct strbuf *out);
 void record_evlist_release(struct record_evlist *l);
 
 /* --list: the PMUs, the memory-sampling events and why a default is missing. */
-int record_list(struct strbuf *out, struct c2c_err *err);
+int record_list(struct strbuf *out, struct err_msg *err);
 
 /* --- Recording -------------------------------------------------------- */
 
@@ -132,17 +132,24 @@ struct record_session;
  * target's existing tasks. Nothing is left behind on failure.
  */
 int record_session_open(const struct record_evlist *l, const struct record_opts *o,
-			struct record_session **out, struct c2c_err *err);
+			struct record_session **out, struct err_msg *err);
 /*
  * Starts the child (enable_on_exec) or enables the counters, then drains
  * the ring buffers until the child exits or *stop becomes non-zero.
  */
-int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, struct c2c_err *err);
+int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, struct err_msg *err);
 /*
  * Finishes the file and frees s; st gets the counts (may be NULL). After a
  * full disk or file size limit the file is cut back, kept, and st->cut set.
  */
-int record_session_close(struct record_session *s, struct record_stats *st, struct c2c_err *err);
+int record_session_close(struct record_session *s, struct record_stats *st, struct err_msg *err);
+/*
+ * perf_event_open(2), close-on-exec: the one wrapper of the syscall, for
+ * the recorder's counters and watch's breakpoints. The fd or -1 (errno).
+ */
+long record_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd,
+		       unsigned long flags);
+
 /* Kills a child not yet started, removes the output, frees s. */
 void record_session_abort(struct record_session *s);
 

@@ -23,7 +23,7 @@ struct record_pmu {
 };
 
 /* Loads a PMU from the sysfs root: -ENOENT when there is no such PMU. */
-int record_pmu_load(const char *name, struct record_pmu *pmu, struct c2c_err *err);
+int record_pmu_load(const char *name, struct record_pmu *pmu, struct err_msg *err);
 void record_pmu_release(struct record_pmu *pmu);
 bool record_pmu_exists(const char *name);
 /* The PMU names under the sysfs root, sorted; NULL-terminated, free with record_pmu_names_free. */
@@ -33,7 +33,7 @@ bool record_pmu_has_event(const struct record_pmu *pmu, const char *event);
 const struct record_pmu_format *record_pmu_format(const struct record_pmu *pmu, const char *name);
 /* events/NAME's terms ("event=0xcd,umask=0x1,ldlat=3") into terms. */
 int record_pmu_alias_terms(const struct record_pmu *pmu, const char *event, struct strbuf *terms,
-			   struct c2c_err *err);
+			   struct err_msg *err);
 /* Scatters value into the format's bits of attr; -ERANGE when it does not fit. */
 int record_pmu_format_apply(const struct record_pmu_format *f, struct perf_event_attr *attr,
 			    uint64_t value);
@@ -46,7 +46,7 @@ int record_sysfs_read(const char *rel, struct strbuf *out);
 
 /* libpfm4: 0, -ENOENT (unknown name), -ENOSYS (built without it). */
 int record_pfm_encode(const char *name, struct perf_event_attr *attr, struct strbuf *fstr,
-		      struct c2c_err *err);
+		      struct err_msg *err);
 /* The libpfm4 name of the machine's (or LIBPFM_FORCE_PMU's) core PMU, or NULL. */
 const char *record_pfm_core_pmu(void);
 
@@ -54,13 +54,13 @@ const char *record_pfm_core_pmu(void);
  * The tracefs events/SYS/NAME/id: 0, -ENOENT when there is no such
  * tracepoint (err untouched), other -errno with err filled.
  */
-int record_tracepoint_id(const char *sys, const char *name, uint64_t *id, struct c2c_err *err);
+int record_tracepoint_id(const char *sys, const char *name, uint64_t *id, struct err_msg *err);
 /* The tracefs root in use ("/sys/kernel/tracing"), or NULL when none is mounted. */
 const char *record_tracefs_root(void);
 
 /* perf's TRACING_DATA blob for the tracepoints among ev (libtraceevent checks each format). */
 int record_tracing_data_build(const struct record_event *ev, size_t nr, struct strbuf *out,
-			      struct c2c_err *err);
+			      struct err_msg *err);
 
 /* Appends an event and returns it (zeroed attr of the right size, leader -1). */
 struct record_event *record_evlist_new(struct record_evlist *l, const char *name, const char *pmu);

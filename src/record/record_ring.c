@@ -17,7 +17,7 @@
 /* TID, TIME, CPU, IDENTIFIER: the sample_id_all trailer every event asks for */
 #define TRAILER_SIZE 32
 
-int record_session_map_rings(struct record_session *s, struct c2c_err *err)
+int record_session_map_rings(struct record_session *s, struct err_msg *err)
 {
 	size_t i;
 
@@ -35,8 +35,8 @@ int record_session_map_rings(struct record_session *s, struct c2c_err *err)
 		const struct counter *c = &s->counters[i];
 
 		if (c->output_fd >= 0 && ioctl(c->fd, PERF_EVENT_IOC_SET_OUTPUT, c->output_fd) < 0)
-			return c2c_err_set(err, errno, "%s: cannot share the ring buffer: %s",
-					   s->events[c->event].name, strerror(errno));
+			return err_set(err, errno, "%s: cannot share the ring buffer: %s",
+				       s->events[c->event].name, strerror(errno));
 	}
 	return 0;
 }
@@ -57,90 +57,25 @@ int record_session_event_of_id(const struct record_session *s, uint64_t id)
 	return v ? (int)(v - 1) : -1;
 }
 
-struct cursor {
-	const uint8_t *p, *end;
-	bool short_read;
-};
-
-static uint64_t take_u64(struct cursor *c)
-{
-	uint64_t v = 0;
-
-	if (c->end - c->p < 8) {
-		c->short_read = true;
-		return 0;
-	}
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	return v;
-}
-
-static void take_u32x2(struct cursor *c, uint32_t *a, uint32_t *b)
-{
-	uint64_t v = take_u64(c);
-
-	*a = (uint32_t)v;
-	*b = (uint32_t)(v >> 32);
-}
-
-static void take_raw(struct cursor *c, struct perf_sample *smp)
-{
-	uint32_t size;
-
-	if (c->end - c->p < 4) {
-		c->short_read = true;
-		return;
-	}
-	memcpy(&size, c->p, 4);
-	if ((size_t)(c->end - c->p) < 4 + (size_t)size) {
-		c->short_read = true;
-		return;
-	}
-	smp->raw_size = size;
-	smp->raw = c->p + 4;
-	c->p += (4 + (size_t)size + 7) & ~(size_t)7;
-}
-
 static bool keep_pid(struct record_session *s, uint32_t pid)
 {
 	return !s->filter || hashmap_get(&s->keep_pids, pid);
 }
 
-static int on_sample(struct record_session *s, const struct perf_event_header *h, struct cursor *c)
+/* A sample, by its event's sample_type, through src/perf's decoder (the reader's parsers). */
+static int on_sample(struct record_session *s, const struct perf_event_header *h)
 {
-	struct perf_sample smp = { 0 };
-	uint64_t st;
-	uint32_t res;
-	int ev = record_session_event_of_id(s, take_u64(c));
+	struct perf_sample smp;
+	uint64_t id;
+	int ev;
 
-	if (ev < 0)
+	if (h->size < sizeof(*h) + 8)
 		return 0;
-	st = s->events[ev].attr.sample_type;
+	memcpy(&id, h + 1, 8); /* PERF_SAMPLE_IDENTIFIER comes first */
+	ev = record_session_event_of_id(s, id);
+	if (ev < 0 || perf_decode_sample(h, h->size, s->events[ev].attr.sample_type, &smp))
+		return 0;
 	smp.attr_index = (uint32_t)ev;
-	smp.cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	smp.sample_type = st;
-	if (st & PERF_SAMPLE_IP)
-		smp.ip = take_u64(c);
-	if (st & PERF_SAMPLE_TID)
-		take_u32x2(c, &smp.pid, &smp.tid);
-	if (st & PERF_SAMPLE_TIME)
-		smp.time = take_u64(c);
-	if (st & PERF_SAMPLE_ADDR)
-		smp.addr = take_u64(c);
-	if (st & PERF_SAMPLE_CPU)
-		take_u32x2(c, &smp.cpu, &res);
-	if (st & PERF_SAMPLE_PERIOD)
-		smp.period = take_u64(c);
-	if (st & PERF_SAMPLE_RAW)
-		take_raw(c, &smp);
-	if (st & PERF_SAMPLE_WEIGHT)
-		smp.weight = take_u64(c);
-	if (st & PERF_SAMPLE_DATA_SRC)
-		smp.data_src = take_u64(c);
-	if (st & PERF_SAMPLE_PHYS_ADDR)
-		smp.phys_addr = take_u64(c);
-	if (c->short_read)
-		return 0;
 	if (!keep_pid(s, smp.pid)) {
 		s->st.filtered++;
 		return 0;
@@ -149,98 +84,75 @@ static int on_sample(struct record_session *s, const struct perf_event_header *h
 	return perf_writer_sample(s->w, &smp);
 }
 
-static int on_mmap2(struct record_session *s, const struct perf_event_header *h, struct cursor *c,
-		    uint64_t time)
+static int on_mmap2(struct record_session *s, struct perf_mmap *m, uint64_t time)
 {
-	struct perf_mmap m = { .is_mmap2 = true,
-			       .cpumode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK };
-	const char *name;
-
-	take_u32x2(c, &m.pid, &m.tid);
-	m.start = take_u64(c);
-	m.len = take_u64(c);
-	m.pgoff = take_u64(c);
-	take_u32x2(c, &m.maj, &m.min);
-	m.ino = take_u64(c);
-	m.ino_generation = take_u64(c);
-	take_u32x2(c, &m.prot, &m.flags);
-	name = (const char *)c->p;
-	if (c->short_read || !memchr(name, 0, (size_t)(c->end - c->p)))
+	if (!m->is_mmap2 || !keep_pid(s, m->pid))
 		return 0;
-	if (!keep_pid(s, m.pid))
-		return 0;
-	m.filename = name;
-	record_session_note_dso(s, name);
+	record_session_note_dso(s, m->filename);
 	s->st.mmaps++;
-	return perf_writer_mmap2(s->w, &m, time);
+	return perf_writer_mmap2(s->w, m, time);
 }
 
-static int on_comm(struct record_session *s, const struct perf_event_header *h, struct cursor *c,
-		   uint64_t time)
+static int on_comm(struct record_session *s, const struct perf_comm *cm, uint64_t time)
 {
-	struct perf_comm cm = { .exec = !!(h->misc & PERF_RECORD_MISC_COMM_EXEC) };
-
-	take_u32x2(c, &cm.pid, &cm.tid);
-	cm.comm = (const char *)c->p;
-	if (c->short_read || !memchr(cm.comm, 0, (size_t)(c->end - c->p)) || !keep_pid(s, cm.pid))
+	if (!keep_pid(s, cm->pid))
 		return 0;
 	s->st.comms++;
-	return perf_writer_comm(s->w, &cm, time);
+	return perf_writer_comm(s->w, cm, time);
 }
 
-static int on_task(struct record_session *s, const struct perf_event_header *h, struct cursor *c)
+static int on_task(struct record_session *s, bool fork, const struct perf_task *t)
 {
-	struct perf_task t;
-
-	take_u32x2(c, &t.pid, &t.ppid);
-	take_u32x2(c, &t.tid, &t.ptid);
-	t.time = take_u64(c);
-	if (c->short_read)
-		return 0;
-	if (s->filter && h->type == PERF_RECORD_FORK && hashmap_get(&s->keep_pids, t.ppid))
-		hashmap_put(&s->keep_pids, t.pid, (void *)1);
-	if (!keep_pid(s, t.pid))
+	if (s->filter && fork && hashmap_get(&s->keep_pids, t->ppid))
+		hashmap_put(&s->keep_pids, t->pid, (void *)1);
+	if (!keep_pid(s, t->pid))
 		return 0;
 	s->st.tasks++;
-	return perf_writer_task(s->w, h->type == PERF_RECORD_FORK, &t);
+	return perf_writer_task(s->w, fork, t);
 }
 
-static int on_lost(struct record_session *s, struct cursor *c, uint64_t time)
+static int on_lost(struct record_session *s, const struct perf_lost *l, uint64_t time)
 {
-	int ev = record_session_event_of_id(s, take_u64(c));
-	uint64_t lost = take_u64(c);
+	int ev = record_session_event_of_id(s, l->id);
 
-	if (c->short_read)
+	s->st.lost += l->lost;
+	return perf_writer_lost(s->w, ev < 0 ? 0 : (uint32_t)ev, l->lost, time);
+}
+
+/* Side-band records through src/perf's decoder (the reader's); short ones are dropped. */
+static int on_side_band(struct record_session *s, const struct perf_event_header *h, uint64_t time)
+{
+	struct perf_event_rec ev;
+
+	if (perf_decode_record(h, h->size, &ev))
 		return 0;
-	s->st.lost += lost;
-	return perf_writer_lost(s->w, ev < 0 ? 0 : (uint32_t)ev, lost, time);
+	switch (ev.kind) {
+	case PERF_REC_MMAP:
+		return on_mmap2(s, &ev.mmap, time);
+	case PERF_REC_COMM:
+		return on_comm(s, &ev.comm, time);
+	case PERF_REC_FORK:
+	case PERF_REC_EXIT:
+		return on_task(s, ev.kind == PERF_REC_FORK, &ev.task);
+	case PERF_REC_LOST:
+		return on_lost(s, &ev.lost, time);
+	case PERF_REC_LOST_SAMPLES:
+		s->st.lost_samples += ev.lost.lost;
+		return 0;
+	default:
+		return 0;
+	}
 }
 
 static int on_record(struct record_session *s, const struct perf_event_header *h)
 {
-	const uint8_t *body = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
-	struct cursor c = { body, end, false };
 	uint64_t time = 0;
 
-	if (h->type != PERF_RECORD_SAMPLE && h->size >= sizeof(*h) + TRAILER_SIZE) {
-		memcpy(&time, end - TRAILER_SIZE + 8, 8);
-		c.end = end - TRAILER_SIZE;
-	}
+	if (h->type == PERF_RECORD_SAMPLE)
+		return on_sample(s, h);
+	if (h->size >= sizeof(*h) + TRAILER_SIZE)
+		memcpy(&time, (const uint8_t *)h + h->size - TRAILER_SIZE + 8, 8);
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		return on_sample(s, h, &c);
-	case PERF_RECORD_MMAP2:
-		return on_mmap2(s, h, &c, time);
-	case PERF_RECORD_COMM:
-		return on_comm(s, h, &c, time);
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		return on_task(s, h, &c);
-	case PERF_RECORD_LOST:
-		return on_lost(s, &c, time);
-	case PERF_RECORD_LOST_SAMPLES:
-		s->st.lost_samples += take_u64(&c);
-		return 0;
 	case PERF_RECORD_THROTTLE:
 		s->st.throttles++;
 		return 0;
@@ -248,7 +160,7 @@ static int on_record(struct record_session *s, const struct perf_event_header *h
 		s->st.unthrottles++;
 		return 0;
 	default:
-		return 0;
+		return on_side_band(s, h, time);
 	}
 }
 
@@ -257,7 +169,7 @@ static int on_ring_record(void *ctx, const struct perf_event_header *h)
 	return on_record(ctx, h);
 }
 
-ssize_t record_session_drain(struct record_session *s, struct c2c_err *err)
+ssize_t record_session_drain(struct record_session *s, struct err_msg *err)
 {
 	ssize_t total = 0;
 	size_t i;
@@ -269,10 +181,9 @@ ssize_t record_session_drain(struct record_session *s, struct c2c_err *err)
 		s->st.bytes += bytes;
 		total += (ssize_t)bytes;
 		if (ret)
-			return c2c_err_set(err, -ret, "%s: cannot write: %s", s->path,
-					   strerror(-ret));
+			return err_set(err, -ret, "%s: cannot write: %s", s->path, strerror(-ret));
 	}
 	if (total && perf_writer_finished_round(s->w))
-		return c2c_err_set(err, EIO, "%s: cannot write", s->path);
+		return err_set(err, EIO, "%s: cannot write", s->path);
 	return total;
 }

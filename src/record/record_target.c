@@ -27,14 +27,14 @@ static void add_int(int **v, size_t *nr, size_t *alloc, int x)
 	(*v)[(*nr)++] = x;
 }
 
-static int online_cpus(struct record_session *s, struct c2c_err *err)
+static int online_cpus(struct record_session *s, struct err_msg *err)
 {
 	return cpu_list_read(CPU_LIST_ONLINE, sysconf(_SC_NPROCESSORS_ONLN), &s->cpus, &s->nr_cpus,
 			     err);
 }
 
 /* Every thread of each process in pids. */
-static int threads_of(struct record_session *s, const int *pids, size_t nr, struct c2c_err *err)
+static int threads_of(struct record_session *s, const int *pids, size_t nr, struct err_msg *err)
 {
 	size_t i, alloc = 0;
 
@@ -46,7 +46,7 @@ static int threads_of(struct record_session *s, const int *pids, size_t nr, stru
 		snprintf(dir, sizeof(dir), "/proc/%d/task", pids[i]);
 		td = opendir(dir);
 		if (!td)
-			return c2c_err_set(err, ESRCH, "-p %d: no such process", pids[i]);
+			return err_set(err, ESRCH, "-p %d: no such process", pids[i]);
 		while ((d = readdir(td)))
 			if (d->d_name[0] != '.')
 				add_int(&s->tasks, &s->nr_tasks, &alloc, atoi(d->d_name));
@@ -77,7 +77,7 @@ static const char *first_cpu_wide(const struct record_session *s)
 
 /* Per-cpu-only events: record everywhere, keep the samples of these pids. */
 static int follow_by_filter(struct record_session *s, const int *pids, size_t nr,
-			    struct c2c_err *err)
+			    struct err_msg *err)
 {
 	size_t i;
 
@@ -94,7 +94,7 @@ static int follow_by_filter(struct record_session *s, const int *pids, size_t nr
 	return online_cpus(s, err);
 }
 
-static int task_targets(struct record_session *s, const struct record_opts *o, struct c2c_err *err)
+static int task_targets(struct record_session *s, const struct record_opts *o, struct err_msg *err)
 {
 	int *ids = NULL;
 	size_t nr = 0;
@@ -112,10 +112,10 @@ static int task_targets(struct record_session *s, const struct record_opts *o, s
 		ret = int_list_parse(o->target.tids, "-t", &ids, &nr, err);
 	}
 	if (!ret && any_cpu_wide(s) && o->target.tids) {
-		ret = c2c_err_set(err, EINVAL,
-				  "-t: %s counts per cpu only and cannot follow one thread; use -p "
-				  "with its process (its samples are kept) or -a",
-				  first_cpu_wide(s));
+		ret = err_set(err, EINVAL,
+			      "-t: %s counts per cpu only and cannot follow one thread; use -p "
+			      "with its process (its samples are kept) or -a",
+			      first_cpu_wide(s));
 	} else if (!ret && any_cpu_wide(s)) {
 		ret = follow_by_filter(s, ids, nr, err);
 	} else if (!ret && o->target.pids) {
@@ -136,7 +136,7 @@ static int task_targets(struct record_session *s, const struct record_opts *o, s
 }
 
 int record_session_targets(struct record_session *s, const struct record_opts *o,
-			   struct c2c_err *err)
+			   struct err_msg *err)
 {
 	const struct record_target *t = &o->target;
 	int ret;
@@ -157,16 +157,16 @@ int record_session_targets(struct record_session *s, const struct record_opts *o
 	return task_targets(s, o, err);
 }
 
-int record_session_fork_child(struct record_session *s, char *const *argv, struct c2c_err *err)
+int record_session_fork_child(struct record_session *s, char *const *argv, struct err_msg *err)
 {
 	int go[2], ex[2];
 	pid_t pid;
 
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0)
-		return c2c_err_set(err, errno, "pipe: %s", strerror(errno));
+		return err_set(err, errno, "pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
-		return c2c_err_set(err, errno, "fork: %s", strerror(errno));
+		return err_set(err, errno, "fork: %s", strerror(errno));
 	if (pid == 0) {
 		ssize_t n;
 		char c;
@@ -193,14 +193,14 @@ int record_session_fork_child(struct record_session *s, char *const *argv, struc
 	return 0;
 }
 
-int record_session_start_child(struct record_session *s, struct c2c_err *err)
+int record_session_start_child(struct record_session *s, struct err_msg *err)
 {
 	char c = 1;
 	int e = 0;
 	ssize_t n;
 
 	if (write(s->go_fd, &c, 1) != 1)
-		return c2c_err_set(err, errno, "cannot start the command: %s", strerror(errno));
+		return err_set(err, errno, "cannot start the command: %s", strerror(errno));
 	close(s->go_fd);
 	s->go_fd = -1;
 	s->st.child_started = true;
@@ -208,7 +208,7 @@ int record_session_start_child(struct record_session *s, struct c2c_err *err)
 	close(s->exec_err_fd);
 	s->exec_err_fd = -1;
 	if (n == sizeof(e))
-		return c2c_err_set(err, e, "%s: cannot run: %s", s->child_name, strerror(e));
+		return err_set(err, e, "%s: cannot run: %s", s->child_name, strerror(e));
 	return 0;
 }
 

@@ -72,7 +72,7 @@ static void session_free(struct record_session *s)
 	free(s);
 }
 
-static int open_writer(struct record_session *s, struct c2c_err *err)
+static int open_writer(struct record_session *s, struct err_msg *err)
 {
 	struct perf_writer_event *wev = xcalloc(s->nr_events, sizeof(*wev));
 	size_t i;
@@ -100,21 +100,21 @@ static int open_writer(struct record_session *s, struct c2c_err *err)
 }
 
 int record_session_open(const struct record_evlist *l, const struct record_opts *o,
-			struct record_session **out, struct c2c_err *err)
+			struct record_session **out, struct err_msg *err)
 {
 	struct record_session *s;
 	size_t i;
 	int ret;
 
 	if (!l->nr)
-		return c2c_err_set(err, EINVAL, "no events to record");
+		return err_set(err, EINVAL, "no events to record");
 	for (i = 0; i < l->nr; i++)
 		if (l->ev[i].flags & RECORD_EV_AUX)
-			return c2c_err_set(err, EOPNOTSUPP,
-					   "%s: Arm SPE delivers its samples in an AUX area, which "
-					   "this recorder does not decode yet; use perf c2c record "
-					   "(c2cscope report reads its file)",
-					   l->ev[i].name);
+			return err_set(err, EOPNOTSUPP,
+				       "%s: Arm SPE delivers its samples in an AUX area, which "
+				       "this recorder does not decode yet; use perf c2c record "
+				       "(c2cscope report reads its file)",
+				       l->ev[i].name);
 	s = session_new(l, o);
 	ret = 0;
 	for (i = 0; i < l->nr && !ret; i++)
@@ -125,8 +125,7 @@ int record_session_open(const struct record_evlist *l, const struct record_opts 
 	if (!ret)
 		ret = record_session_open_counters(s, err);
 	if (!ret && !s->nr_rings)
-		ret = c2c_err_set(err, ESRCH,
-				  "nothing to follow: no task or cpu to open counters on");
+		ret = err_set(err, ESRCH, "nothing to follow: no task or cpu to open counters on");
 	if (!ret)
 		ret = record_session_map_rings(s, err);
 	if (!ret)
@@ -170,7 +169,7 @@ static int poll_rings(struct record_session *s, struct pollfd *pfd)
 	return s->per_task && s->child <= 0 && hup == s->nr_rings;
 }
 
-int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, struct c2c_err *err)
+int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, struct err_msg *err)
 {
 	struct pollfd *pfd = xcalloc(s->nr_rings, sizeof(*pfd));
 	ssize_t n = 0;
@@ -184,7 +183,7 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
 		int gone = poll_rings(s, pfd);
 
 		if (gone < 0)
-			ret = c2c_err_set(err, -gone, "poll: %s", strerror(-gone));
+			ret = err_set(err, -gone, "poll: %s", strerror(-gone));
 		else if ((n = record_session_drain(s, err)) < 0)
 			ret = (int)n;
 		else if (gone)
@@ -201,7 +200,7 @@ int record_session_run(struct record_session *s, volatile sig_atomic_t *stop, st
 	return ret;
 }
 
-int record_session_close(struct record_session *s, struct record_stats *st, struct c2c_err *err)
+int record_session_close(struct record_session *s, struct record_stats *st, struct err_msg *err)
 {
 	struct perf_writer_info info = { .cmdline = s->cmdline,
 					 .tracing_data = s->tracing_data.buf,

@@ -62,26 +62,26 @@ void record_host_cpu_topology(struct strbuf *sb);
 
 /* target.c */
 int record_session_targets(struct record_session *s, const struct record_opts *o,
-			   struct c2c_err *err);
-int record_session_fork_child(struct record_session *s, char *const *argv, struct c2c_err *err);
-int record_session_start_child(struct record_session *s, struct c2c_err *err);
+			   struct err_msg *err);
+int record_session_fork_child(struct record_session *s, char *const *argv, struct err_msg *err);
+int record_session_start_child(struct record_session *s, struct err_msg *err);
 void record_session_kill_child(struct record_session *s);
 
 /* open.c */
-int record_session_open_counters(struct record_session *s, struct c2c_err *err);
+int record_session_open_counters(struct record_session *s, struct err_msg *err);
 void record_session_close_counters(struct record_session *s);
-int record_session_enable(struct record_session *s, struct c2c_err *err);
+int record_session_enable(struct record_session *s, struct err_msg *err);
 void record_session_disable(struct record_session *s);
 
 /* ring.c */
-int record_session_map_rings(struct record_session *s, struct c2c_err *err);
+int record_session_map_rings(struct record_session *s, struct err_msg *err);
 void record_session_unmap_rings(struct record_session *s);
 /* Drains every ring once; returns the bytes read or -errno. */
-ssize_t record_session_drain(struct record_session *s, struct c2c_err *err);
+ssize_t record_session_drain(struct record_session *s, struct err_msg *err);
 int record_session_event_of_id(const struct record_session *s, uint64_t id);
 
 /* synth.c */
-int record_session_synthesize(struct record_session *s, struct c2c_err *err);
+int record_session_synthesize(struct record_session *s, struct err_msg *err);
 void record_session_note_dso(struct record_session *s, const char *filename);
 void record_session_write_build_ids(struct record_session *s);
 

@@ -210,7 +210,7 @@ static int synth_kept(struct record_session *s)
 	return ret;
 }
 
-int record_session_synthesize(struct record_session *s, struct c2c_err *err)
+int record_session_synthesize(struct record_session *s, struct err_msg *err)
 {
 	int ret = synth_modules(s);
 
@@ -223,7 +223,7 @@ int record_session_synthesize(struct record_session *s, struct c2c_err *err)
 	else
 		ret = synth_all(s);
 	if (ret)
-		return c2c_err_set(err, -ret, "%s: cannot write: %s", s->path, strerror(-ret));
+		return err_set(err, -ret, "%s: cannot write: %s", s->path, strerror(-ret));
 	return 0;
 }
 

@@ -55,7 +55,7 @@ static bool plain_name(const char *s)
 	return true;
 }
 
-int record_tracepoint_id(const char *sys, const char *name, uint64_t *id, struct c2c_err *err)
+int record_tracepoint_id(const char *sys, const char *name, uint64_t *id, struct err_msg *err)
 {
 	const char *root = record_tracefs_root();
 	char path[512], buf[32];
@@ -65,19 +65,19 @@ int record_tracepoint_id(const char *sys, const char *name, uint64_t *id, struct
 	if (!plain_name(sys) || !plain_name(name))
 		return -ENOENT;
 	if (!root)
-		return c2c_err_set(err, ENODEV,
-				   "-e %s:%s: tracefs is not mounted (mount -t tracefs nodev "
-				   "/sys/kernel/tracing)",
-				   sys, name);
+		return err_set(err, ENODEV,
+			       "-e %s:%s: tracefs is not mounted (mount -t tracefs nodev "
+			       "/sys/kernel/tracing)",
+			       sys, name);
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", root, sys, name);
 	f = fopen(path, "re");
 	if (!f)
-		return errno == ENOENT ? -ENOENT :
-					 c2c_err_set(err, errno, "%s: cannot read: %s", path,
-						     strerror(errno));
+		return errno == ENOENT ?
+			       -ENOENT :
+			       err_set(err, errno, "%s: cannot read: %s", path, strerror(errno));
 	if (!fgets(buf, sizeof(buf), f)) {
 		fclose(f);
-		return c2c_err_set(err, EIO, "%s: empty", path);
+		return err_set(err, EIO, "%s: empty", path);
 	}
 	fclose(f);
 	*id = strtoull(buf, &end, 10);

@@ -29,7 +29,7 @@ static void put_le(struct strbuf *out, uint64_t v, size_t bytes)
 }
 
 static int put_file(struct strbuf *out, const char *root, const char *rel, const char *tag,
-		    struct c2c_err *err)
+		    struct err_msg *err)
 {
 	struct strbuf path = STRBUF_INIT, body = STRBUF_INIT;
 	int ret;
@@ -37,7 +37,7 @@ static int put_file(struct strbuf *out, const char *root, const char *rel, const
 	strbuf_addf(&path, "%s/%s", root, rel);
 	ret = record_read_file(path.buf, &body);
 	if (ret)
-		c2c_err_set(err, -ret, "%s: cannot read: %s", path.buf, strerror(-ret));
+		err_set(err, -ret, "%s: cannot read: %s", path.buf, strerror(-ret));
 	if (!ret && tag)
 		strbuf_add(out, tag, strlen(tag) + 1);
 	if (!ret) {
@@ -63,7 +63,7 @@ static bool split_tp(const char *name, char *sys, size_t size, const char **even
 }
 
 static int check_format(void *tep, const char *root, const char *sys, const char *event,
-			struct c2c_err *err)
+			struct err_msg *err)
 {
 #ifdef HAVE_LIBTRACEEVENT
 	struct strbuf path = STRBUF_INIT, body = STRBUF_INIT;
@@ -72,8 +72,7 @@ static int check_format(void *tep, const char *root, const char *sys, const char
 	strbuf_addf(&path, "%s/events/%s/%s/format", root, sys, event);
 	ret = record_read_file(path.buf, &body);
 	if (!ret && tep_parse_event(tep, body.buf, body.len, sys) != 0)
-		ret = c2c_err_set(err, EINVAL, "%s: libtraceevent cannot parse this format",
-				  path.buf);
+		ret = err_set(err, EINVAL, "%s: libtraceevent cannot parse this format", path.buf);
 	strbuf_release(&path);
 	strbuf_release(&body);
 	return ret;
@@ -84,7 +83,7 @@ static int check_format(void *tep, const char *root, const char *sys, const char
 
 /* The systems in first-seen order, each with its events. */
 static int put_systems(const struct record_event *ev, size_t nr, const char *root,
-		       struct strbuf *out, struct c2c_err *err)
+		       struct strbuf *out, struct err_msg *err)
 {
 	char sys[128], other[128];
 	const char *event, *e2;
@@ -137,16 +136,16 @@ static int put_systems(const struct record_event *ev, size_t nr, const char *roo
 }
 
 int record_tracing_data_build(const struct record_event *ev, size_t nr, struct strbuf *out,
-			      struct c2c_err *err)
+			      struct err_msg *err)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	const char *root = record_tracefs_root();
 	int ret;
 
 	if (!root)
-		return c2c_err_set(err, ENODEV,
-				   "tracefs is not mounted: mount -t tracefs nodev "
-				   "/sys/kernel/tracing");
+		return err_set(err, ENODEV,
+			       "tracefs is not mounted: mount -t tracefs nodev "
+			       "/sys/kernel/tracing");
 	strbuf_reset(out);
 	strbuf_add(out, magic, sizeof(magic));
 	strbuf_add(out, "0.6", 4);

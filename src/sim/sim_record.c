@@ -105,7 +105,7 @@ uint64_t sim_record_budget_samples(uint64_t max_size)
 }
 
 int sim_record_open(const struct sim_record_opts *opts, struct sim_record **out,
-		    struct c2c_err *err)
+		    struct err_msg *err)
 {
 	struct sim_record *r = xcalloc(1, sizeof(*r));
 	int ret;
@@ -120,10 +120,9 @@ int sim_record_open(const struct sim_record_opts *opts, struct sim_record **out,
 	return 0;
 }
 
-static int bad(struct sim_record *r, uint64_t at, const char *what, struct c2c_err *err)
+static int bad(struct sim_record *r, uint64_t at, const char *what, struct err_msg *err)
 {
-	return c2c_err_set(err, EPROTO, "c2csim stream: at 0x%llx: %s", (unsigned long long)at,
-			   what);
+	return err_set(err, EPROTO, "c2csim stream: at 0x%llx: %s", (unsigned long long)at, what);
 }
 
 /*
@@ -159,7 +158,7 @@ static int write_comm(struct sim_record *r, uint32_t tid, uint64_t time)
 }
 
 static int on_header(struct sim_record *r, const struct c2csim_header *h, uint64_t at,
-		     struct c2c_err *err)
+		     struct err_msg *err)
 {
 	if (h->magic != C2CSIM_MAGIC || h->version < 1 || h->version > C2CSIM_VERSION)
 		return bad(r, at, "expected a c2csim header (magic CSIM, version 1 to 4)", err);
@@ -302,7 +301,7 @@ static bool thin_keep(void *ctx, size_t attr_index, uint64_t *period)
 
 /* The tool thins from here on: thin what the file holds by the same factor. */
 static int on_rate(struct sim_record *r, const struct c2csim_rate *p, uint64_t at,
-		   struct c2c_err *err)
+		   struct err_msg *err)
 {
 	int64_t kept;
 
@@ -326,8 +325,8 @@ static int on_rate(struct sim_record *r, const struct c2csim_rate *p, uint64_t a
 		return 0;
 	}
 	if (kept < 0)
-		return c2c_err_set(err, (int)-kept, "%s: thinning the samples: %s", r->opts.path,
-				   strerror((int)-kept));
+		return err_set(err, (int)-kept, "%s: thinning the samples: %s", r->opts.path,
+			       strerror((int)-kept));
 	return 0;
 }
 
@@ -408,7 +407,7 @@ static size_t min_size(uint16_t type)
 }
 
 /* One whole record (aligned copy in rec). */
-static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct c2c_err *err)
+static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct err_msg *err)
 {
 	const struct c2csim_rec *h = rec;
 	int ret = 0;
@@ -462,7 +461,7 @@ static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct 
 		return 0;
 	}
 	if (ret < 0)
-		return c2c_err_set(err, -ret, "%s: writing: %s", r->opts.path, strerror(-ret));
+		return err_set(err, -ret, "%s: writing: %s", r->opts.path, strerror(-ret));
 	return 0;
 }
 
@@ -471,7 +470,7 @@ static int on_record(struct sim_record *r, const void *rec, uint64_t at, struct 
  * of the records taken (an incomplete one at the end is left).
  */
 static int feed_records(struct sim_record *r, const unsigned char *data, size_t len, uint64_t at,
-			size_t *used, struct c2c_err *err)
+			size_t *used, struct err_msg *err)
 {
 	uint64_t rec_buf[C2CSIM_MAX_REC / 8];
 	int ret;
@@ -520,7 +519,7 @@ static void pending_add(struct sim_record *r, const void *buf, size_t n)
  * Records are taken straight from buf; only a record cut by the end of a
  * read waits in pending for the rest of its bytes.
  */
-int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct c2c_err *err)
+int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct err_msg *err)
 {
 	const unsigned char *p = buf;
 	size_t used = 0, take;
@@ -589,7 +588,7 @@ static void fill_info(struct sim_record *r, struct perf_writer_info *info,
 	}
 }
 
-int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c2c_err *err)
+int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct err_msg *err)
 {
 	struct perf_numa_node nodes[C2CSIM_MAX_NODES];
 	struct strbuf lists[C2CSIM_MAX_NODES];

@@ -62,14 +62,14 @@ struct sim_record;
 uint64_t sim_record_budget_samples(uint64_t max_size);
 
 int sim_record_open(const struct sim_record_opts *opts, struct sim_record **out,
-		    struct c2c_err *err);
-int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct c2c_err *err);
+		    struct err_msg *err);
+int sim_record_feed(struct sim_record *r, const void *buf, size_t len, struct err_msg *err);
 /*
  * Finishes the file and frees r; st (may be NULL) gets the totals. A full
  * disk or file size limit is not the end: the samples after it are counted
  * and dropped, and close cuts the file back to a readable one (st->cut).
  */
-int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct c2c_err *err);
+int sim_record_close(struct sim_record *r, struct sim_record_stats *st, struct err_msg *err);
 /* Frees r after an error without finishing the file. */
 void sim_record_abort(struct sim_record *r);
 

@@ -159,37 +159,37 @@ static int wait_and_pump(pid_t pid, int fd, int *wfd, struct sim_record *rec,
 	}
 }
 
-static int make_fifo(struct strbuf *dir, struct strbuf *fifo, struct c2c_err *err)
+static int make_fifo(struct strbuf *dir, struct strbuf *fifo, struct err_msg *err)
 {
 	const char *tmp = getenv("TMPDIR");
 
 	strbuf_addf(dir, "%s/c2csim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir->buf))
-		return c2c_err_set(err, errno, "%s: cannot create: %s", dir->buf, strerror(errno));
+		return err_set(err, errno, "%s: cannot create: %s", dir->buf, strerror(errno));
 	strbuf_addf(fifo, "%s/stream", dir->buf);
 	if (mkfifo(fifo->buf, 0600) < 0) {
 		int e = errno;
 
 		rmdir(dir->buf);
-		return c2c_err_set(err, e, "%s: cannot create fifo: %s", fifo->buf, strerror(e));
+		return err_set(err, e, "%s: cannot create fifo: %s", fifo->buf, strerror(e));
 	}
 	return 0;
 }
 
 static int spawn(const struct sim_run_opts *o, const char *fifo, pid_t *pid, bool *exec_failed,
-		 struct c2c_err *err)
+		 struct err_msg *err)
 {
 	int ep[2], e = 0;
 	ssize_t n;
 
 	if (pipe2(ep, O_CLOEXEC) < 0)
-		return c2c_err_set(err, errno, "pipe: %s", strerror(errno));
+		return err_set(err, errno, "pipe: %s", strerror(errno));
 	*pid = fork();
 	if (*pid < 0) {
 		e = errno;
 		close(ep[0]);
 		close(ep[1]);
-		return c2c_err_set(err, e, "fork: %s", strerror(e));
+		return err_set(err, e, "fork: %s", strerror(e));
 	}
 	if (*pid == 0) {
 		close(ep[0]);
@@ -201,14 +201,14 @@ static int spawn(const struct sim_run_opts *o, const char *fifo, pid_t *pid, boo
 	if (n == sizeof(e)) {
 		*exec_failed = true;
 		waitpid(*pid, NULL, 0);
-		return c2c_err_set(err, e, "%s: cannot run: %s",
-				   o->valgrind ? o->valgrind : "valgrind", strerror(e));
+		return err_set(err, e, "%s: cannot run: %s", o->valgrind ? o->valgrind : "valgrind",
+			       strerror(e));
 	}
 	return 0;
 }
 
 int sim_run(const struct sim_run_opts *opts, const struct sim_record_opts *ro,
-	    struct sim_record **rec, struct sim_run_result *res, struct c2c_err *err)
+	    struct sim_record **rec, struct sim_run_result *res, struct err_msg *err)
 {
 	struct strbuf dir = STRBUF_INIT, fifo = STRBUF_INIT;
 	struct sigaction old[ARRAY_SIZE(passed_signals)];
@@ -224,7 +224,7 @@ int sim_run(const struct sim_run_opts *opts, const struct sim_record_opts *ro,
 	rfd = open(fifo.buf, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	wfd = rfd < 0 ? -1 : open(fifo.buf, O_WRONLY | O_CLOEXEC);
 	if (rfd < 0 || wfd < 0) {
-		ret = c2c_err_set(err, errno, "%s: cannot open: %s", fifo.buf, strerror(errno));
+		ret = err_set(err, errno, "%s: cannot open: %s", fifo.buf, strerror(errno));
 		goto out_fifo;
 	}
 	/* a larger pipe: fewer wake-ups of the tool and of us (best effort) */
@@ -243,8 +243,7 @@ int sim_run(const struct sim_run_opts *opts, const struct sim_record_opts *ro,
 		ret = wait_and_pump(pid, rfd, &wfd, *rec, res);
 		child_pid = 0;
 		if (ret < 0)
-			c2c_err_set(err, -ret, "%s: reading the stream: %s", fifo.buf,
-				    strerror(-ret));
+			err_set(err, -ret, "%s: reading the stream: %s", fifo.buf, strerror(-ret));
 	}
 	restore_handlers(old);
 out_fifo:

@@ -26,7 +26,7 @@ struct sim_run_result {
 	int wait_status; /* of the Valgrind process (waitpid) */
 	bool exec_failed; /* the launcher could not be run */
 	int convert_error; /* 0, or the first converter error (stream kept draining) */
-	struct c2c_err convert_err;
+	struct err_msg convert_err;
 };
 
 /*
@@ -37,6 +37,6 @@ struct sim_run_result {
  * killed before the program runs.
  */
 int sim_run(const struct sim_run_opts *opts, const struct sim_record_opts *ro,
-	    struct sim_record **rec, struct sim_run_result *res, struct c2c_err *err);
+	    struct sim_record **rec, struct sim_run_result *res, struct err_msg *err);
 
 #endif

@@ -257,7 +257,7 @@ static bool was_moved(const struct src_struct *s, const struct proposal *p, uint
 }
 
 static int unit_err(const struct emit *e, const struct snode *n, const char *fmt_member, uint32_t m,
-		    struct c2c_err *err)
+		    struct err_msg *err)
 {
 	const struct src_struct *s = e->s;
 	struct strbuf what = STRBUF_INIT, msg = STRBUF_INIT;
@@ -266,15 +266,15 @@ static int unit_err(const struct emit *e, const struct snode *n, const char *fmt
 
 	suggest_src_line_text(s, n->decl_first, &what);
 	strbuf_addf(&msg, fmt_member, member_name(s, m));
-	ret = c2c_err_set(err, EXDEV, "%s '%s' (%s:%u-%u)", msg.buf, what.buf, s->path,
-			  n->decl_first, last);
+	ret = err_set(err, EXDEV, "%s '%s' (%s:%u-%u)", msg.buf, what.buf, s->path, n->decl_first,
+		      last);
 	strbuf_release(&what);
 	strbuf_release(&msg);
 	return ret;
 }
 
 /* The isolate option wraps part of a unit, or one block in two places. */
-static int wrap_err(const struct emit *e, struct c2c_err *err)
+static int wrap_err(const struct emit *e, struct err_msg *err)
 {
 	const struct src_struct *s = e->s;
 	uint32_t k = e->wrap_bad_node;
@@ -285,15 +285,15 @@ static int wrap_err(const struct emit *e, struct c2c_err *err)
 			    s->nodes[k].mlast >= e->wrap_bad)
 				break;
 	if (k >= s->nr_nodes)
-		return c2c_err_set(err, EXDEV, "%s: member %s cannot be wrapped as the option says",
-				   s->path, member_name(s, (uint32_t)e->wrap_bad));
+		return err_set(err, EXDEV, "%s: member %s cannot be wrapped as the option says",
+			       s->path, member_name(s, (uint32_t)e->wrap_bad));
 	return unit_err(e, &s->nodes[k],
 			"member %s cannot be wrapped alone: the option isolates part of",
 			(uint32_t)e->wrap_bad, err);
 }
 
 /* A unit whose members the order scatters: name the member and the unit. */
-static int explain(const struct emit *e, struct c2c_err *err)
+static int explain(const struct emit *e, struct err_msg *err)
 {
 	const struct src_struct *s = e->s;
 	uint32_t k, m, x, lo, hi;
@@ -345,8 +345,7 @@ static int explain(const struct emit *e, struct c2c_err *err)
 				m, err);
 		}
 	}
-	return c2c_err_set(err, EXDEV, "%s: the proposed order cannot be written as a patch",
-			   s->path);
+	return err_set(err, EXDEV, "%s: the proposed order cannot be written as a patch", s->path);
 }
 
 /* --- the unified diff --------------------------------------------------- */
@@ -496,7 +495,7 @@ static void strbuf_insert_lines(struct strbuf *body, const struct src_struct *s,
 }
 
 int suggest_src_patch(const struct src_struct *s, const struct proposal *p,
-		      unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err)
+		      unsigned int cacheline_size, struct strbuf *out, struct err_msg *err)
 {
 	uint32_t n = s->t->nr_members, i, first = s->lists[0].hdr_end + 1, rf, rl;
 	struct strbuf body = STRBUF_INIT;
@@ -505,7 +504,7 @@ int suggest_src_patch(const struct src_struct *s, const struct proposal *p,
 	int ret = 0;
 
 	if (p->nr_order != n)
-		return c2c_err_set(err, EINVAL, "%s: the proposal is not for this struct", s->path);
+		return err_set(err, EINVAL, "%s: the proposal is not for this struct", s->path);
 	e.pos = xcalloc(n + 1, sizeof(*e.pos));
 	e.seq = xcalloc(n + 1, sizeof(*e.seq));
 	e.lead = xmalloc((s->nr_nodes + 1) * sizeof(*e.lead));
@@ -530,8 +529,8 @@ int suggest_src_patch(const struct src_struct *s, const struct proposal *p,
 		goto out;
 	}
 	if ((uint64_t)(s->lists[0].close - first + 1) * (body.len / 2 + 1) > 64u << 20) {
-		ret = c2c_err_set(err, E2BIG, "%s: struct %s's body is too long to diff", s->path,
-				  type_aggregate_name(s->t));
+		ret = err_set(err, E2BIG, "%s: struct %s's body is too long to diff", s->path,
+			      type_aggregate_name(s->t));
 		goto out;
 	}
 	/*

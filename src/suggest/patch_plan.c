@@ -32,7 +32,7 @@ static bool as_good(const struct proposal *c, const struct proposal *u)
  * still no patch (why says what stops it).
  */
 static int retry_constrained(const struct suggest_patch_req *req, struct suggest_patch *sp,
-			     struct c2c_err *why, struct c2c_err *err)
+			     struct err_msg *why, struct err_msg *err)
 {
 	struct propose_opts opts = *req->opts;
 	const struct proposal *cp;
@@ -53,9 +53,9 @@ static int retry_constrained(const struct suggest_patch_req *req, struct suggest
 }
 
 int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch *sp,
-		       struct c2c_err *err)
+		       struct err_msg *err)
 {
-	struct c2c_err why = { 0 };
+	struct err_msg why = { 0 };
 	int ret;
 
 	memset(sp, 0, sizeof(*sp));
@@ -85,7 +85,7 @@ int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch
 		return 0;
 	}
 	if (ret)
-		return c2c_err_set(err, -ret, "%s", why.msg);
+		return err_set(err, -ret, "%s", why.msg);
 	sp->status = SUGGEST_PATCH_DIFF;
 	return 0;
 }

@@ -75,7 +75,7 @@ static void setup_weights(struct proposer *pr)
 }
 
 static int setup_members(struct proposer *pr, const struct struct_profile *p,
-			 const struct propose_opts *opts, struct c2c_err *err)
+			 const struct propose_opts *opts, struct err_msg *err)
 {
 	const char *const *pinned = opts ? opts->pinned : NULL;
 	const struct type *t = pr->t;
@@ -100,7 +100,7 @@ static int setup_members(struct proposer *pr, const struct struct_profile *p,
 			if (t->members[i].name && !strcmp(t->members[i].name, *pinned))
 				break;
 		if (i == t->nr_members)
-			return c2c_err_set(
+			return err_set(
 				err, EINVAL, "--pin %s: struct %s has no such member", *pinned,
 				type_aggregate_name(t) ? type_aggregate_name(t) : "(anonymous)");
 		pr->blocks[pr->members[i].block].pinned = true;
@@ -120,7 +120,7 @@ static bool objects_apart(const struct proposer *pr, uint32_t align)
 }
 
 /* The input must follow the placement rules we use, or we cannot reason about it. */
-static int check_identity(struct proposer *pr, struct c2c_err *err)
+static int check_identity(struct proposer *pr, struct err_msg *err)
 {
 	uint32_t *order = xmalloc((pr->nr_blocks + 1) * sizeof(*order));
 	struct placement *pl = propose_placement_new(pr);
@@ -138,16 +138,16 @@ static int check_identity(struct proposer *pr, struct c2c_err *err)
 	for (i = 0; i < pr->t->nr_members && !ret; i++) {
 		if (pl->mbit[i] == pr->t->members[i].bit_offset)
 			continue;
-		ret = c2c_err_set(err, EINVAL,
-				  "struct %s: member %s sits at bit %llu where the alignment rules "
-				  "put it at bit %llu; refusing to re-lay a struct whose layout "
-				  "cannot be reproduced",
-				  sname, member_name(pr->t, i),
-				  (unsigned long long)pr->t->members[i].bit_offset,
-				  (unsigned long long)pl->mbit[i]);
+		ret = err_set(err, EINVAL,
+			      "struct %s: member %s sits at bit %llu where the alignment rules "
+			      "put it at bit %llu; refusing to re-lay a struct whose layout "
+			      "cannot be reproduced",
+			      sname, member_name(pr->t, i),
+			      (unsigned long long)pr->t->members[i].bit_offset,
+			      (unsigned long long)pl->mbit[i]);
 	}
 	if (!ret && sc.size != pr->t->size)
-		ret = c2c_err_set(
+		ret = err_set(
 			err, EINVAL,
 			"struct %s: size %llu differs from the %llu the alignment rules give; "
 			"refusing to re-lay it",
@@ -653,7 +653,7 @@ static void propose_align(struct proposer *pr)
 }
 
 int suggest_propose(const struct type *t, const struct struct_profile *p,
-		    const struct propose_opts *opts, struct proposer **out, struct c2c_err *err)
+		    const struct propose_opts *opts, struct proposer **out, struct err_msg *err)
 {
 	struct proposer *pr;
 	size_t pairs;
@@ -661,9 +661,9 @@ int suggest_propose(const struct type *t, const struct struct_profile *p,
 
 	t = type_strip(t);
 	if (!t || t->kind != TYPE_STRUCT)
-		return c2c_err_set(err, EINVAL,
-				   "%s is not a struct: only struct members can be reordered",
-				   t && t->name ? t->name : "the type");
+		return err_set(err, EINVAL,
+			       "%s is not a struct: only struct members can be reordered",
+			       t && t->name ? t->name : "the type");
 	pr = xcalloc(1, sizeof(*pr));
 	pr->arena = (struct arena)ARENA_INIT(64 << 10, false);
 	pr->t = t;

@@ -321,7 +321,7 @@ static json_t *fields_json(const struct struct_profile *p)
 }
 
 int propose_format_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
-			const struct proposer *pr, struct c2c_err *err)
+			const struct proposer *pr, struct err_msg *err)
 {
 	json_t *options = json_array(), *doc;
 	uint32_t i;
@@ -339,8 +339,8 @@ int propose_format_json(struct strbuf *sb, const struct type *t, const struct st
 }
 #else
 int propose_format_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
-			const struct proposer *pr, struct c2c_err *err)
+			const struct proposer *pr, struct err_msg *err)
 {
-	return c2c_err_set(err, ENOTSUP, "built without jansson: JSON output is not available");
+	return err_set(err, ENOTSUP, "built without jansson: JSON output is not available");
 }
 #endif

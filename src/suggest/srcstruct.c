@@ -53,7 +53,7 @@ static char *resolve(const char *file, const char *dir, const char **rel)
 	return NULL;
 }
 
-static int read_all(struct src_struct *s, struct c2c_err *err)
+static int read_all(struct src_struct *s, struct err_msg *err)
 {
 	FILE *f = fopen(s->path, "r");
 	struct strbuf sb = STRBUF_INIT;
@@ -62,7 +62,7 @@ static int read_all(struct src_struct *s, struct c2c_err *err)
 	uint32_t line = 1;
 
 	if (!f)
-		return c2c_err_set(err, errno, "%s: %s", s->path, strerror(errno));
+		return err_set(err, errno, "%s: %s", s->path, strerror(errno));
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		strbuf_add(&sb, chunk, n);
 	fclose(f);
@@ -96,7 +96,7 @@ static bool ident_at(const char *buf, size_t i, const char *word)
  * The "{" of "struct NAME ... {" starting on the declaration line, or for
  * the anonymous struct a typedef names, of "typedef struct ... {".
  */
-static int find_open(const struct src_struct *s, size_t *open, struct c2c_err *err)
+static int find_open(const struct src_struct *s, size_t *open, struct err_msg *err)
 {
 	const struct type *t = s->t;
 	const char *kw = t->kind == TYPE_UNION ? "union" : "struct";
@@ -120,10 +120,10 @@ static int find_open(const struct src_struct *s, size_t *open, struct c2c_err *e
 		return 0;
 	}
 not_here:
-	return c2c_err_set(err, EINVAL,
-			   "%s:%u: no '%s %s {' here (the source does not match the "
-			   "object's DWARF?)",
-			   s->path, line, t->name ? kw : "typedef", word);
+	return err_set(err, EINVAL,
+		       "%s:%u: no '%s %s {' here (the source does not match the "
+		       "object's DWARF?)",
+		       s->path, line, t->name ? kw : "typedef", word);
 }
 
 static bool text_has_ident(const struct src_struct *s, uint32_t from, uint32_t to, const char *name)
@@ -177,7 +177,7 @@ static int32_t find_decl(const struct src_struct *s, const struct type_member *m
 	return -1;
 }
 
-static int map_members(struct src_struct *s, struct c2c_err *err)
+static int map_members(struct src_struct *s, struct err_msg *err)
 {
 	const struct type *t = s->t;
 	uint32_t i, cursor = 0;
@@ -187,14 +187,13 @@ static int map_members(struct src_struct *s, struct c2c_err *err)
 		int32_t k = find_decl(s, m, cursor);
 
 		if (k < 0)
-			return c2c_err_set(
-				err, EINVAL,
-				"%s:%u: member %s of struct %s (declared at line %u) not "
-				"found in the struct's body after line %u",
-				s->path, t->decl_line, m->name ? m->name : "(anonymous)",
-				type_aggregate_name(t), m->decl_line,
-				cursor < s->nr_nodes ? s->nodes[cursor].decl_first :
-						       s->lists[0].close);
+			return err_set(err, EINVAL,
+				       "%s:%u: member %s of struct %s (declared at line %u) not "
+				       "found in the struct's body after line %u",
+				       s->path, t->decl_line, m->name ? m->name : "(anonymous)",
+				       type_aggregate_name(t), m->decl_line,
+				       cursor < s->nr_nodes ? s->nodes[cursor].decl_first :
+							      s->lists[0].close);
 		if (s->nodes[k].mfirst < 0)
 			s->nodes[k].mfirst = (int32_t)i;
 		s->nodes[k].mlast = (int32_t)i;
@@ -239,7 +238,7 @@ static void build_constraints(struct src_struct *s)
 }
 
 int suggest_src_load(const struct type *t, const char *source_dir, struct src_struct **out,
-		     struct c2c_err *err)
+		     struct err_msg *err)
 {
 	const char *dir = source_dir ? source_dir : ".", *rel = NULL;
 	struct src_struct *s;
@@ -248,18 +247,18 @@ int suggest_src_load(const struct type *t, const char *source_dir, struct src_st
 
 	t = type_strip(t);
 	if (!t || !type_aggregate_name(t) || !t->decl_file || !t->decl_line)
-		return c2c_err_set(err, EINVAL,
-				   "struct %s: the type information has no declaration line (BTF "
-				   "has none): give an object with DWARF",
-				   t && type_aggregate_name(t) ? type_aggregate_name(t) :
-								 "(anonymous)");
+		return err_set(err, EINVAL,
+			       "struct %s: the type information has no declaration line (BTF "
+			       "has none): give an object with DWARF",
+			       t && type_aggregate_name(t) ? type_aggregate_name(t) :
+							     "(anonymous)");
 	s = xcalloc(1, sizeof(*s));
 	s->t = t;
 	s->path = resolve(t->decl_file, dir, &rel);
 	if (!s->path) {
-		ret = c2c_err_set(err, ENOENT, "%s:%u: source of struct %s not found under %s%s",
-				  t->decl_file, t->decl_line, type_aggregate_name(t), dir,
-				  source_dir ? "" : " (give --source-dir DIR)");
+		ret = err_set(err, ENOENT, "%s:%u: source of struct %s not found under %s%s",
+			      t->decl_file, t->decl_line, type_aggregate_name(t), dir,
+			      source_dir ? "" : " (give --source-dir DIR)");
 		goto fail;
 	}
 	s->rel = rel;

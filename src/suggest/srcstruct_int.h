@@ -54,7 +54,7 @@ struct src_struct {
 };
 
 /* Parse the body of the struct whose "{" is at byte OPEN (srcstruct_parse.c). */
-int suggest_src_parse_body(struct src_struct *s, size_t open, struct c2c_err *err);
+int suggest_src_parse_body(struct src_struct *s, size_t open, struct err_msg *err);
 /* Line number of byte offset OFF. */
 uint32_t suggest_src_line_of(const struct src_struct *s, size_t off);
 /* The first non-blank text of LINE, up to 60 bytes, for messages. */

@@ -132,11 +132,11 @@ static int32_t new_node(struct scan *sc, enum snode_kind kind, uint32_t line)
 	return (int32_t)s->nr_nodes++;
 }
 
-static int parse_err(struct scan *sc, size_t at, const char *what, struct c2c_err *err)
+static int parse_err(struct scan *sc, size_t at, const char *what, struct err_msg *err)
 {
-	return c2c_err_set(err, EINVAL, "%s:%u: %s in the body of struct %s; cannot patch it",
-			   sc->s->path, suggest_src_line_of(sc->s, at), what,
-			   type_aggregate_name(sc->s->t));
+	return err_set(err, EINVAL, "%s:%u: %s in the body of struct %s; cannot patch it",
+		       sc->s->path, suggest_src_line_of(sc->s, at), what,
+		       type_aggregate_name(sc->s->t));
 }
 
 static bool directive_is(const char *p, const char *word)
@@ -146,7 +146,7 @@ static bool directive_is(const char *p, const char *word)
 	return !strncmp(p, word, n) && !isalnum((unsigned char)p[n]) && p[n] != '_';
 }
 
-static int directive(struct scan *sc, struct c2c_err *err)
+static int directive(struct scan *sc, struct err_msg *err)
 {
 	struct src_struct *s = sc->s;
 	size_t end = directive_end(s, sc->i), p = sc->i + 1;
@@ -228,7 +228,7 @@ static void end_decl(struct scan *sc)
 }
 
 /* One character (or comment, literal, directive) of the body; 1 at the closing brace. */
-static int scan_one(struct scan *sc, struct c2c_err *err)
+static int scan_one(struct scan *sc, struct err_msg *err)
 {
 	struct src_struct *s = sc->s;
 	char c = s->buf[sc->i];
@@ -278,7 +278,7 @@ static int scan_one(struct scan *sc, struct c2c_err *err)
 	return 0;
 }
 
-int suggest_src_parse_body(struct src_struct *s, size_t open, struct c2c_err *err)
+int suggest_src_parse_body(struct src_struct *s, size_t open, struct err_msg *err)
 {
 	uint32_t open_line = suggest_src_line_of(s, open), i;
 	struct scan sc = { .s = s, .i = open + 1, .cur = -1, .last_decl = -1 };

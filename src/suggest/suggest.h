@@ -113,7 +113,7 @@ struct proposer;
  * pinned name that is not a member).
  */
 int suggest_propose(const struct type *t, const struct struct_profile *p,
-		    const struct propose_opts *opts, struct proposer **out, struct c2c_err *err);
+		    const struct propose_opts *opts, struct proposer **out, struct err_msg *err);
 uint32_t proposer_nr(const struct proposer *pr);
 const struct proposal *proposer_get(const struct proposer *pr, uint32_t i);
 /*
@@ -148,7 +148,7 @@ void propose_format_text(struct strbuf *sb, const struct type *t, const struct s
 			 const struct proposer *pr);
 /* The same as a JSON document (doc/c2cscope-suggest.1); -ENOTSUP without jansson. */
 int propose_format_json(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
-			const struct proposer *pr, struct c2c_err *err);
+			const struct proposer *pr, struct err_msg *err);
 /* c2cscope check rules (doc/c2cscope-rules.5) that hold for proposal chosen. */
 void propose_format_rules(struct strbuf *sb, const struct type *t, const struct struct_profile *p,
 			  const struct proposal *chosen, unsigned int cacheline_size);
@@ -180,7 +180,7 @@ struct src_struct;
  * parse), the message naming file:line.
  */
 int suggest_src_load(const struct type *t, const char *source_dir, struct src_struct **out,
-		     struct c2c_err *err);
+		     struct err_msg *err);
 void suggest_src_free(struct src_struct *s);
 /* The path the diff names (relative to SOURCE_DIR) and the file read. */
 const char *suggest_src_rel_path(const struct src_struct *s);
@@ -200,7 +200,7 @@ void suggest_src_constraints(const struct src_struct *s, struct propose_opts *op
  * across a conditional, err naming the member and the conditional.
  */
 int suggest_src_patch(const struct src_struct *s, const struct proposal *p,
-		      unsigned int cacheline_size, struct strbuf *out, struct c2c_err *err);
+		      unsigned int cacheline_size, struct strbuf *out, struct err_msg *err);
 
 /* --- suggest --patch's policy (patch_plan.c) --------------------------- */
 
@@ -244,7 +244,7 @@ struct suggest_patch {
  * long as sp or req->pr.
  */
 int suggest_patch_make(const struct suggest_patch_req *req, struct suggest_patch *sp,
-		       struct c2c_err *err);
+		       struct err_msg *err);
 void suggest_patch_release(struct suggest_patch *sp);
 /* "  move NAME: offset A -> B (line L -> M)" per move. */
 void suggest_format_moves(struct strbuf *sb, const struct proposal *p);
@@ -274,7 +274,7 @@ void suggest_html_page(struct strbuf *out, const struct type *t, const struct st
 /* suggest_html_page written to path; 0 or -errno with err filled. */
 int suggest_html_page_write(const char *path, const struct type *t, const struct struct_profile *p,
 			    const struct proposal *chosen, unsigned int cacheline_size,
-			    struct c2c_err *err);
+			    struct err_msg *err);
 
 struct c2c_session;
 struct c2c_line;

@@ -427,7 +427,7 @@ void suggest_html_page(struct strbuf *out, const struct type *t, const struct st
 
 int suggest_html_page_write(const char *path, const struct type *t, const struct struct_profile *p,
 			    const struct proposal *chosen, unsigned int cacheline_size,
-			    struct c2c_err *err)
+			    struct err_msg *err)
 {
 	struct strbuf page = STRBUF_INIT;
 	int ret;

@@ -225,7 +225,7 @@ static void say(struct tui *t, const char *fmt, ...)
 
 /* Push the view a builder made (ret 0), or say why it made none after WHAT. */
 static void push_or_say(struct tui *t, int ret, const struct tui_view *v, const char *what,
-			const struct c2c_err *err)
+			const struct err_msg *err)
 {
 	if (ret)
 		say(t, "%s%s", what, err->msg);
@@ -247,7 +247,7 @@ static void open_layout(struct tui *t, const struct type *type)
 
 static void open_suggest(struct tui *t, const struct type *type)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct tui_view v;
 
 	if (!type) {
@@ -259,7 +259,7 @@ static void open_suggest(struct tui *t, const struct type *type)
 
 static void open_patch(struct tui *t, bool isolate)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct tui_view v;
 
 	push_or_say(t, tui_view_patch(&v, t->s, top(t)->type, isolate, t->opts->source_dir, &err),
@@ -268,7 +268,7 @@ static void open_patch(struct tui *t, bool isolate)
 
 static void open_types(struct tui *t)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct tui_view v;
 
 	push_or_say(t, tui_view_types(&v, t->s, t->opts->type_glob, &err), &v, "", &err);
@@ -276,7 +276,7 @@ static void open_types(struct tui *t)
 
 static void open_placement(struct tui *t)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct tui_view v;
 
 	push_or_say(t, tui_view_placement(&v, t->s, &err), &v, "", &err);
@@ -284,7 +284,7 @@ static void open_placement(struct tui *t)
 
 static void open_stores(struct tui *t)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct tui_view v;
 
 	push_or_say(t, tui_view_stores(&v, t->s, &err), &v, "", &err);

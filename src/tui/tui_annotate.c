@@ -162,7 +162,7 @@ void tui_view_annotate(struct tui_view *v, struct c2c_session *s, const struct c
 		       const char *source_dir)
 {
 	struct c2c_annotation an;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct source src = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	int read_err = -ENOENT;

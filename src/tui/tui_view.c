@@ -200,7 +200,7 @@ const struct type *tui_line_struct(struct c2c_session *s, const struct c2c_line 
 	return best;
 }
 
-int tui_view_types(struct tui_view *v, struct c2c_session *s, const char *glob, struct c2c_err *err)
+int tui_view_types(struct tui_view *v, struct c2c_session *s, const char *glob, struct err_msg *err)
 {
 	struct c2c_bytype *bt = s->attrib ? c2c_bytype_build(s, s->attrib) : NULL;
 	struct strbuf sb = STRBUF_INIT;
@@ -211,12 +211,12 @@ int tui_view_types(struct tui_view *v, struct c2c_session *s, const char *glob, 
 	if (!n) {
 		c2c_bytype_free(bt);
 		if (glob)
-			return c2c_err_set(
+			return err_set(
 				err, ENOENT,
 				"%s: no sample was attributed to a struct type matching '%s'",
 				s->opts.path, glob);
-		return c2c_err_set(err, ENOENT, "%s: no sample was attributed to a struct field",
-				   s->opts.path);
+		return err_set(err, ENOENT, "%s: no sample was attributed to a struct field",
+			       s->opts.path);
 	}
 	v->screen = TUI_SCREEN_TYPES;
 	v->keys = types_keys;
@@ -293,7 +293,7 @@ void tui_view_layout(struct tui_view *v, struct c2c_session *s, const struct typ
 }
 
 int tui_view_suggest(struct tui_view *v, struct c2c_session *s, const struct type *t,
-		     struct c2c_err *err)
+		     struct err_msg *err)
 {
 	struct struct_profile *p = c2c_profile_from_session(s, s->attrib, t);
 	struct propose_opts opts = { 0 };
@@ -346,7 +346,7 @@ static void patch_rows(struct tui_view *v, const struct type *t, const struct su
 }
 
 int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type *t, bool isolate,
-		   const char *source_dir, struct c2c_err *err)
+		   const char *source_dir, struct err_msg *err)
 {
 	struct struct_profile *p = c2c_profile_from_session(s, s->attrib, t);
 	struct propose_opts opts = { 0 };
@@ -410,7 +410,7 @@ static void placement_row(struct tui_view *v, struct c2c_session *s,
 	strbuf_release(&sb);
 }
 
-int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct c2c_err *err)
+int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct err_msg *err)
 {
 	struct task_placement *tp = NULL;
 	struct strbuf sb = STRBUF_INIT;
@@ -419,16 +419,16 @@ int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct c2c_err
 
 	memset(v, 0, sizeof(*v));
 	if (!strcmp(s->opts.path, "-"))
-		return c2c_err_set(err, ESPIPE, "no Task placement: a pipe is read once");
+		return err_set(err, ESPIPE, "no Task placement: a pipe is read once");
 	ret = task_placement_load(s->opts.path, (unsigned int)s->model->line_size,
 				  s->model->opts.rules, &tp, err);
 	if (ret < 0)
 		return ret;
 	if (!tp)
-		return c2c_err_set(err, ENOENT,
-				   "%s: no sched_switch or sched_migrate_task samples "
-				   "(record with --sched)",
-				   s->opts.path);
+		return err_set(err, ENOENT,
+			       "%s: no sched_switch or sched_migrate_task samples "
+			       "(record with --sched)",
+			       s->opts.path);
 	v->screen = TUI_SCREEN_PLACEMENT;
 	v->keys = placement_keys;
 	set_title(v, "Task placement (where each thread ran, as report --stdio ends)");
@@ -444,7 +444,7 @@ int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct c2c_err
 	return 0;
 }
 
-int tui_view_stores(struct tui_view *v, struct c2c_session *s, struct c2c_err *err)
+int tui_view_stores(struct tui_view *v, struct c2c_session *s, struct err_msg *err)
 {
 	struct c2c_store_line *sl;
 	size_t n = c2c_store_contention(s, &sl), first, i;
@@ -452,11 +452,11 @@ int tui_view_stores(struct tui_view *v, struct c2c_session *s, struct c2c_err *e
 	memset(v, 0, sizeof(*v));
 	if (!n) {
 		free(sl);
-		return c2c_err_set(
-			err, ENOENT,
-			"no Store Contention: no line that several cpus write has "
-			"stores missing L1 without any HITM%s",
-			s->model->opts.show_all ? "" : " (at 0.1% of the misses; --show-all)");
+		return err_set(err, ENOENT,
+			       "no Store Contention: no line that several cpus write has "
+			       "stores missing L1 without any HITM%s",
+			       s->model->opts.show_all ? "" :
+							 " (at 0.1% of the misses; --show-all)");
 	}
 	v->screen = TUI_SCREEN_STORES;
 	v->keys = stores_keys;

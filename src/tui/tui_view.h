@@ -76,30 +76,30 @@ void tui_view_help(struct tui_view *v);
  * NULL); -ENOENT when no row was attributed to such a type (err says so).
  */
 int tui_view_types(struct tui_view *v, struct c2c_session *s, const char *glob,
-		   struct c2c_err *err);
+		   struct err_msg *err);
 /*
  * report's Task placement section of the session's file, a row per thread
  * (ref: the displayed line it touched most, or NULL); -ENOENT when the
  * file has no sched tracepoints, -ESPIPE for a pipe, or the loader's error.
  */
-int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct c2c_err *err);
+int tui_view_placement(struct tui_view *v, struct c2c_session *s, struct err_msg *err);
 /*
  * report's Store Contention section, a row per line (ref: the line);
  * -ENOENT when no line has it (err says so).
  */
-int tui_view_stores(struct tui_view *v, struct c2c_session *s, struct c2c_err *err);
+int tui_view_stores(struct tui_view *v, struct c2c_session *s, struct err_msg *err);
 /* layout --profile of t with the session's profile. */
 void tui_view_layout(struct tui_view *v, struct c2c_session *s, const struct type *t);
 /* suggest --profile for t; -EINVAL when t cannot be re-laid (err says why). */
 int tui_view_suggest(struct tui_view *v, struct c2c_session *s, const struct type *t,
-		     struct c2c_err *err);
+		     struct err_msg *err);
 /*
  * suggest --patch [--choose isolate] for t, the source looked up under
  * source_dir (NULL: the current directory); fails as suggest --patch does
  * (err says why: the source not found, not parsed).
  */
 int tui_view_patch(struct tui_view *v, struct c2c_session *s, const struct type *t, bool isolate,
-		   const char *source_dir, struct c2c_err *err);
+		   const char *source_dir, struct err_msg *err);
 /*
  * The annotation of row r: its source lines around the sampled one and the
  * disassembly of its function, the sampled instruction marked.

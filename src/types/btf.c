@@ -409,18 +409,18 @@ static void btf_source_free(void *arg)
 	free(src);
 }
 
-static int open_elf_btf(struct btf_source *src, const char *path, bool sparse, struct c2c_err *err)
+static int open_elf_btf(struct btf_source *src, const char *path, bool sparse, struct err_msg *err)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 
 	src->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (src->fd < 0)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	elf_version(EV_CURRENT);
 	src->elf = elf_begin(src->fd, ELF_C_READ_MMAP, NULL);
 	if (!src->elf || elf_getshdrstrndx(src->elf, &shstrndx))
-		return c2c_err_set(err, ENOEXEC, "%s: corrupt ELF file: %s", path, elf_errmsg(-1));
+		return err_set(err, ENOEXEC, "%s: corrupt ELF file: %s", path, elf_errmsg(-1));
 	while ((scn = elf_nextscn(src->elf, scn))) {
 		GElf_Shdr shdr;
 		const char *name;
@@ -433,20 +433,20 @@ static int open_elf_btf(struct btf_source *src, const char *path, bool sparse, s
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf)
-			return c2c_err_set(err, EINVAL, "%s: unreadable .BTF section: %s", path,
-					   elf_errmsg(-1));
+			return err_set(err, EINVAL, "%s: unreadable .BTF section: %s", path,
+				       elf_errmsg(-1));
 		return type_btf_parse(d->d_buf, d->d_size, NULL, sparse, path, &src->btf, err);
 	}
-	return c2c_err_set(err, ENODATA, "%s has no BTF (.BTF section)", path);
+	return err_set(err, ENODATA, "%s has no BTF (.BTF section)", path);
 }
 
-static int open_btf(struct btf_source *src, const char *path, bool sparse, struct c2c_err *err)
+static int open_btf(struct btf_source *src, const char *path, bool sparse, struct err_msg *err)
 {
 	unsigned char magic[2] = { 0 };
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
 
 	if (fd < 0)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	ret = pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
 	      (magic[0] | magic[1] << 8) == 0xeB9F;
 	close(fd);
@@ -462,7 +462,7 @@ static int open_btf(struct btf_source *src, const char *path, bool sparse, struc
 }
 
 int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct type_db **out,
-		     struct c2c_err *err)
+		     struct err_msg *err)
 {
 	struct btf_source *src = xcalloc(1, sizeof(*src));
 	struct btf_ctx ctx = { 0 };
@@ -502,18 +502,17 @@ int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct
 		int ret; /* the name lives in the db */
 
 		if (ctx.array_cycle)
-			ret = c2c_err_set(err, ELOOP,
-					  "%s: corrupt BTF: array type %u is its own element, "
-					  "expected an element type",
-					  path, ctx.array_cycle);
+			ret = err_set(err, ELOOP,
+				      "%s: corrupt BTF: array type %u is its own element, "
+				      "expected an element type",
+				      path, ctx.array_cycle);
 		else if (ctx.cycle)
-			ret = c2c_err_set(err, ELOOP,
-					  "%s: corrupt BTF: struct %s contains itself by value, "
-					  "expected a pointer",
-					  path, ctx.cycle);
+			ret = err_set(err, ELOOP,
+				      "%s: corrupt BTF: struct %s contains itself by value, "
+				      "expected a pointer",
+				      path, ctx.cycle);
 		else
-			ret = c2c_err_set(err, ELOOP, "%s: corrupt BTF: types nest too deeply",
-					  path);
+			ret = err_set(err, ELOOP, "%s: corrupt BTF: types nest too deeply", path);
 		type_db_free(ctx.db);
 		return ret;
 	}

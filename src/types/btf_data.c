@@ -68,7 +68,7 @@ uint32_t type_btf_rec_size(const struct btf_rec *t)
 	return (uint32_t)(sizeof(*t) + rec_extra(btf_rec_kind(t), btf_rec_vlen(t)));
 }
 
-static int index_types(struct btf_data *btf, const char *what, struct c2c_err *err)
+static int index_types(struct btf_data *btf, const char *what, struct err_msg *err)
 {
 	uint32_t off = 0, n = 0, mask = (1U << btf->shift) - 1;
 
@@ -78,15 +78,15 @@ static int index_types(struct btf_data *btf, const char *what, struct c2c_err *e
 		long extra;
 
 		if (btf->types_len - off < sizeof(*t))
-			return c2c_err_set(err, EINVAL, "%s: corrupt BTF: type %u truncated", what,
-					   btf->first_id + n);
+			return err_set(err, EINVAL, "%s: corrupt BTF: type %u truncated", what,
+				       btf->first_id + n);
 		extra = rec_extra(btf_rec_kind(t), btf_rec_vlen(t));
 		if (extra < 0)
-			return c2c_err_set(err, ENOTSUP, "%s: unsupported BTF kind %u (type %u)",
-					   what, btf_rec_kind(t), btf->first_id + n);
+			return err_set(err, ENOTSUP, "%s: unsupported BTF kind %u (type %u)", what,
+				       btf_rec_kind(t), btf->first_id + n);
 		if (btf->types_len - off - sizeof(*t) < (unsigned long)extra)
-			return c2c_err_set(err, EINVAL, "%s: corrupt BTF: type %u truncated", what,
-					   btf->first_id + n);
+			return err_set(err, EINVAL, "%s: corrupt BTF: type %u truncated", what,
+				       btf->first_id + n);
 		if (!(n & mask))
 			btf->index[n >> btf->shift] = off;
 		off += (uint32_t)(sizeof(*t) + extra);
@@ -97,40 +97,38 @@ static int index_types(struct btf_data *btf, const char *what, struct c2c_err *e
 }
 
 static int check_header(struct btf_data *btf, const uint8_t *p, size_t len, const char *what,
-			struct c2c_err *err)
+			struct err_msg *err)
 {
 	struct btf_hdr h;
 	uint64_t end_types, end_strs;
 
 	if (len < BTF_HDR_LEN)
-		return c2c_err_set(err, EINVAL, "%s: corrupt BTF: %zu bytes, shorter than a header",
-				   what, len);
+		return err_set(err, EINVAL, "%s: corrupt BTF: %zu bytes, shorter than a header",
+			       what, len);
 	memcpy(&h, p, sizeof(h));
 	if (h.magic != BTF_MAGIC)
-		return c2c_err_set(err, h.magic == 0x9FeB ? ENOTSUP : EINVAL,
-				   "%s: %s BTF (magic 0x%04x)", what,
-				   h.magic == 0x9FeB ? "unsupported foreign-endian" : "not",
-				   h.magic);
+		return err_set(err, h.magic == 0x9FeB ? ENOTSUP : EINVAL,
+			       "%s: %s BTF (magic 0x%04x)", what,
+			       h.magic == 0x9FeB ? "unsupported foreign-endian" : "not", h.magic);
 	if (h.version != 1 || h.hdr_len < BTF_HDR_LEN || h.hdr_len > len)
-		return c2c_err_set(err, EINVAL, "%s: corrupt BTF header (version %u, length %u)",
-				   what, h.version, h.hdr_len);
+		return err_set(err, EINVAL, "%s: corrupt BTF header (version %u, length %u)", what,
+			       h.version, h.hdr_len);
 	end_types = (uint64_t)h.hdr_len + h.type_off + h.type_len;
 	end_strs = (uint64_t)h.hdr_len + h.str_off + h.str_len;
 	if (end_types > len || end_strs > len)
-		return c2c_err_set(err, EINVAL,
-				   "%s: corrupt BTF: type (%u+%u) or string (%u+%u) section "
-				   "outside the %zu bytes",
-				   what, h.type_off, h.type_len, h.str_off, h.str_len, len);
+		return err_set(err, EINVAL,
+			       "%s: corrupt BTF: type (%u+%u) or string (%u+%u) section "
+			       "outside the %zu bytes",
+			       what, h.type_off, h.type_len, h.str_off, h.str_len, len);
 	/* records are read as u32s (fuzz_btf found a header of 26 bytes) */
 	if ((h.hdr_len + (uint64_t)h.type_off) % 4)
-		return c2c_err_set(err, EINVAL,
-				   "%s: at 0x%llx: corrupt BTF: type section not 4-byte aligned "
-				   "(header %u bytes, type_off %u)",
-				   what, (unsigned long long)h.hdr_len + h.type_off, h.hdr_len,
-				   h.type_off);
+		return err_set(err, EINVAL,
+			       "%s: at 0x%llx: corrupt BTF: type section not 4-byte aligned "
+			       "(header %u bytes, type_off %u)",
+			       what, (unsigned long long)h.hdr_len + h.type_off, h.hdr_len,
+			       h.type_off);
 	if (h.str_len && p[end_strs - 1] != '\0')
-		return c2c_err_set(err, EINVAL, "%s: corrupt BTF: string section not terminated",
-				   what);
+		return err_set(err, EINVAL, "%s: corrupt BTF: string section not terminated", what);
 	btf->types = p + h.hdr_len + h.type_off;
 	btf->types_len = h.type_len;
 	btf->strs = (const char *)p + h.hdr_len + h.str_off;
@@ -139,7 +137,7 @@ static int check_header(struct btf_data *btf, const uint8_t *p, size_t len, cons
 }
 
 int type_btf_parse(const void *data, size_t len, const struct btf_data *base, bool sparse,
-		   const char *what, struct btf_data **out, struct c2c_err *err)
+		   const char *what, struct btf_data **out, struct err_msg *err)
 {
 	struct btf_data *btf = xcalloc(1, sizeof(*btf));
 	int ret;
@@ -202,7 +200,7 @@ static void *read_whole(int fd, size_t *len, bool *mapped)
 }
 
 int type_btf_open(const char *path, const struct btf_data *base, bool sparse, struct btf_data **out,
-		  struct c2c_err *err)
+		  struct err_msg *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
 	size_t len = 0;
@@ -211,12 +209,12 @@ int type_btf_open(const char *path, const struct btf_data *base, bool sparse, st
 
 	*out = NULL;
 	if (fd < 0)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	p = read_whole(fd, &len, &mapped);
 	ret = errno;
 	close(fd);
 	if (!p)
-		return c2c_err_set(err, ret, "%s: %s", path, strerror(ret));
+		return err_set(err, ret, "%s: %s", path, strerror(ret));
 	ret = type_btf_parse(p, len, base, sparse, path, out, err);
 	if (ret) {
 		if (mapped)

@@ -96,10 +96,10 @@ static inline const uint32_t *btf_rec_data(const struct btf_rec *t)
  * (lookups walk at most 15 records), for loads that touch few types.
  */
 int type_btf_open(const char *path, const struct btf_data *base, bool sparse, struct btf_data **out,
-		  struct c2c_err *err);
+		  struct err_msg *err);
 /* BTF in memory (an ELF .BTF section); data must outlive the result. */
 int type_btf_parse(const void *data, size_t len, const struct btf_data *base, bool sparse,
-		   const char *what, struct btf_data **out, struct c2c_err *err);
+		   const char *what, struct btf_data **out, struct err_msg *err);
 void type_btf_close(struct btf_data *btf);
 
 /* One past the last valid type id (ids start at 1; 0 is void). */

@@ -36,7 +36,7 @@ struct dwarf_file {
 struct cu_run {
 	size_t first, last; /* [first, last) in the CU array */
 	struct type_db *db;
-	struct c2c_err err;
+	struct err_msg err;
 	bool failed;
 };
 
@@ -96,7 +96,7 @@ static void hide_unneeded_sections(Elf *elf, bool skip_decl)
 	}
 }
 
-static int open_relocatable(const char *path, struct dwarf_file *f, struct c2c_err *err)
+static int open_relocatable(const char *path, struct dwarf_file *f, struct err_msg *err)
 {
 	static const Dwfl_Callbacks callbacks = {
 		.find_debuginfo = dwfl_standard_find_debuginfo,
@@ -107,12 +107,12 @@ static int open_relocatable(const char *path, struct dwarf_file *f, struct c2c_e
 
 	f->dwfl = dwfl_begin(&callbacks);
 	if (!f->dwfl)
-		return c2c_err_set(err, ENOMEM, "%s: %s", path, dwfl_errmsg(-1));
+		return err_set(err, ENOMEM, "%s: %s", path, dwfl_errmsg(-1));
 	mod = dwfl_report_offline(f->dwfl, path, path, -1);
 	dwfl_report_end(f->dwfl, NULL, NULL);
 	f->dbg = mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
 	if (!f->dbg)
-		return c2c_err_set(err, EINVAL, "%s: corrupt DWARF: %s", path, dwfl_errmsg(-1));
+		return err_set(err, EINVAL, "%s: corrupt DWARF: %s", path, dwfl_errmsg(-1));
 	return 0;
 }
 
@@ -218,16 +218,16 @@ static int relocate_debug(Elf *elf)
 	return 0;
 }
 
-static int open_dwarf(const char *path, struct dwarf_file *f, struct c2c_err *err)
+static int open_dwarf(const char *path, struct dwarf_file *f, struct err_msg *err)
 {
 	f->dbg = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
 	if (!f->dbg)
-		return c2c_err_set(err, EINVAL, "%s: corrupt DWARF: %s", path, dwarf_errmsg(-1));
+		return err_set(err, EINVAL, "%s: corrupt DWARF: %s", path, dwarf_errmsg(-1));
 	return 0;
 }
 
 static int dwarf_file_open(const char *path, bool skip_decl, struct dwarf_file *f,
-			   struct c2c_err *err)
+			   struct err_msg *err)
 {
 	GElf_Ehdr ehdr;
 	int ret;
@@ -236,10 +236,10 @@ static int dwarf_file_open(const char *path, bool skip_decl, struct dwarf_file *
 	elf_version(EV_CURRENT);
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 	if (!f->elf || !gelf_getehdr(f->elf, &ehdr))
-		return c2c_err_set(err, ENOEXEC, "%s: corrupt ELF file: %s", path, elf_errmsg(-1));
+		return err_set(err, ENOEXEC, "%s: corrupt ELF file: %s", path, elf_errmsg(-1));
 	if (ehdr.e_type != ET_REL) {
 		hide_unneeded_sections(f->elf, skip_decl);
 		return open_dwarf(path, f, err);
@@ -249,14 +249,13 @@ static int dwarf_file_open(const char *path, bool skip_decl, struct dwarf_file *
 	hide_unneeded_sections(f->elf, skip_decl);
 	ret = relocate_debug(f->elf);
 	if (ret == -EINVAL)
-		return c2c_err_set(err, EINVAL, "%s: corrupt relocations of the debug sections",
-				   path);
+		return err_set(err, EINVAL, "%s: corrupt relocations of the debug sections", path);
 	if (ret) {
 		/* Not ours to relocate: start again from a clean mapping. */
 		elf_end(f->elf);
 		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP_PRIVATE, NULL);
 		if (!f->elf)
-			return c2c_err_set(err, ENOEXEC, "%s: %s", path, elf_errmsg(-1));
+			return err_set(err, ENOEXEC, "%s: %s", path, elf_errmsg(-1));
 		return open_relocatable(path, f, err);
 	}
 	return open_dwarf(path, f, err);
@@ -276,7 +275,7 @@ static void dwarf_file_close(struct dwarf_file *f)
 
 /* Collect every unit's DIE (this also makes libdw index all CUs up front,
  * so that lookups from worker threads only read that index). */
-static int collect_units(struct dwarf_job *job, struct c2c_err *err)
+static int collect_units(struct dwarf_job *job, struct err_msg *err)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize, alloc = 0;
@@ -289,14 +288,14 @@ static int collect_units(struct dwarf_job *job, struct c2c_err *err)
 		if (ret > 0)
 			break;
 		if (ret < 0)
-			return c2c_err_set(err, EINVAL, "%s: corrupt DWARF: unit at 0x%llx: %s",
-					   job->path, (unsigned long long)off, dwarf_errmsg(-1));
+			return err_set(err, EINVAL, "%s: corrupt DWARF: unit at 0x%llx: %s",
+				       job->path, (unsigned long long)off, dwarf_errmsg(-1));
 		job->cus = xgrow(job->cus, &alloc, job->nr_cus + 1, sizeof(*job->cus));
 		cu = &job->cus[job->nr_cus];
 		if (!dwarf_offdie(job->dbg, off + hsize, cu))
-			return c2c_err_set(err, EINVAL, "%s: corrupt DWARF: unit DIE at 0x%llx: %s",
-					   job->path, (unsigned long long)(off + hsize),
-					   dwarf_errmsg(-1));
+			return err_set(err, EINVAL, "%s: corrupt DWARF: unit DIE at 0x%llx: %s",
+				       job->path, (unsigned long long)(off + hsize),
+				       dwarf_errmsg(-1));
 		job->nr_cus++;
 		off = next;
 	}
@@ -440,7 +439,7 @@ static void run_workers(struct dwarf_job *job, unsigned int threads)
 		pthread_join(tids[i], NULL);
 }
 
-static int merge_runs(struct dwarf_job *job, struct type_db *db, struct c2c_err *err)
+static int merge_runs(struct dwarf_job *job, struct type_db *db, struct err_msg *err)
 {
 	int ret = 0;
 	size_t i;
@@ -449,8 +448,8 @@ static int merge_runs(struct dwarf_job *job, struct type_db *db, struct c2c_err 
 		struct cu_run *run = &job->runs[i];
 
 		if (run->failed && !ret)
-			ret = c2c_err_set(err, run->err.code ? run->err.code : EINVAL, "%s",
-					  run->err.msg);
+			ret = err_set(err, run->err.code ? run->err.code : EINVAL, "%s",
+				      run->err.msg);
 		if (ret)
 			type_db_free(run->db);
 		else
@@ -461,20 +460,20 @@ static int merge_runs(struct dwarf_job *job, struct type_db *db, struct c2c_err 
 }
 
 /* fuzz_dwarf found a struct holding itself through a typedef: walks over it never end */
-static int refuse_self_container(const struct type_db *db, const char *path, struct c2c_err *err)
+static int refuse_self_container(const struct type_db *db, const char *path, struct err_msg *err)
 {
 	const struct type *self = type_db_self_container(db);
 
 	if (!self)
 		return 0;
-	return c2c_err_set(err, ELOOP,
-			   "%s: corrupt DWARF: %s %s contains itself by value, expected a pointer",
-			   path, self->kind == TYPE_UNION ? "union" : "struct",
-			   self->name ? self->name : "(anonymous)");
+	return err_set(err, ELOOP,
+		       "%s: corrupt DWARF: %s %s contains itself by value, expected a pointer",
+		       path, self->kind == TYPE_UNION ? "union" : "struct",
+		       self->name ? self->name : "(anonymous)");
 }
 
 int type_db_load_dwarf(const char *path, const struct type_load_opts *opts, struct type_db **out,
-		       struct c2c_err *err)
+		       struct err_msg *err)
 {
 	struct dwarf_job job = { .path = path, .opts = opts };
 	struct dwarf_file f;

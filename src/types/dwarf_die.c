@@ -263,9 +263,9 @@ static int convert_aggregate(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, struct ty
 		}
 		member_decl(ctx, &child, t, raw_file, &t->members[i]);
 		if (convert_member(ctx, &child, &t->members[i++]))
-			return c2c_err_set(ctx->err, EINVAL,
-					   "%s: DIE 0x%llx: member with an unsupported location",
-					   ctx->path, (unsigned long long)dwarf_dieoffset(&child));
+			return err_set(ctx->err, EINVAL,
+				       "%s: DIE 0x%llx: member with an unsupported location",
+				       ctx->path, (unsigned long long)dwarf_dieoffset(&child));
 	} while (dwarf_siblingof(&child, &child) == 0);
 	t->nr_members = i;
 	t->packed = type_infer_packed(t, true);
@@ -598,8 +598,8 @@ const struct type *type_dwarf_convert(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, 
 	}
 	if (ctx->depth >= DWARF_MAX_DEPTH) {
 		ctx->failed = true;
-		c2c_err_set(ctx->err, ELOOP, "%s: DIE 0x%llx: types nest too deeply", ctx->path,
-			    (unsigned long long)dwarf_dieoffset(die));
+		err_set(ctx->err, ELOOP, "%s: DIE 0x%llx: types nest too deeply", ctx->path,
+			(unsigned long long)dwarf_dieoffset(die));
 		return t;
 	}
 	ctx->depth++;
@@ -611,7 +611,7 @@ const struct type *type_dwarf_convert(struct dwarf_cu_ctx *ctx, Dwarf_Die *die, 
 const struct type *type_dwarf_type_at(const struct type_db *model, struct type_db *side,
 				      struct Dwarf *dbg, uint64_t ref)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct dwarf_cu_ctx ctx = {
 		.dbg = dbg,
 		.db = side,

@@ -17,7 +17,7 @@ struct dwarf_cu_ctx {
 	/* type_dwarf_type_at: the loaded model, asked before converting. */
 	const struct type_db *model;
 	const char *path;
-	struct c2c_err *err; /* the worker's own */
+	struct err_msg *err; /* the worker's own */
 	uint8_t addr_size;
 	bool lazy_pointees; /* loading a subset: pointed-to structs stay shallow */
 	bool want_decl;

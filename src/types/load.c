@@ -74,7 +74,7 @@ static void scan_sections(Elf *elf, struct file_kind *k)
 	}
 }
 
-static int probe_file(const char *path, struct file_kind *k, struct c2c_err *err)
+static int probe_file(const char *path, struct file_kind *k, struct err_msg *err)
 {
 	unsigned char magic[4] = { 0 };
 	struct stat st;
@@ -85,10 +85,10 @@ static int probe_file(const char *path, struct file_kind *k, struct c2c_err *err
 	memset(k, 0, sizeof(*k));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
-		return c2c_err_set(err, EISDIR, "%s: is a directory, not an ELF or BTF file", path);
+		return err_set(err, EISDIR, "%s: is a directory, not an ELF or BTF file", path);
 	}
 	n = pread(fd, magic, sizeof(magic), 0);
 	if (n >= 2 && (magic[0] | magic[1] << 8) == BTF_MAGIC) {
@@ -98,8 +98,7 @@ static int probe_file(const char *path, struct file_kind *k, struct c2c_err *err
 	}
 	if (n < 4 || memcmp(magic, ELFMAG, SELFMAG)) {
 		close(fd);
-		return c2c_err_set(err, ENOEXEC, "%s: not an ELF file or raw BTF (bad magic)",
-				   path);
+		return err_set(err, ENOEXEC, "%s: not an ELF file or raw BTF (bad magic)", path);
 	}
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -107,7 +106,7 @@ static int probe_file(const char *path, struct file_kind *k, struct c2c_err *err
 		if (elf)
 			elf_end(elf);
 		close(fd);
-		return c2c_err_set(err, ENOEXEC, "%s: corrupt ELF file: %s", path, elf_errmsg(-1));
+		return err_set(err, ENOEXEC, "%s: corrupt ELF file: %s", path, elf_errmsg(-1));
 	}
 	k->elf = true;
 	scan_sections(elf, k);
@@ -119,7 +118,7 @@ static int probe_file(const char *path, struct file_kind *k, struct c2c_err *err
 }
 
 int type_db_load(const char *path, const struct type_load_opts *opts, struct type_db **out,
-		 struct c2c_err *err)
+		 struct err_msg *err)
 {
 	static const struct type_load_opts no_opts;
 	enum type_source source;
@@ -135,28 +134,28 @@ int type_db_load(const char *path, const struct type_load_opts *opts, struct typ
 	source = opts->source;
 	if (k.raw_btf) {
 		if (source == TYPE_SOURCE_DWARF)
-			return c2c_err_set(err, ENODATA, "%s: raw BTF has no DWARF", path);
+			return err_set(err, ENODATA, "%s: raw BTF has no DWARF", path);
 		return type_db_load_btf(path, opts, out, err);
 	}
 	if (source == TYPE_SOURCE_AUTO)
 		source = k.has_dwarf || !k.has_btf ? TYPE_SOURCE_DWARF : TYPE_SOURCE_BTF;
 	if (source == TYPE_SOURCE_BTF) {
 		if (!k.has_btf)
-			return c2c_err_set(err, ENODATA, "%s has no BTF (.BTF section)", path);
+			return err_set(err, ENODATA, "%s has no BTF (.BTF section)", path);
 		return type_db_load_btf(path, opts, out, err);
 	}
 	if (!k.has_dwarf && k.debug_path[0] && strcmp(k.debug_path, path))
 		return type_db_load(k.debug_path, opts, out, err);
 	if (!k.has_dwarf)
-		return c2c_err_set(err, ENODATA,
-				   "%s has no DWARF or BTF: install the -dbgsym package for it or "
-				   "set DEBUGINFOD_URLS",
-				   path);
+		return err_set(err, ENODATA,
+			       "%s has no DWARF or BTF: install the -dbgsym package for it or "
+			       "set DEBUGINFOD_URLS",
+			       path);
 	return type_db_load_dwarf(path, opts, out, err);
 }
 
 int type_db_load_kernel(const struct type_load_opts *opts, struct type_db **out,
-			struct c2c_err *err)
+			struct err_msg *err)
 {
 	struct type_load_opts kopts = { 0 };
 

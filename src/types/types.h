@@ -155,10 +155,10 @@ struct type_db;
  * corrupt DWARF/BTF).
  */
 int type_db_load(const char *path, const struct type_load_opts *opts, struct type_db **out,
-		 struct c2c_err *err);
+		 struct err_msg *err);
 /* The running kernel's BTF (/sys/kernel/btf/vmlinux). */
 int type_db_load_kernel(const struct type_load_opts *opts, struct type_db **out,
-			struct c2c_err *err);
+			struct err_msg *err);
 void type_db_free(struct type_db *db);
 
 /* Where the types came from: "DWARF" or "BTF". */

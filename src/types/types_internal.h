@@ -74,9 +74,9 @@ void type_params(struct strbuf *sb, const struct type *f,
 bool type_struct_equal(const struct type *a, const struct type *b);
 
 int type_db_load_dwarf(const char *path, const struct type_load_opts *opts, struct type_db **out,
-		       struct c2c_err *err);
+		       struct err_msg *err);
 int type_db_load_btf(const char *path, const struct type_load_opts *opts, struct type_db **out,
-		     struct c2c_err *err);
+		     struct err_msg *err);
 
 #define TYPE_MAX_DEPTH 64
 

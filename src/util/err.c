@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-int c2c_err_vset(struct c2c_err *err, int code, const char *fmt, va_list ap)
+int err_vset(struct err_msg *err, int code, const char *fmt, va_list ap)
 {
 	if (err) {
 		err->code = code;
@@ -12,18 +12,18 @@ int c2c_err_vset(struct c2c_err *err, int code, const char *fmt, va_list ap)
 	return -code;
 }
 
-int c2c_err_set(struct c2c_err *err, int code, const char *fmt, ...)
+int err_set(struct err_msg *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 	int ret;
 
 	va_start(ap, fmt);
-	ret = c2c_err_vset(err, code, fmt, ap);
+	ret = err_vset(err, code, fmt, ap);
 	va_end(ap);
 	return ret;
 }
 
-void c2c_err_clear(struct c2c_err *err)
+void err_clear(struct err_msg *err)
 {
 	if (err) {
 		err->code = 0;

@@ -16,7 +16,7 @@ static void add_int(int **v, size_t *nr, size_t *alloc, int x)
 	(*v)[(*nr)++] = x;
 }
 
-int int_list_parse(const char *list, const char *what, int **out, size_t *nr, struct c2c_err *err)
+int int_list_parse(const char *list, const char *what, int **out, size_t *nr, struct err_msg *err)
 {
 	const char *p = list;
 	size_t alloc = 0;
@@ -49,11 +49,10 @@ bad:
 	free(*out);
 	*out = NULL;
 	*nr = 0;
-	return c2c_err_set(err, EINVAL, "%s '%s': expected numbers and ranges like 0-3,8", what,
-			   list);
+	return err_set(err, EINVAL, "%s '%s': expected numbers and ranges like 0-3,8", what, list);
 }
 
-int cpu_list_read(const char *path, long fallback_nr, int **out, size_t *nr, struct c2c_err *err)
+int cpu_list_read(const char *path, long fallback_nr, int **out, size_t *nr, struct err_msg *err)
 {
 	char buf[4096] = "";
 	FILE *f = fopen(path, "re");

@@ -17,12 +17,12 @@
  * long), in the order given. *out is the caller's to free. -EINVAL naming
  * what (the option or file) when list is empty or not such a list.
  */
-int int_list_parse(const char *list, const char *what, int **out, size_t *nr, struct c2c_err *err);
+int int_list_parse(const char *list, const char *what, int **out, size_t *nr, struct err_msg *err);
 
 /*
  * The cpus of a sysfs cpu list file (CPU_LIST_ONLINE); 0 to fallback_nr - 1
  * where the file cannot be read. -EINVAL as int_list_parse.
  */
-int cpu_list_read(const char *path, long fallback_nr, int **out, size_t *nr, struct c2c_err *err);
+int cpu_list_read(const char *path, long fallback_nr, int **out, size_t *nr, struct err_msg *err);
 
 #endif

@@ -54,7 +54,7 @@ static void offer_members(struct similar *s, const struct type *t)
 	}
 }
 
-static int no_member(const char *spec, const struct type *t, const char *name, struct c2c_err *err)
+static int no_member(const char *spec, const struct type *t, const char *name, struct err_msg *err)
 {
 	struct strbuf tn = STRBUF_INIT;
 	const char *best;
@@ -66,17 +66,17 @@ static int no_member(const char *spec, const struct type *t, const char *name, s
 	best = similar_done(&s);
 	type_format_name(&tn, t);
 	if (best)
-		ret = c2c_err_set(err, ENOENT, "%s: %s has no field '%s'; did you mean '%s'?", spec,
-				  tn.buf, name, best);
+		ret = err_set(err, ENOENT, "%s: %s has no field '%s'; did you mean '%s'?", spec,
+			      tn.buf, name, best);
 	else
-		ret = c2c_err_set(err, ENOENT, "%s: %s has no field '%s'", spec, tn.buf, name);
+		ret = err_set(err, ENOENT, "%s: %s has no field '%s'", spec, tn.buf, name);
 	strbuf_release(&tn);
 	return ret;
 }
 
 /* Walk ".a.b[3].c" from type t (type_member_path); adds to *off, leaves the field's type in *t. */
 static int walk_path(const char *spec, const char *path, const struct type **t, uint64_t *off,
-		     struct c2c_err *err)
+		     struct err_msg *err)
 {
 	struct type_path p;
 	char *name;
@@ -89,26 +89,25 @@ static int walk_path(const char *spec, const char *path, const struct type **t, 
 	}
 	switch (p.error) {
 	case TYPE_PATH_NOT_ARRAY:
-		return c2c_err_set(err, EINVAL, "%s: at '%s': not a one-dimensional array", spec,
-				   p.at);
+		return err_set(err, EINVAL, "%s: at '%s': not a one-dimensional array", spec, p.at);
 	case TYPE_PATH_EXPECTED_INDEX:
-		return c2c_err_set(err, EINVAL, "%s: at '%s': expected [NUMBER]", spec, p.at);
+		return err_set(err, EINVAL, "%s: at '%s': expected [NUMBER]", spec, p.at);
 	case TYPE_PATH_INDEX_RANGE:
-		return c2c_err_set(err, ERANGE, "%s: index %llu is past the array's %llu elements",
-				   spec, (unsigned long long)p.index,
-				   (unsigned long long)p.in->dims[0]);
+		return err_set(err, ERANGE, "%s: index %llu is past the array's %llu elements",
+			       spec, (unsigned long long)p.index,
+			       (unsigned long long)p.in->dims[0]);
 	case TYPE_PATH_EXPECTED_NAME:
-		return c2c_err_set(err, EINVAL, "%s: at '%s': expected a field name", spec, p.at);
+		return err_set(err, EINVAL, "%s: at '%s': expected a field name", spec, p.at);
 	case TYPE_PATH_NOT_AGGREGATE:
-		return c2c_err_set(err, EINVAL, "%s: '%.*s' is not inside a struct or union", spec,
-				   (int)p.len, p.at);
+		return err_set(err, EINVAL, "%s: '%.*s' is not inside a struct or union", spec,
+			       (int)p.len, p.at);
 	case TYPE_PATH_NO_MEMBER:
 		name = xstrndup(p.at, p.len);
 		ret = no_member(spec, type_strip(p.in), name, err);
 		free(name);
 		return ret;
 	default:
-		return c2c_err_set(err, EINVAL, "%s: at '%s': expected .field or [N]", spec, p.at);
+		return err_set(err, EINVAL, "%s: at '%s': expected .field or [N]", spec, p.at);
 	}
 }
 
@@ -125,16 +124,16 @@ static void set_field(struct watch_field *f, uint64_t addr, const struct type *t
 	watch_bp_window(f->addr, f->size, &f->bp_addr, &f->bp_len, &f->partial);
 }
 
-static int resolve_addr_len(const char *spec, struct watch_field *f, struct c2c_err *err)
+static int resolve_addr_len(const char *spec, struct watch_field *f, struct err_msg *err)
 {
 	char *end;
 	unsigned long long addr = strtoull(spec, &end, 0), len;
 
 	if (end == spec || *end != '/')
-		return c2c_err_set(err, EINVAL, "%s: expected ADDR/LEN", spec);
+		return err_set(err, EINVAL, "%s: expected ADDR/LEN", spec);
 	len = strtoull(end + 1, &end, 0);
 	if (*end || !len || len > 8)
-		return c2c_err_set(err, EINVAL, "%s: LEN must be 1 to 8 bytes", spec);
+		return err_set(err, EINVAL, "%s: LEN must be 1 to 8 bytes", spec);
 	f->size = len;
 	set_field(f, addr, NULL);
 	return 0;
@@ -154,7 +153,7 @@ static const struct type *find_type(const struct type_db *db, const char *name)
 
 /* TYPE.path@ADDR: an object of a known type at a known address. */
 static int resolve_typed(struct watch *w, const char *spec, struct watch_field *f,
-			 struct c2c_err *err)
+			 struct err_msg *err)
 {
 	const char *at = strrchr(spec, '@');
 	size_t tlen = strcspn(spec, ".[");
@@ -166,7 +165,7 @@ static int resolve_typed(struct watch *w, const char *spec, struct watch_field *
 
 	addr = strtoull(at + 1, &end, 0);
 	if (end == at + 1 || *end)
-		return c2c_err_set(err, EINVAL, "%s: expected an address after '@'", spec);
+		return err_set(err, EINVAL, "%s: expected an address after '@'", spec);
 	if (tlen > (size_t)(at - spec))
 		tlen = at - spec;
 	tname = xstrndup(spec, tlen);
@@ -180,7 +179,7 @@ static int resolve_typed(struct watch *w, const char *spec, struct watch_field *
 					 w->exe	  ? w->exe :
 						    "the kernel's BTF",
 					 tname, w->types);
-		ret = c2c_err_set(err, ENOENT, "%s: %s", spec, sb.buf);
+		ret = err_set(err, ENOENT, "%s: %s", spec, sb.buf);
 		strbuf_release(&sb);
 	} else {
 		ret = walk_path(spec, path, &t, &off, err);
@@ -192,7 +191,7 @@ static int resolve_typed(struct watch *w, const char *spec, struct watch_field *
 	return ret;
 }
 
-static int no_global(struct watch *w, const char *spec, const char *var, struct c2c_err *err)
+static int no_global(struct watch *w, const char *spec, const char *var, struct err_msg *err)
 {
 	const char *best = attrib_suggest_global(w->attrib, var);
 	size_t i;
@@ -202,11 +201,10 @@ static int no_global(struct watch *w, const char *spec, const char *var, struct 
 			best = attrib_suggest_global(w->libs[i].attrib, var);
 
 	if (best)
-		return c2c_err_set(err, ENOENT, "%s: no variable '%s' in %s; did you mean '%s'?",
-				   spec, var, w->exe, best);
-	return c2c_err_set(err, ENOENT,
-			   "%s: no global or static variable '%s' in %s or its libraries", spec,
-			   var, w->exe);
+		return err_set(err, ENOENT, "%s: no variable '%s' in %s; did you mean '%s'?", spec,
+			       var, w->exe, best);
+	return err_set(err, ENOENT, "%s: no global or static variable '%s' in %s or its libraries",
+		       spec, var, w->exe);
 }
 
 /*
@@ -214,7 +212,7 @@ static int no_global(struct watch *w, const char *spec, const char *var, struct 
  * 0 with *lib set, -ENOENT when no library has it, else an error in err.
  */
 static int find_in_libs(struct watch *w, const char *var, struct attrib_global *g,
-			const struct watch_lib **lib, struct c2c_err *err)
+			const struct watch_lib **lib, struct err_msg *err)
 {
 	int ret;
 
@@ -230,7 +228,7 @@ static int find_in_libs(struct watch *w, const char *var, struct attrib_global *
 
 /* var.path: a global or static of the executable or one of its libraries. */
 static int resolve_global(struct watch *w, const char *spec, struct watch_field *f,
-			  struct c2c_err *err)
+			  struct err_msg *err)
 {
 	size_t vlen = strcspn(spec, ".[");
 	char *var = xstrndup(spec, vlen);
@@ -241,14 +239,13 @@ static int resolve_global(struct watch *w, const char *spec, struct watch_field 
 	int ret;
 
 	if (!w->attrib) {
-		ret = c2c_err_set(err, EINVAL, "%s: variables need a target's executable", spec);
+		ret = err_set(err, EINVAL, "%s: variables need a target's executable", spec);
 	} else if (attrib_find_global(w->attrib, var, &g) &&
 		   (ret = find_in_libs(w, var, &g, &lib, err))) {
 		if (ret == -ENOENT)
 			ret = no_global(w, spec, var, err);
 	} else if (!g.type && spec[vlen]) {
-		ret = c2c_err_set(err, ENOENT, "%s: %s has no DWARF type (only its symbol)", spec,
-				  var);
+		ret = err_set(err, ENOENT, "%s: %s has no DWARF type (only its symbol)", spec, var);
 	} else {
 		t = g.type;
 		f->size = g.size;
@@ -263,7 +260,7 @@ static int resolve_global(struct watch *w, const char *spec, struct watch_field 
 }
 
 /* SYMBOL[/LEN] of the running kernel, from /proc/kallsyms. */
-static int resolve_ksym(const char *spec, struct watch_field *f, struct c2c_err *err)
+static int resolve_ksym(const char *spec, struct watch_field *f, struct err_msg *err)
 {
 	size_t slen = strcspn(spec, "/");
 	FILE *fp = fopen("/proc/kallsyms", "r");
@@ -272,7 +269,7 @@ static int resolve_ksym(const char *spec, struct watch_field *f, struct c2c_err 
 	char kind;
 
 	if (!fp)
-		return c2c_err_set(err, errno, "/proc/kallsyms: %s", strerror(errno));
+		return err_set(err, errno, "/proc/kallsyms: %s", strerror(errno));
 	f->size = spec[slen] ? strtoull(spec + slen + 1, NULL, 0) : 8;
 	while (fgets(line, sizeof(line), fp)) {
 		if (sscanf(line, "%llx %c %255s", &addr, &kind, name) != 3)
@@ -284,14 +281,14 @@ static int resolve_ksym(const char *spec, struct watch_field *f, struct c2c_err 
 		}
 	}
 	fclose(fp);
-	return c2c_err_set(err, ENOENT,
-			   "%s: not in /proc/kallsyms (without CONFIG_KALLSYMS_ALL it lists "
-			   "code only; give TYPE.field@ADDR)",
-			   spec);
+	return err_set(err, ENOENT,
+		       "%s: not in /proc/kallsyms (without CONFIG_KALLSYMS_ALL it lists "
+		       "code only; give TYPE.field@ADDR)",
+		       spec);
 }
 
 int watch_resolve(struct watch *w, const char *spec, struct watch_field *f, char **name,
-		  struct c2c_err *err)
+		  struct err_msg *err)
 {
 	int ret;
 

@@ -147,7 +147,7 @@ static void field_stats(struct watch *w, size_t fi)
 	hashmap_release(&cpus);
 }
 
-int watch_analyze(struct watch *w, struct c2c_err *err)
+int watch_analyze(struct watch *w, struct err_msg *err)
 {
 	size_t i;
 

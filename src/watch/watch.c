@@ -29,7 +29,7 @@ static uint64_t clock_ns(void)
 }
 
 /* The executable's types and variables; without DWARF only ADDR/LEN works. */
-static int open_exe(struct watch *w, struct c2c_err *err)
+static int open_exe(struct watch *w, struct err_msg *err)
 {
 	char link[64], path[PATH_MAX];
 	struct attrib_opts ao = { 0 };
@@ -39,7 +39,7 @@ static int open_exe(struct watch *w, struct c2c_err *err)
 	snprintf(link, sizeof(link), "/proc/%d/exe", w->pid);
 	n = readlink(link, path, sizeof(path) - 1);
 	if (n < 0)
-		return c2c_err_set(err, errno, "%s: %s", link, strerror(errno));
+		return err_set(err, errno, "%s: %s", link, strerror(errno));
 	path[n] = '\0';
 	w->exe = xstrdup(path);
 	if (type_db_load(w->exe, NULL, &w->types, NULL) == 0)
@@ -64,7 +64,7 @@ static void map_kernel(struct watch *w)
 	addr_spaces_mmap(w->as, &m);
 }
 
-int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err *err)
+int watch_open(const struct watch_opts *opts, struct watch **out, struct err_msg *err)
 {
 	struct sym_resolver_opts so = { 0 };
 	struct watch *w = xcalloc(1, sizeof(*w));
@@ -86,7 +86,7 @@ int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err
 		if (opts->argv)
 			ret = watch_target_start(w, err);
 		else if (kill(w->pid, 0) < 0)
-			ret = c2c_err_set(err, errno, "process %d: %s", w->pid, strerror(errno));
+			ret = err_set(err, errno, "process %d: %s", w->pid, strerror(errno));
 		if (!ret)
 			ret = open_exe(w, err);
 		w->sum.pid = w->pid;
@@ -99,17 +99,17 @@ int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err
 	return 0;
 }
 
-int watch_add_field(struct watch *w, const char *spec, struct c2c_err *err)
+int watch_add_field(struct watch *w, const char *spec, struct err_msg *err)
 {
 	struct watch_field_int *f;
 	unsigned int regs = watch_debug_registers();
 	int ret;
 
 	if (w->nr_fields >= regs)
-		return c2c_err_set(err, ENOSPC,
-				   "%s: %zu fields need %zu breakpoints; this cpu has %u debug "
-				   "registers (one breakpoint per field)",
-				   spec, w->nr_fields + 1, w->nr_fields + 1, regs);
+		return err_set(err, ENOSPC,
+			       "%s: %zu fields need %zu breakpoints; this cpu has %u debug "
+			       "registers (one breakpoint per field)",
+			       spec, w->nr_fields + 1, w->nr_fields + 1, regs);
 	w->fields = xgrow(w->fields, &w->alloc_fields, w->nr_fields + 1, sizeof(*w->fields));
 	f = &w->fields[w->nr_fields];
 	memset(f, 0, sizeof(*f));
@@ -158,7 +158,7 @@ static void end_target(struct watch *w)
 	w->sum.exit_status = status;
 }
 
-int watch_run(struct watch *w, volatile sig_atomic_t *stop, struct c2c_err *err)
+int watch_run(struct watch *w, volatile sig_atomic_t *stop, struct err_msg *err)
 {
 	int ret;
 

@@ -104,7 +104,7 @@ struct watch_summary {
 	uint64_t record_kept;
 };
 
-int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err *err);
+int watch_open(const struct watch_opts *opts, struct watch **out, struct err_msg *err);
 /*
  * Resolve one FIELD: var.field[.sub], var[3].field (a global or static of
  * the target's executable), TYPE.field@ADDR, ADDR/LEN; with opts->kernel
@@ -112,14 +112,14 @@ int watch_open(const struct watch_opts *opts, struct watch **out, struct c2c_err
  * with a did-you-mean in err when the name is unknown, -ENOSPC past the
  * debug registers.
  */
-int watch_add_field(struct watch *w, const char *spec, struct c2c_err *err);
+int watch_add_field(struct watch *w, const char *spec, struct err_msg *err);
 /*
  * Arm the breakpoints, let the target run, collect until it exits, the
  * duration ends or *stop becomes non-zero; then disarm (detach). A target
  * started by watch_open is killed when arming fails.
  */
-int watch_run(struct watch *w, volatile sig_atomic_t *stop, struct c2c_err *err);
-int watch_analyze(struct watch *w, struct c2c_err *err);
+int watch_run(struct watch *w, volatile sig_atomic_t *stop, struct err_msg *err);
+int watch_analyze(struct watch *w, struct err_msg *err);
 
 size_t watch_nr_fields(const struct watch *w);
 const struct watch_field *watch_field(const struct watch *w, size_t i);

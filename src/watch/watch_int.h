@@ -94,7 +94,7 @@ struct watch {
 
 /* field.c */
 int watch_resolve(struct watch *w, const char *spec, struct watch_field *f, char **name,
-		  struct c2c_err *err);
+		  struct err_msg *err);
 void watch_bp_window(uint64_t addr, uint64_t size, uint64_t *bp_addr, uint32_t *bp_len,
 		     bool *partial);
 
@@ -105,16 +105,16 @@ const struct watch_lib *watch_lib_find_global(struct watch *w, const char *var,
 void watch_libs_free(struct watch *w);
 
 /* target.c */
-int watch_target_to_entry(struct watch *w, struct c2c_err *err);
-int watch_target_start(struct watch *w, struct c2c_err *err);
-int watch_target_maps(struct watch *w, struct c2c_err *err);
+int watch_target_to_entry(struct watch *w, struct err_msg *err);
+int watch_target_start(struct watch *w, struct err_msg *err);
+int watch_target_maps(struct watch *w, struct err_msg *err);
 void watch_target_release(struct watch *w);
 bool watch_target_alive(struct watch *w);
 void watch_add_map(struct watch *w, const struct perf_mmap *m);
 void watch_add_comm(struct watch *w, uint32_t pid, uint32_t tid, const char *comm);
 
 /* ring.c */
-int watch_arm(struct watch *w, struct c2c_err *err);
+int watch_arm(struct watch *w, struct err_msg *err);
 int watch_drain(struct watch *w);
 void watch_disarm(struct watch *w);
 int watch_calibrate(double *ns_per_hit);
@@ -123,6 +123,6 @@ int watch_calibrate(double *ns_per_hit);
 void watch_replay(struct watch *w);
 
 /* wrecord.c */
-int watch_write_record(struct watch *w, struct c2c_err *err);
+int watch_write_record(struct watch *w, struct err_msg *err);
 
 #endif

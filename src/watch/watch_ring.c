@@ -5,9 +5,11 @@
  * the events of one cpu share one mmap ring, read while the target runs,
  * with a dummy event beside them for the mappings, names and new threads.
  *
- * Small and self-contained on purpose: src/record (the PMU recorder) grows
- * its own perf_event_open and ring code at the same time; the two should
- * become one reader once both have landed.
+ * The rings are read through src/perf's ring reader and their side-band
+ * records (mappings, names, forks, losses) through src/perf's record
+ * decoder, the ones the recorder and the file reader use; opening the
+ * breakpoints is still watch's own (src/record's session layer opens PMU
+ * events for a recording).
  */
 #include "config.h"
 
@@ -18,20 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "record/record.h"
 #include "util/hashmap.h"
 #include "util/intlist.h"
 #include "util/xalloc.h"
 #include "watch/watch_int.h"
-
-static long perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
-			    unsigned long flags)
-{
-	return syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
-}
 
 unsigned int watch_debug_registers(void)
 {
@@ -81,40 +77,38 @@ static void sideband_attr(const struct watch *w, struct perf_event_attr *a)
 }
 
 static int open_error(const struct watch *w, const struct watch_field *f, int e, int target,
-		      struct c2c_err *err)
+		      struct err_msg *err)
 {
 	if (e == ENOSPC)
-		return c2c_err_set(
-			err, ENOSPC,
-			"%s: no free debug register: this cpu has %u for data "
-			"breakpoints, shared by all watchers and debuggers of the thread",
-			f->name, watch_debug_registers());
+		return err_set(err, ENOSPC,
+			       "%s: no free debug register: this cpu has %u for data "
+			       "breakpoints, shared by all watchers and debuggers of the thread",
+			       f->name, watch_debug_registers());
 	if (e == EACCES || e == EPERM) {
 		/* perf_event_paranoid: 1 allows kernel samples of own tasks, 0 cpu-wide events */
 		int level = w->opts.kernel ? 0 : w->opts.all ? 1 : 2;
 
-		return c2c_err_set(
-			err, e,
-			"%s: perf_event_open: %s: watching %s needs CAP_PERFMON (or root), "
-			"or kernel.perf_event_paranoid <= %d (sysctl -w "
-			"kernel.perf_event_paranoid=%d)",
-			f->name, strerror(e),
-			w->opts.kernel ? "kernel data on every cpu" :
-			w->opts.all    ? "kernel accesses (--all)" :
-					 "this process",
-			level, level);
+		return err_set(err, e,
+			       "%s: perf_event_open: %s: watching %s needs CAP_PERFMON (or root), "
+			       "or kernel.perf_event_paranoid <= %d (sysctl -w "
+			       "kernel.perf_event_paranoid=%d)",
+			       f->name, strerror(e),
+			       w->opts.kernel ? "kernel data on every cpu" :
+			       w->opts.all    ? "kernel accesses (--all)" :
+						"this process",
+			       level, level);
 	}
 	if (e == ENOENT || e == ENODEV || e == EOPNOTSUPP)
-		return c2c_err_set(err, e, "%s: no hardware breakpoints here (perf_event_open: %s)",
-				   f->name, strerror(e));
+		return err_set(err, e, "%s: no hardware breakpoints here (perf_event_open: %s)",
+			       f->name, strerror(e));
 	if (e == ESRCH)
-		return c2c_err_set(err, e, "%s: no process or thread %d", f->name, target);
-	return c2c_err_set(err, e, "%s: perf_event_open(breakpoint %#llx/%u): %s", f->name,
-			   (unsigned long long)f->bp_addr, f->bp_len, strerror(e));
+		return err_set(err, e, "%s: no process or thread %d", f->name, target);
+	return err_set(err, e, "%s: perf_event_open(breakpoint %#llx/%u): %s", f->name,
+		       (unsigned long long)f->bp_addr, f->bp_len, strerror(e));
 }
 
 /* Map a ring; halve it while the locked-memory limit refuses. */
-static int map_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err)
+static int map_ring(struct watch *w, struct watch_ring *r, struct err_msg *err)
 {
 	return perf_ring_map(&r->ring, r->fd, w->opts.ring_pages ? w->opts.ring_pages : 1024, true,
 			     err);
@@ -132,17 +126,17 @@ static int open_bp(struct watch *w, const struct watch_field *f, int pid, int cp
 	int fd;
 
 	bp_attr(w, f, &a);
-	fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = record_event_open(&a, pid, cpu, -1, 0);
 	if (fd < 0 && errno == EINVAL && !w->no_fmt_lost) {
 		w->no_fmt_lost = true;
 		bp_attr(w, f, &a);
-		fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = record_event_open(&a, pid, cpu, -1, 0);
 	}
 	return fd;
 }
 
 /* The ring of cpu: SET_OUTPUT to it, else map one on r. */
-static int share_ring(struct watch *w, struct watch_ring *r, struct c2c_err *err)
+static int share_ring(struct watch *w, struct watch_ring *r, struct err_msg *err)
 {
 	size_t i;
 
@@ -167,21 +161,21 @@ static struct watch_ring *add_ring(struct watch *w, int fd, size_t fi, int cpu)
 }
 
 /* With the first field's event of a task on cpu: its side-band event. */
-static int open_sideband(struct watch *w, int pid, int cpu, struct c2c_err *err)
+static int open_sideband(struct watch *w, int pid, int cpu, struct err_msg *err)
 {
 	struct perf_event_attr a;
 	int fd;
 
 	sideband_attr(w, &a);
-	fd = perf_event_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = record_event_open(&a, pid, cpu, -1, 0);
 	if (fd < 0)
-		return c2c_err_set(err, errno, "perf_event_open(dummy side-band event): %s",
-				   strerror(errno));
+		return err_set(err, errno, "perf_event_open(dummy side-band event): %s",
+			       strerror(errno));
 	add_ring(w, fd, 0, cpu)->sideband = true;
 	return share_ring(w, &w->rings[w->nr_rings - 1], err);
 }
 
-static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err *err)
+static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct err_msg *err)
 {
 	struct watch_field *f = &w->fields[fi].pub;
 	struct watch_ring *r;
@@ -193,8 +187,7 @@ static int open_one(struct watch *w, size_t fi, int pid, int cpu, struct c2c_err
 		return open_error(w, f, errno, pid, err);
 	r = add_ring(w, fd, fi, cpu);
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
-		return c2c_err_set(err, errno, "%s: PERF_EVENT_IOC_ID: %s", f->name,
-				   strerror(errno));
+		return err_set(err, errno, "%s: PERF_EVENT_IOC_ID: %s", f->name, strerror(errno));
 	hashmap_put(&w->ids, id, (void *)(uintptr_t)(fi + 1));
 	ret = share_ring(w, r, err);
 	if (!ret && fi == 0 && !w->opts.kernel)
@@ -217,7 +210,7 @@ static size_t online_cpus(int **out)
 }
 
 /* Events of field fi for one thread (or, inherited, a started process). */
-static int open_task(struct watch *w, size_t fi, int pid, struct c2c_err *err)
+static int open_task(struct watch *w, size_t fi, int pid, struct err_msg *err)
 {
 	int *cpus, ret = 0;
 	size_t i, nr = online_cpus(&cpus);
@@ -229,7 +222,7 @@ static int open_task(struct watch *w, size_t fi, int pid, struct c2c_err *err)
 }
 
 /* One event per field for each thread of the target (or each cpu). */
-static int open_field(struct watch *w, size_t fi, struct c2c_err *err)
+static int open_field(struct watch *w, size_t fi, struct err_msg *err)
 {
 	char path[64];
 	struct dirent *de;
@@ -241,7 +234,7 @@ static int open_field(struct watch *w, size_t fi, struct c2c_err *err)
 	snprintf(path, sizeof(path), "/proc/%d/task", w->pid);
 	dir = opendir(path);
 	if (!dir)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	while (!ret && (de = readdir(dir)))
 		if (de->d_name[0] != '.')
 			ret = open_task(w, fi, atoi(de->d_name), err);
@@ -249,7 +242,7 @@ static int open_field(struct watch *w, size_t fi, struct c2c_err *err)
 	return ret;
 }
 
-int watch_arm(struct watch *w, struct c2c_err *err)
+int watch_arm(struct watch *w, struct err_msg *err)
 {
 	size_t i;
 	int ret;
@@ -263,63 +256,68 @@ int watch_arm(struct watch *w, struct c2c_err *err)
 }
 
 /* p: the sample after its IDENTIFIER word. */
-static void add_access(struct watch *w, size_t field, uint16_t misc, const uint64_t *p)
+static void add_access(struct watch *w, size_t field, const struct perf_sample *smp)
 {
 	struct watch_access *a;
 
 	w->acc = xgrow(w->acc, &w->alloc_acc, w->nr_acc + 1, sizeof(*w->acc));
 	a = &w->acc[w->nr_acc++];
-	*a = (struct watch_access){ .ip = p[0],
-				    .pid = (uint32_t)p[1],
-				    .tid = p[1] >> 32,
-				    .time = p[2],
-				    .cpu = (uint32_t)p[4],
+	*a = (struct watch_access){ .ip = smp->ip,
+				    .pid = smp->pid,
+				    .tid = smp->tid,
+				    .time = smp->time,
+				    .cpu = smp->cpu,
 				    .field = field,
-				    .site_ip = p[0] };
-	a->kernel = (misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+				    .site_ip = smp->ip };
+	a->kernel = smp->cpumode == PERF_RECORD_MISC_KERNEL;
 }
 
-static void add_mmap2(struct watch *w, const uint8_t *rec, size_t size)
-{
-	const uint32_t *u32 = (const void *)(rec + 8);
-	const uint64_t *u64 = (const void *)(rec + 16);
-	struct perf_mmap m;
-
-	if (size < 8 + 64 + 1)
-		return;
-	m = (struct perf_mmap){ .pid = u32[0],
-				.tid = u32[1],
-				.start = u64[0],
-				.len = u64[1],
-				.pgoff = u64[2],
-				.cpumode = AS_CPUMODE_USER };
-	memcpy(&m.maj, rec + 40, 4);
-	memcpy(&m.min, rec + 44, 4);
-	memcpy(&m.ino, rec + 48, 8);
-	memcpy(&m.ino_generation, rec + 56, 8);
-	memcpy(&m.prot, rec + 64, 4);
-	memcpy(&m.flags, rec + 68, 4);
-	m.filename = (const char *)rec + 72;
-	if (memchr(m.filename, 0, size - 72))
-		watch_add_map(w, &m);
-}
-
-static void add_fork(struct watch *w, const uint32_t *ids, uint64_t time)
+static void add_fork(struct watch *w, const struct perf_task *t)
 {
 	w->forks = xgrow(w->forks, &w->alloc_forks, w->nr_forks + 1, sizeof(*w->forks));
-	w->forks[w->nr_forks++] = (struct perf_task){
-		.pid = ids[0], .ppid = ids[1], .tid = ids[2], .ptid = ids[3], .time = time
-	};
-	addr_spaces_fork(w->as, ids[0], ids[1]);
+	w->forks[w->nr_forks++] = *t;
+	addr_spaces_fork(w->as, t->pid, t->ppid);
+}
+
+/* The process's mappings, names and forks, through src/perf's decoder (the reader's). */
+static void add_side_band(struct watch *w, const uint8_t *rec, size_t size)
+{
+	struct perf_event_rec ev;
+
+	if (perf_decode_record(rec, size, &ev))
+		return;
+	switch (ev.kind) {
+	case PERF_REC_MMAP:
+		if (ev.mmap.is_mmap2) {
+			ev.mmap.cpumode = AS_CPUMODE_USER;
+			watch_add_map(w, &ev.mmap);
+		}
+		break;
+	case PERF_REC_COMM:
+		watch_add_comm(w, ev.comm.pid, ev.comm.tid, ev.comm.comm);
+		break;
+	case PERF_REC_FORK:
+		add_fork(w, &ev.task);
+		break;
+	case PERF_REC_LOST:
+		w->lost_records += ev.lost.lost;
+		break;
+	default:
+		break;
+	}
 }
 
 /* A sample: IDENTIFIER names the event (an inherited one its parent's). */
-static void add_sample(struct watch *w, uint16_t misc, const uint64_t *p)
+static void add_sample(struct watch *w, const uint8_t *rec, size_t size)
 {
-	uintptr_t field = (uintptr_t)hashmap_get(&w->ids, p[0]);
+	struct perf_sample smp;
+	uintptr_t field;
 
+	if (perf_decode_sample(rec, size, WATCH_SAMPLE_TYPE | PERF_SAMPLE_IDENTIFIER, &smp))
+		return;
+	field = (uintptr_t)hashmap_get(&w->ids, smp.id);
 	if (field)
-		add_access(w, field - 1, misc, p + 1);
+		add_access(w, field - 1, &smp);
 }
 
 static void parse_record(struct watch *w, const uint8_t *rec, size_t size)
@@ -328,24 +326,13 @@ static void parse_record(struct watch *w, const uint8_t *rec, size_t size)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		if (size >= sizeof(*h) + 6 * 8)
-			add_sample(w, h->misc, (const uint64_t *)(rec + sizeof(*h)));
+		add_sample(w, rec, size);
 		break;
 	case PERF_RECORD_MMAP2:
-		add_mmap2(w, rec, size);
-		break;
 	case PERF_RECORD_COMM:
-		if (size > 16 && memchr(rec + 16, 0, size - 16))
-			watch_add_comm(w, *(const uint32_t *)(rec + 8),
-				       *(const uint32_t *)(rec + 12), (const char *)rec + 16);
-		break;
 	case PERF_RECORD_FORK:
-		if (size >= 8 + 24)
-			add_fork(w, (const uint32_t *)(rec + 8), *(const uint64_t *)(rec + 24));
-		break;
 	case PERF_RECORD_LOST:
-		if (size >= 24)
-			w->lost_records += *(const uint64_t *)(rec + 16);
+		add_side_band(w, rec, size);
 		break;
 	case PERF_RECORD_THROTTLE:
 		w->sum.throttles++;
@@ -459,7 +446,7 @@ int watch_calibrate(double *ns_per_hit)
 	a.sample_type = WATCH_SAMPLE_TYPE;
 	a.exclude_kernel = a.exclude_hv = 1;
 	a.disabled = 1;
-	fd = perf_event_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = record_event_open(&a, 0, -1, -1, 0);
 	if (fd < 0)
 		return -errno;
 	perf_ring_map(&ring, fd, 64, false, NULL); /* unmapped: the hits still trap */

@@ -58,7 +58,7 @@ static void add_map_line(struct watch *w, char *line)
 }
 
 /* The load bias of the executable: from its mapping at file offset 0 (1: not this line). */
-static int exe_bias(struct watch *w, const char *line, struct c2c_err *err)
+static int exe_bias(struct watch *w, const char *line, struct err_msg *err)
 {
 	char copy[PATH_MAX + 128];
 	struct perf_mmap m = { 0 };
@@ -67,7 +67,7 @@ static int exe_bias(struct watch *w, const char *line, struct c2c_err *err)
 	if (!record_maps_line(copy, &m) || strcmp(m.filename, w->exe) || m.pgoff)
 		return 1;
 	if (attrib_load_bias(w->attrib, m.start, m.pgoff, &w->bias))
-		return c2c_err_set(err, ENOEXEC, "%s: no load segment maps file offset 0", w->exe);
+		return err_set(err, ENOEXEC, "%s: no load segment maps file offset 0", w->exe);
 	return 0;
 }
 
@@ -88,7 +88,7 @@ static void target_comm(struct watch *w)
 	fclose(fp);
 }
 
-int watch_target_maps(struct watch *w, struct c2c_err *err)
+int watch_target_maps(struct watch *w, struct err_msg *err)
 {
 	char path[64], line[PATH_MAX + 128];
 	bool have_bias = false;
@@ -98,7 +98,7 @@ int watch_target_maps(struct watch *w, struct c2c_err *err)
 	snprintf(path, sizeof(path), "/proc/%d/maps", w->pid);
 	fp = fopen(path, "r");
 	if (!fp)
-		return c2c_err_set(err, errno, "%s: %s", path, strerror(errno));
+		return err_set(err, errno, "%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), fp)) {
 		if (w->attrib && !have_bias) {
 			int r = exe_bias(w, line, err);
@@ -113,8 +113,8 @@ int watch_target_maps(struct watch *w, struct c2c_err *err)
 	}
 	fclose(fp);
 	if (w->attrib && !have_bias)
-		return c2c_err_set(err, ENOENT, "%s: %s is not mapped in process %d", path, w->exe,
-				   w->pid);
+		return err_set(err, ENOENT, "%s: %s is not mapped in process %d", path, w->exe,
+			       w->pid);
 	return 0;
 }
 
@@ -129,16 +129,16 @@ static void child_exec(const char *const *argv, int fd)
 }
 
 /* Fork, exec under ptrace and wait for the stop at exec. */
-int watch_target_start(struct watch *w, struct c2c_err *err)
+int watch_target_start(struct watch *w, struct err_msg *err)
 {
 	int pfd[2], status, child_errno = 0;
 	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return c2c_err_set(err, errno, "pipe: %s", strerror(errno));
+		return err_set(err, errno, "pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
-		return c2c_err_set(err, errno, "fork: %s", strerror(errno));
+		return err_set(err, errno, "fork: %s", strerror(errno));
 	if (!pid) {
 		close(pfd[0]);
 		child_exec(w->opts.argv, pfd[1]);
@@ -152,9 +152,9 @@ int watch_target_start(struct watch *w, struct c2c_err *err)
 	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
 		w->started = false;
 		if (child_errno)
-			return c2c_err_set(err, child_errno, "%s: %s", w->opts.argv[0],
-					   strerror(child_errno));
-		return c2c_err_set(err, ECHILD, "%s: did not start", w->opts.argv[0]);
+			return err_set(err, child_errno, "%s: %s", w->opts.argv[0],
+				       strerror(child_errno));
+		return err_set(err, ECHILD, "%s: did not start", w->opts.argv[0]);
 	}
 	w->stopped = true;
 	return 0;
@@ -182,7 +182,7 @@ static int auxv_entry(pid_t pid, uint64_t *entry)
 }
 
 /* An int3 at the entry point, run there, put the instruction back. */
-static int run_to(struct watch *w, uint64_t entry, struct c2c_err *err)
+static int run_to(struct watch *w, uint64_t entry, struct err_msg *err)
 {
 	struct user_regs_struct regs;
 	int status;
@@ -191,17 +191,17 @@ static int run_to(struct watch *w, uint64_t entry, struct c2c_err *err)
 	errno = 0;
 	orig = ptrace(PTRACE_PEEKTEXT, w->pid, entry, NULL);
 	if (errno || ptrace(PTRACE_POKETEXT, w->pid, entry, (orig & ~0xffL) | 0xcc) < 0)
-		return c2c_err_set(err, errno, "process %d: ptrace at its entry point: %s", w->pid,
-				   strerror(errno));
+		return err_set(err, errno, "process %d: ptrace at its entry point: %s", w->pid,
+			       strerror(errno));
 	if (ptrace(PTRACE_CONT, w->pid, NULL, NULL) < 0 || waitpid(w->pid, &status, 0) != w->pid ||
 	    !WIFSTOPPED(status) || WSTOPSIG(status) != SIGTRAP)
-		return c2c_err_set(err, ECHILD, "process %d did not reach its entry point", w->pid);
+		return err_set(err, ECHILD, "process %d did not reach its entry point", w->pid);
 	if (ptrace(PTRACE_GETREGS, w->pid, NULL, &regs) < 0)
-		return c2c_err_set(err, errno, "PTRACE_GETREGS: %s", strerror(errno));
+		return err_set(err, errno, "PTRACE_GETREGS: %s", strerror(errno));
 	regs.rip = entry;
 	if (ptrace(PTRACE_SETREGS, w->pid, NULL, &regs) < 0 ||
 	    ptrace(PTRACE_POKETEXT, w->pid, entry, orig) < 0)
-		return c2c_err_set(err, errno, "process %d: ptrace: %s", w->pid, strerror(errno));
+		return err_set(err, errno, "process %d: ptrace: %s", w->pid, strerror(errno));
 	return 0;
 }
 #endif
@@ -213,7 +213,7 @@ static int run_to(struct watch *w, uint64_t entry, struct c2c_err *err)
  * Accesses before the entry point (the libraries' constructors) are not
  * seen then.
  */
-int watch_target_to_entry(struct watch *w, struct c2c_err *err)
+int watch_target_to_entry(struct watch *w, struct err_msg *err)
 {
 #ifdef __x86_64__
 	uint64_t entry = 0;
@@ -223,7 +223,7 @@ int watch_target_to_entry(struct watch *w, struct c2c_err *err)
 		return 0;
 	ret = auxv_entry(w->pid, &entry);
 	if (ret)
-		return c2c_err_set(err, -ret, "process %d: no entry point in its auxv", w->pid);
+		return err_set(err, -ret, "process %d: no entry point in its auxv", w->pid);
 	ret = run_to(w, entry, err);
 	if (ret)
 		return ret;

@@ -73,7 +73,7 @@ static int write_body(struct watch *w, struct perf_writer *pw)
 	return ret;
 }
 
-int watch_write_record(struct watch *w, struct c2c_err *err)
+int watch_write_record(struct watch *w, struct err_msg *err)
 {
 	struct perf_writer_event *ev = record_events(w);
 	struct perf_writer_info info = { .cmdline = w->opts.record_argv };
@@ -86,7 +86,7 @@ int watch_write_record(struct watch *w, struct c2c_err *err)
 		ret = write_body(w, pw);
 		if (ret && ret != -EFBIG && ret != -ENOSPC && ret != -EDQUOT) {
 			perf_writer_abort(pw);
-			c2c_err_set(err, -ret, "%s: writing the samples failed", w->opts.record);
+			err_set(err, -ret, "%s: writing the samples failed", w->opts.record);
 		} else { /* a full output is cut back to a readable file */
 			struct perf_writer_result res;
 

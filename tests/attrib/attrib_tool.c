@@ -55,7 +55,7 @@ static void print_result(FILE *f, const struct attrib_result *r)
 
 static int open_or_die(const char *path, struct attrib **a)
 {
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 
 	if (attrib_open(path, NULL, a, &err) < 0) {
 		fprintf(stderr, "attrib_tool: %s\n", err.msg);

@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 	unsigned long long ip, addr;
 	struct perf_writer_result res;
 	struct perf_writer *w;
-	struct c2c_err err;
+	struct err_msg err;
 	char kind[16];
 	unsigned int cpu;
 	uint64_t t = 2000;

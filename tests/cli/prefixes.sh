@@ -25,7 +25,7 @@ declare -A prefix=(
 	[types]='type_'
 	[watch]='watch_'
 	# the utilities: one prefix per file, the allocators are x*()
-	[util]='arena_|bitmap_|c2c_err_|hash_|hashmap_|int_list_|cpu_list_|progress_|similar_|strbuf_|strpool_|x(malloc|calloc|realloc|grow|strdup|strndup)'
+	[util]='arena_|bitmap_|err_|hash_|hashmap_|int_list_|cpu_list_|progress_|similar_|strbuf_|strpool_|x(malloc|calloc|realloc|grow|strdup|strndup)'
 )
 
 n=0

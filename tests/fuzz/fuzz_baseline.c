@@ -7,7 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = fuzz_file("baseline.json", data, size);
 	struct type_db *db;
-	struct c2c_err err;
+	struct err_msg err;
 
 	if (baseline_load(path, &db, &err) == 0)
 		fuzz_layout_all(db);

@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = fuzz_file("types.btf", data, size);
 	struct type_load_opts opts = { .source = TYPE_SOURCE_BTF };
 	struct type_db *db;
-	struct c2c_err err;
+	struct err_msg err;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 

@@ -81,7 +81,8 @@ static inline size_t fuzz_ident(const char *s, size_t len, char *out, size_t out
  * the first word of up to 32 lines of text (else a, b, c, d): so the
  * parsers find what the input names and go deeper than "unknown field".
  */
-static inline const struct type *fuzz_struct(struct type_db *db, const char *text, const char *decl_file)
+static inline const struct type *fuzz_struct(struct type_db *db, const char *text,
+					     const char *decl_file)
 {
 	struct type *base = type_db_add(db, TYPE_BASE, "int"), *t;
 	const char *names[32], *p = strstr(text, "struct "), *line;
@@ -129,7 +130,7 @@ static inline const struct type *fuzz_struct(struct type_db *db, const char *tex
 /* The layout of each struct of db (the first 64), then db freed. */
 static inline void fuzz_layout_all(struct type_db *db)
 {
-	struct c2c_err err;
+	struct err_msg err;
 	size_t i;
 
 	for (i = 0; i < type_db_nr_structs(db) && i < 64; i++) {

@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = fuzz_file("object.o", data, size);
 	struct type_load_opts opts = { .source = TYPE_SOURCE_DWARF, .threads = 1 };
 	struct type_db *db;
-	struct c2c_err err;
+	struct err_msg err;
 
 	if (type_db_load(path, &opts, &db, &err) == 0)
 		fuzz_layout_all(db);

@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = fuzz_string(data, size);
 	const struct type *t = fuzz_struct(db, text, "fuzz.c");
 	struct struct_profile *p;
-	struct c2c_err err;
+	struct err_msg err;
 
 	if (profile_parse_hotness(path, t, &p, &err) == 0)
 		profile_free(p);

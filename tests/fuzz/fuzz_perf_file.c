@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = fuzz_file("perf.data", data, size);
 	struct perf_event_rec ev;
 	struct perf_reader *r;
-	struct c2c_err err;
+	struct err_msg err;
 	size_t i;
 
 	if (perf_reader_open(path, &r, &err) < 0)

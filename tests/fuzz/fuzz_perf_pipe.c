@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct perf_event_rec ev;
 	struct perf_reader *r;
-	struct c2c_err err;
+	struct err_msg err;
 
 	if (feed_stdin(data, size) < 0)
 		return 0;

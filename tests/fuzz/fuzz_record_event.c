@@ -43,8 +43,9 @@ static void put(const char *rel, const char *text, size_t len)
 
 static void make_sysfs(void)
 {
-	static const char *const dirs[] = { "", "/cpu", "/cpu/format", "/cpu/events", "/software",
-					    "/tracepoint", "/breakpoint" };
+	static const char *const dirs[] = {
+		"", "/cpu", "/cpu/format", "/cpu/events", "/software", "/tracepoint", "/breakpoint"
+	};
 	char path[1024];
 	size_t i;
 
@@ -73,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *p = (const char *)data, *end = p + size, *line;
 	struct record_evlist l = { 0 };
-	struct c2c_err err;
+	struct err_msg err;
 	char *spec;
 	size_t len;
 

@@ -7,7 +7,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ruleset *rs = ruleset_new();
 	char *text = fuzz_string(data, size);
-	struct c2c_err err;
+	struct err_msg err;
 
 	/* a name in our own folder: includes resolve there, not in the cwd */
 	if (ruleset_parse_string(rs, fuzz_file("fuzz.rules", data, 0), text, &err) == 0) {

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sim_record_opts o = { .cmdline = argv, .comm = "fuzz" };
 	struct sim_record_stats st;
 	struct sim_record *r;
-	struct c2c_err err;
+	struct err_msg err;
 	size_t cut;
 
 	if (!size)

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = fuzz_string(data, size);
 	const struct type *t = fuzz_struct(db, text, "fuzz.c");
 	struct src_struct *s;
-	struct c2c_err err;
+	struct err_msg err;
 
 	fuzz_file("fuzz.c", data, size);
 	if (suggest_src_load(t, fuzz_dir(), &s, &err) == 0)

@@ -84,5 +84,4 @@ chromium_run --dump-dom "file://$TMP/switch.html" >"$TMP/dom2.html" 2>"$TMP/dom2
 expect_eq "metric switch: cells and legend follow the button" "true,true,none,block" \
 	"$(sed -n 's/.*<body data-got="\([a-z,]*\)".*/\1/p' "$TMP/dom2.html")"
 
-echo "$checks checks, $failures failures"
-[ "$failures" -eq 0 ]
+finish

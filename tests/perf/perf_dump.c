@@ -372,7 +372,7 @@ int main(int argc, char **argv)
 	bool on[F_MAX] = { false }, side = false, header = false, records = false, rss = false;
 	struct perf_event_rec ev;
 	struct perf_reader *r;
-	struct c2c_err err;
+	struct err_msg err;
 	int opt, ret;
 
 	while ((opt = getopt(argc, argv, "F:sHrm")) != -1) {

@@ -105,7 +105,7 @@ static int write_task(struct perf_writer *w, const struct gen_task *t, uint64_t 
 				  .is_mmap2 = true,
 				  .filename = "[heap]" };
 	static char path[4096];
-	struct c2c_err err;
+	struct err_msg err;
 	uint32_t i;
 	int ret = 0;
 
@@ -158,7 +158,7 @@ static void setup_events(struct perf_writer_event *ev, uint64_t st)
 static int finish(struct perf_writer *w, const struct perf_writer_info *info, int ret)
 {
 	struct perf_writer_result res;
-	struct c2c_err err;
+	struct err_msg err;
 
 	if (ret && ret != -EFBIG && ret != -ENOSPC && ret != -EDQUOT) {
 		fprintf(stderr, "perf_gen: writing failed (%d)\n", ret);
@@ -346,7 +346,7 @@ static int pattern_main(int argc, char **argv)
 	uint8_t stack[GEN_STACK];
 	struct perf_writer_event ev[2];
 	struct perf_writer *w;
-	struct c2c_err err;
+	struct err_msg err;
 	int ret;
 
 	if (pattern_parse(argc, argv, &o))
@@ -591,7 +591,7 @@ static int mix_main(int argc, char **argv)
 	long n = 20000, lines = 200, i;
 	bool phys = false, rounds = false, swap = false;
 	struct perf_writer *w;
-	struct c2c_err err;
+	struct err_msg err;
 	int opt, ret;
 
 	rng_state = 0x9e3779b97f4a7c15ULL;

@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 	const char *base_path = NULL, *path;
 	struct btf *lbase = NULL, *lb;
 	struct btf_data *obase = NULL, *dense = NULL, *sparse = NULL;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret = 1;
 
 	if (argc == 4 && !strcmp(argv[1], "--base"))

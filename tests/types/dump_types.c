@@ -135,7 +135,7 @@ int main(int argc, char **argv)
 	const char *assert_source = NULL;
 	const char **names = NULL;
 	bool count = false, kernel = false;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct type_db *db;
 	int c, ret;
 	size_t i;

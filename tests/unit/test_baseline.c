@@ -130,7 +130,7 @@ static void round_trip_prints_the_same(void **state)
 	const struct type *structs[2];
 	struct layout_json_doc doc = { .source = "DWARF", .file = "orig", .cacheline_size = 64 };
 	struct strbuf json = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	const struct type *o;
 	char *path;
 
@@ -216,7 +216,7 @@ static void broken_documents_say_where(void **state)
 		char *path = save(bad_docs[i].text);
 		struct strbuf want = STRBUF_INIT;
 		struct type_db *db = (void *)1;
-		struct c2c_err err = { 0 };
+		struct err_msg err = { 0 };
 
 		assert_int_equal(baseline_load(path, &db, &err), -EINVAL);
 		assert_null(db);

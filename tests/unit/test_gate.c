@@ -179,7 +179,7 @@ static void run_cases(const char *name, const struct expect *cases, size_t n,
 	struct ruleset *rs = ruleset_new();
 	struct gate_opts opts = { .cacheline_size = cacheline_size };
 	struct strbuf text = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct gate_result res;
 	size_t i;
 
@@ -236,7 +236,7 @@ static void kernel_groups_catch_broken_markers(void **state)
 	struct type_db *db = build_db();
 	struct ruleset *rs = ruleset_new();
 	const char *const only[] = { "b*", "tg", NULL };
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct gate_result res;
 
 	run_cases("broken", broken_groups, ARRAY_SIZE(broken_groups), 64);
@@ -264,7 +264,7 @@ static void missing_struct_suggests_a_name(void **state)
 {
 	struct type_db *db = build_db();
 	struct ruleset *rs = ruleset_new();
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct gate_result res;
 
 	assert_int_equal(ruleset_parse_string(rs, "t.rules", "struct tgg { size <= 1 }", &err), 0);

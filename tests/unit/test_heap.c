@@ -117,7 +117,7 @@ static void feature_round_trip(void **state)
 	struct heap_table *t = heap_table_new(), *back;
 	struct heap_block a = blk(0x1000, 64, 10), b = blk(0x2000, 24, 12);
 	struct strbuf sb = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t i;
 
 	(void)state;

@@ -471,7 +471,7 @@ static void test_hex_and_sizes(void **state)
 static void test_not_aggregate(void **state)
 {
 	struct layout *l = (void *)1;
-	struct c2c_err err;
+	struct err_msg err;
 
 	assert_int_equal(layout_analyze(F->t_int, 64, &l, &err), -EINVAL);
 	assert_null(l);

@@ -116,7 +116,7 @@ static void write_file(const char *path)
 				.filename = "/bin/prog" };
 	struct perf_build_id bid = { .size = 20, .filename = "/bin/prog" };
 	struct perf_writer *w;
-	struct c2c_err err;
+	struct err_msg err;
 	uint32_t i;
 
 	memset(mm.build_id, 0xab, 20);
@@ -166,7 +166,7 @@ static void round_trip(void **state)
 	char path[] = "/tmp/test_perf.XXXXXX";
 	struct perf_event_rec ev;
 	struct perf_reader *r;
-	struct c2c_err err;
+	struct err_msg err;
 	uint32_t samples = 0, comms = 0, mmaps = 0;
 	int fd = mkstemp(path), ret;
 
@@ -206,7 +206,7 @@ static void writer_rejects(void **state)
 {
 	struct perf_writer_event ev = { .sample_type = PERF_SAMPLE_AUX, .name = "x" };
 	struct perf_writer *w;
-	struct c2c_err err;
+	struct err_msg err;
 
 	assert_int_equal(perf_writer_open("/tmp/never", &ev, 1, &w, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "sample_type 0x100000 not supported"));
@@ -217,7 +217,7 @@ static void writer_rejects(void **state)
 static void build_id_of_self(void **state)
 {
 	uint8_t id[20], size = 0;
-	struct c2c_err err;
+	struct err_msg err;
 
 	assert_int_equal(perf_build_id_of_file("/proc/self/exe", id, &size, &err), 0);
 	assert_int_equal(size, 20);
@@ -299,13 +299,99 @@ static void ring_drain_wraps(void **state)
 	free(mem);
 }
 
+/* A native record of type with body (len bytes) after its header. */
+static size_t put_record(uint8_t *buf, uint32_t type, uint16_t misc, const void *body, size_t len)
+{
+	struct perf_event_header h = { .type = type, .misc = misc, .size = (uint16_t)(8 + len) };
+
+	memcpy(buf, &h, 8);
+	memcpy(buf + 8, body, len);
+	return 8 + len;
+}
+
+/*
+ * The ring-side decoders (the reader's own parsers): an MMAP2 and a COMM
+ * with a sample_id_all trailer after them, a FORK, a sample by its
+ * sample_type; too short or unterminated is -EINVAL, a layout that needs
+ * the attr -ENOTSUP.
+ */
+static void ring_records_decode(void **state)
+{
+	struct {
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, gen;
+		uint32_t prot, flags;
+		char name[16];
+		uint64_t trailer[4];
+	} mm = { 7, 8, 0x400000, 0x1000, 0, 8, 1, 42, 0, 5, 2, "/bin/prog", { 9, 9, 9, 9 } };
+	struct {
+		uint32_t pid, tid;
+		char comm[8];
+		uint64_t trailer[4];
+	} cm = { 7, 8, "prog", { 1, 2, 3, 4 } };
+	uint32_t fork[6] = { 7, 1, 8, 1, 1000, 0 };
+	uint64_t smp[5] = { 99, 0x401000, 8ULL << 32 | 7, 123456, 0x1008 };
+	struct perf_event_rec ev;
+	struct perf_sample s;
+	uint8_t buf[256];
+	size_t n;
+
+	n = put_record(buf, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, &mm, sizeof(mm));
+	assert_int_equal(perf_decode_record(buf, n, &ev), 0);
+	assert_int_equal(ev.kind, PERF_REC_MMAP);
+	assert_true(ev.mmap.is_mmap2);
+	assert_int_equal(ev.mmap.start, 0x400000);
+	assert_int_equal(ev.mmap.ino, 42);
+	assert_int_equal(ev.mmap.prot, 5);
+	assert_string_equal(ev.mmap.filename, "/bin/prog");
+	assert_int_equal(perf_decode_record(buf, 8 + 40, &ev), -EINVAL); /* cut before the name */
+	n = put_record(buf, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, &cm, sizeof(cm));
+	assert_int_equal(perf_decode_record(buf, n, &ev), 0);
+	assert_int_equal(ev.kind, PERF_REC_COMM);
+	assert_string_equal(ev.comm.comm, "prog");
+	assert_true(ev.comm.exec);
+	memset(cm.comm, 'x', sizeof(cm.comm));
+	n = put_record(buf, PERF_RECORD_COMM, 0, &cm, 16); /* no NUL in the record */
+	assert_int_equal(perf_decode_record(buf, n, &ev), -EINVAL);
+	n = put_record(buf, PERF_RECORD_FORK, 0, fork, sizeof(fork));
+	assert_int_equal(perf_decode_record(buf, n, &ev), 0);
+	assert_int_equal(ev.kind, PERF_REC_FORK);
+	assert_int_equal(ev.task.ppid, 1);
+	assert_int_equal(ev.task.time, 1000);
+	n = put_record(buf, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL, smp, sizeof(smp));
+	assert_int_equal(perf_decode_record(buf, n, &ev), 0);
+	assert_int_equal(ev.kind, PERF_REC_OTHER); /* a sample's layout is its event's */
+	assert_int_equal(perf_decode_sample(buf, n,
+					    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+						    PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+						    PERF_SAMPLE_ADDR,
+					    &s),
+			 0);
+	assert_int_equal(s.id, 99);
+	assert_int_equal(s.ip, 0x401000);
+	assert_int_equal(s.pid, 7);
+	assert_int_equal(s.tid, 8);
+	assert_int_equal(s.time, 123456);
+	assert_int_equal(s.addr, 0x1008);
+	assert_int_equal(s.cpumode, PERF_RECORD_MISC_KERNEL);
+	assert_int_equal(perf_decode_sample(buf, n,
+					    PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+						    PERF_SAMPLE_PERIOD | PERF_SAMPLE_DATA_SRC |
+						    PERF_SAMPLE_PHYS_ADDR,
+					    &s),
+			 -EINVAL); /* 48 bytes asked, 40 there */
+	assert_int_equal(perf_decode_sample(buf, n, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN, &s),
+			 -ENOTSUP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(round_trip),
-		cmocka_unit_test(writer_rejects),
-		cmocka_unit_test(build_id_of_self),
-		cmocka_unit_test(ring_drain_wraps),
+		cmocka_unit_test(round_trip),	       cmocka_unit_test(writer_rejects),
+		cmocka_unit_test(build_id_of_self),    cmocka_unit_test(ring_drain_wraps),
+		cmocka_unit_test(ring_records_decode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

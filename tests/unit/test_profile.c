@@ -100,7 +100,7 @@ static void test_hotness(void **state)
 	int fd = mkstemp(path);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	struct struct_profile *p = NULL;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 
 	(void)state;
 	assert_non_null(f);

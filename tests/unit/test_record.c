@@ -44,7 +44,7 @@ static void use_tree(const char *name)
 static void defaults_of(const char *tree, unsigned int ldlat, struct record_evlist *l)
 {
 	struct strbuf notes = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 
 	use_tree(tree);
 	record_evlist_release(l);
@@ -150,7 +150,7 @@ static void arm_spe(void **state)
 }
 
 static int parse_in(const char *tree, const char *spec, struct record_evlist *l,
-		    struct c2c_err *err)
+		    struct err_msg *err)
 {
 	use_tree(tree);
 	record_evlist_release(l);
@@ -162,7 +162,7 @@ static int parse_in(const char *tree, const char *spec, struct record_evlist *l,
 static void split_format(void **state)
 {
 	struct record_evlist l = { 0 };
-	struct c2c_err err;
+	struct err_msg err;
 
 	assert_int_equal(parse_in("amd", "cpu/event=0x1d4,umask=0x2/", &l, &err), 0);
 	assert_int_equal(l.ev[0].attr.config, 0xd4 | (0x2 << 8) | (0x1ULL << 32));
@@ -175,7 +175,7 @@ static void split_format(void **state)
 static void bad_terms(void **state)
 {
 	struct record_evlist l = { 0 };
-	struct c2c_err err;
+	struct err_msg err;
 
 	assert_int_equal(parse_in("icl", "cpu/mem-loads,ldlatx=3/P", &l, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "'ldlatx'"));
@@ -199,7 +199,7 @@ static void bad_terms(void **state)
 static void alias_override_and_terms(void **state)
 {
 	struct record_evlist l = { 0 };
-	struct c2c_err err;
+	struct err_msg err;
 
 	/* the alias's ldlat=3 first, then the user's; name= renames */
 	assert_int_equal(parse_in("icl", "cpu/mem-loads,ldlat=100,name=lat/pp", &l, &err), 0);
@@ -224,7 +224,7 @@ static void alias_override_and_terms(void **state)
 static void generic_and_breakpoints(void **state)
 {
 	struct record_evlist l = { 0 };
-	struct c2c_err err;
+	struct err_msg err;
 
 	assert_int_equal(parse_in("icl", "page-faults,cycles:u,mem:0x1000/8:w", &l, &err), 0);
 	assert_int_equal(l.nr, 3);
@@ -250,7 +250,7 @@ static void generic_and_breakpoints(void **state)
 static void groups(void **state)
 {
 	struct record_evlist l = { 0 };
-	struct c2c_err err;
+	struct err_msg err;
 
 	assert_int_equal(parse_in("icl", "{cpu/mem-loads-aux/,cpu/event=0xcd,umask=1/}:k,cpu-clock",
 				  &l, &err),
@@ -300,7 +300,7 @@ static void garbage_specs(void **state)
 	};
 	struct record_evlist l = { 0 };
 	char longname[5000];
-	struct c2c_err err;
+	struct err_msg err;
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -335,7 +335,7 @@ static void bad_sysfs_format(void **state)
 {
 	char dir[] = "/tmp/c2c-sysfs-XXXXXX", path[256];
 	struct record_evlist l = { 0 };
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/cpu", dir);
@@ -402,7 +402,7 @@ static void tracing_blob_damage(void **state)
 {
 	struct record_evlist l = { 0 };
 	struct strbuf blob = STRBUF_INIT;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct tep_handle *tep;
 	size_t n;
 

@@ -53,7 +53,7 @@ static const char *const formatted[] = {
 static void parses_every_rule_kind(void **state)
 {
 	struct ruleset *rs = ruleset_new();
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	const struct rule_block *b;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -120,7 +120,7 @@ static void reports_errors_with_positions(void **state)
 
 	for (i = 0; i < ARRAY_SIZE(bad_cases); i++) {
 		struct ruleset *rs = ruleset_new();
-		struct c2c_err err = { 0 };
+		struct err_msg err = { 0 };
 
 		assert_int_equal(ruleset_parse_string(rs, "b.rules", bad_cases[i].text, &err),
 				 -EINVAL);
@@ -136,7 +136,7 @@ static void includes_resolve_relative_and_catch_cycles(void **state)
 	char dir[] = "/tmp/test_rules.XXXXXX";
 	char a[128], b[128];
 	struct ruleset *rs = ruleset_new();
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	FILE *f;
 
 	assert_non_null(mkdtemp(dir));
@@ -185,7 +185,7 @@ static void garbage_never_crashes(void **state)
 
 	for (i = 0; i < 3000; i++) {
 		struct ruleset *rs = ruleset_new();
-		struct c2c_err err = { 0 };
+		struct err_msg err = { 0 };
 		int ret;
 
 		memcpy(text, all_rules, len + 1);

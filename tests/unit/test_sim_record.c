@@ -99,7 +99,7 @@ static char *tmp_path(void)
 
 /* Feeds s in chunks of n bytes (0: whole) and closes; returns feed's result. */
 static int feed(const struct stream *s, size_t len, size_t n, struct sim_record_stats *st,
-		struct c2c_err *err)
+		struct err_msg *err)
 {
 	struct sim_record_opts o = { .path = tmp_path(), .comm = "t" };
 	struct sim_record *r;
@@ -118,7 +118,7 @@ static void chunks_agree(void **state)
 {
 	static struct stream s;
 	struct sim_record_stats whole, st;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t n;
 
 	(void)state;
@@ -144,7 +144,7 @@ static void bad_size_names_offset(void **state)
 {
 	static struct stream s;
 	struct sim_record_stats st;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	char want[64];
 	size_t n;
 
@@ -164,7 +164,7 @@ static void cut_stream(void **state)
 {
 	static struct stream s;
 	struct sim_record_stats st;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t cut;
 
 	(void)state;
@@ -198,7 +198,7 @@ static void convert(const struct stream *s, struct sim_record_stats *st, unsigne
 		    size_t *len)
 {
 	struct sim_record_opts o = { .path = tmp_path(), .comm = "t" };
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct sim_record *r;
 
 	assert_int_equal(sim_record_open(&o, &r, &err), 0);
@@ -287,7 +287,7 @@ static void count_periods(const char *path, uint64_t *n_by_period, uint64_t *n)
 {
 	struct perf_reader *pr;
 	struct perf_event_rec ev;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret;
 
 	*n = 0;
@@ -334,7 +334,7 @@ static void thinning(void **state)
 	{ /* every sample in the finished file has the final period */
 		struct sim_record_opts o = { .path = tmp_path(), .comm = "t" };
 		struct sim_record *r;
-		struct c2c_err err = { 0 };
+		struct err_msg err = { 0 };
 
 		assert_int_equal(sim_record_open(&o, &r, &err), 0);
 		assert_int_equal(sim_record_feed(r, s.buf, s.len, &err), 0);
@@ -350,7 +350,7 @@ static void thinning_errors(void **state)
 {
 	static struct stream s;
 	struct sim_record_stats st;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t at;
 	char want[80];
 
@@ -372,7 +372,7 @@ static void max_size_bounds(void **state)
 	static struct stream s;
 	struct sim_record_opts o = { .path = tmp_path(), .comm = "t", .max_size = 1200 << 10 };
 	struct sim_record_stats st;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct sim_record *r;
 	FILE *f;
 	long size;

@@ -87,7 +87,7 @@ static void finds_object_by_build_id(void **state)
 	uint64_t ip = (uint64_t)(uintptr_t)symbols_test_target;
 	static char path[4096];
 	struct sym_resolver *r;
-	struct c2c_err err;
+	struct err_msg err;
 	struct as_map m;
 	unsigned int i;
 

@@ -565,7 +565,7 @@ static void typedef_names_anonymous_struct(void **state)
 static void load_reports_bad_files(void **state)
 {
 	struct type_db *db = (void *)1;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	int ret;
 
 	ret = type_db_load("/nonexistent/file", NULL, &db, &err);

@@ -141,7 +141,7 @@ static void strpool_keeps_one_copy(void **state)
 static void int_list_parses_ranges_and_refuses_garbage(void **state)
 {
 	static const char *const bad[] = { "", "x", "3-1", "-1", "1,", "1,,2", "0-3 ", "0-70000" };
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t nr, i;
 	int *v;
 
@@ -165,7 +165,7 @@ static void cpu_list_reads_sysfs_form(void **state)
 {
 	char path[] = "/tmp/c2c-cpulist-XXXXXX";
 	int fd = mkstemp(path), *v;
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	size_t nr;
 	FILE *f;
 

@@ -117,7 +117,7 @@ struct want {
 static void resolve(const struct want *wt)
 {
 	struct watch w = { .types = db, .exe = "test" };
-	struct c2c_err err = { 0 };
+	struct err_msg err = { 0 };
 	struct watch_field f;
 	char *name = NULL;
 	int ret = watch_resolve(&w, wt->spec, &f, &name, &err);
